@@ -1,0 +1,33 @@
+extension JWT {
+    /// A key to sign tokens with; its case fixes the `alg`.
+    public enum SigningKey: Sendable {
+        /// HMAC-SHA256 with a shared secret of at least 32 bytes.
+        case hs256([UInt8])
+        /// ECDSA P-256 with SHA-256.
+        case es256(P256.PrivateKey)
+
+        /// The JWS `alg` value.
+        var algorithm: String {
+            switch self {
+            case .hs256: "HS256"
+            case .es256: "ES256"
+            }
+        }
+    }
+
+    /// A key to verify tokens with; a token is accepted only if its `alg` matches this key's case.
+    public enum VerificationKey: Sendable {
+        /// HMAC-SHA256 with a shared secret of at least 32 bytes.
+        case hs256([UInt8])
+        /// ECDSA P-256 with SHA-256.
+        case es256(P256.PublicKey)
+
+        /// The JWS `alg` value this key accepts.
+        var algorithm: String {
+            switch self {
+            case .hs256: "HS256"
+            case .es256: "ES256"
+            }
+        }
+    }
+}

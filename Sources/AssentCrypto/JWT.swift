@@ -1,0 +1,142 @@
+internal import Foundation
+
+/// JSON Web Tokens (RFC 7519) in JWS compact serialization (RFC 7515), signed with HS256 or ES256.
+///
+/// Verification pins the algorithm to the key's type: a token's own `alg` header is only compared,
+/// never trusted, so `none` and HS256/ES256 confusion are impossible.
+public enum JWT: Sendable {
+    /// Tokens longer than this are rejected before any parsing (bounds the work an attacker can cause).
+    public static let maximumTokenByteCount = 64 * 1024
+
+    /// Creates a signed token: header `{"alg":...,"typ":"JWT"}` (plus `"kid"` when `keyID` is given),
+    /// the caller's JSON `payload` bytes verbatim, and the signature (ES256 as raw `r || s`), each base64url.
+    ///
+    /// The payload should be a JSON object with a numeric `exp`, or ``verify(_:using:now:leeway:)`` will reject it.
+    ///
+    /// - Throws: `CryptoError.invalidKey` for an HS256 key shorter than 32 bytes (RFC 7518 §3.2).
+    public static func sign(payload: [UInt8], using key: SigningKey, keyID: String? = nil) throws -> String {
+        var header = #"{"alg":""# + key.algorithm + #"","typ":"JWT""#
+        if let keyID {
+            header += #","kid":"# + JSONText.quoted(keyID)
+        }
+        header += "}"
+        let signingInput = Base64.encodeURL(Array(header.utf8)) + "." + Base64.encodeURL(payload)
+        let signature: [UInt8]
+        switch key {
+        case .hs256(let secret):
+            try checkHMACKey(secret)
+            signature = HMACSHA256.authenticate(Array(signingInput.utf8), key: secret)
+        case .es256(let privateKey):
+            let der = try privateKey.signature(for: Array(signingInput.utf8))
+            guard let raw = ECDSASignature.raw(fromDER: der) else {
+                throw CryptoError(.internalFailure, "OpenSSL produced a signature that is not strict DER")
+            }
+            signature = raw
+        }
+        return signingInput + "." + Base64.encodeURL(signature)
+    }
+
+    /// Verifies `token` with `key` and returns its payload (the JSON bytes that were signed).
+    ///
+    /// Checks, in order: three base64url parts; a header that is a JSON object whose `alg` equals the
+    /// key's algorithm and that has no `crit`; the signature (constant-time for HS256; ES256 must be
+    /// 64-byte raw `r || s`); a payload that is a JSON object with a numeric `exp` such that
+    /// `now - leeway < exp` and, if present, a numeric `nbf` such that `nbf <= now + leeway`.
+    /// `typ` is not checked. A negative `leeway` counts as 0.
+    ///
+    /// - Throws: `CryptoError.invalidToken` for anything malformed, a wrong algorithm or a bad signature;
+    ///   `CryptoError.expiredToken` when only the time window fails (expired or not yet valid);
+    ///   `CryptoError.invalidKey` for an HS256 key shorter than 32 bytes.
+    public static func verify(_ token: String, using key: VerificationKey, now: Int64, leeway: Int64 = 0) throws -> [UInt8] {
+        let parts = try split(token)
+        guard let headerBytes = Base64.decodeURL(utf8: parts.header),
+              let header = JSONText.object(headerBytes) else {
+            throw CryptoError(.invalidToken, "header is not base64url JSON object")
+        }
+        guard let algorithm = header["alg"] as? String, algorithm == key.algorithm else {
+            throw CryptoError(.invalidToken, "alg is not \(key.algorithm)")
+        }
+        guard header["crit"] == nil else {
+            throw CryptoError(.invalidToken, "crit header extensions are not supported")
+        }
+        guard let signature = Base64.decodeURL(utf8: parts.signature) else {
+            throw CryptoError(.invalidToken, "signature is not base64url")
+        }
+        let signingInput = Array(parts.signingInput)
+        switch key {
+        case .hs256(let secret):
+            try checkHMACKey(secret)
+            guard HMACSHA256.isValid(signature, for: signingInput, key: secret) else {
+                throw CryptoError(.invalidToken, "HS256 signature does not verify")
+            }
+        case .es256(let publicKey):
+            guard let der = ECDSASignature.der(fromRaw: signature),
+                  publicKey.isValidSignature(der, for: signingInput) else {
+                throw CryptoError(.invalidToken, "ES256 signature does not verify")
+            }
+        }
+
+        // Only signed bytes are parsed from here on.
+        guard let payload = Base64.decodeURL(utf8: parts.payload), let claims = JSONText.object(payload) else {
+            throw CryptoError(.invalidToken, "payload is not base64url JSON object")
+        }
+        guard let expiry = JSONText.number(claims["exp"]) else {
+            throw CryptoError(.invalidToken, "payload has no numeric exp")
+        }
+        let leeway = Double(max(leeway, 0))
+        let now = Double(now)
+        guard now - leeway < expiry else {
+            throw CryptoError(.expiredToken, "token expired")
+        }
+        if claims["nbf"] != nil {
+            guard let notBefore = JSONText.number(claims["nbf"]) else {
+                throw CryptoError(.invalidToken, "nbf is not numeric")
+            }
+            guard notBefore <= now + leeway else {
+                throw CryptoError(.expiredToken, "token not yet valid")
+            }
+        }
+        return payload
+    }
+
+    /// Reads the header's `kid` without verifying anything, to pick a verification key.
+    /// Returns nil when the token is malformed or has no string `kid`. Never trust the result for anything else.
+    public static func unverifiedKeyID(_ token: String) -> String? {
+        guard let parts = try? split(token),
+              let headerBytes = Base64.decodeURL(utf8: parts.header),
+              let header = JSONText.object(headerBytes) else {
+            return nil
+        }
+        return header["kid"] as? String
+    }
+
+    /// The three dot-separated parts of a compact JWS, as UTF-8 slices of the token.
+    private struct Parts {
+        var header: ArraySlice<UInt8>
+        var payload: ArraySlice<UInt8>
+        var signature: ArraySlice<UInt8>
+        /// `header "." payload`, exactly as it appears in the token.
+        var signingInput: ArraySlice<UInt8>
+    }
+
+    private static func split(_ token: String) throws(CryptoError) -> Parts {
+        let bytes = Array(token.utf8)
+        guard bytes.count <= maximumTokenByteCount else {
+            throw CryptoError(.invalidToken, "token longer than \(maximumTokenByteCount) bytes")
+        }
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else { throw CryptoError(.invalidToken, "token does not have three parts") }
+        return Parts(
+            header: bytes[..<dots[0]],
+            payload: bytes[(dots[0] + 1)..<dots[1]],
+            signature: bytes[(dots[1] + 1)...],
+            signingInput: bytes[..<dots[1]]
+        )
+    }
+
+    private static func checkHMACKey(_ secret: [UInt8]) throws(CryptoError) {
+        guard secret.count >= HMACSHA256.byteCount else {
+            throw CryptoError(.invalidKey, "HS256 key must be at least 32 bytes (RFC 7518 §3.2), got \(secret.count)")
+        }
+    }
+}
