@@ -1,0 +1,148 @@
+import Synchronization
+
+/// Request metrics for the HTTP server, exposed in the Prometheus text format.
+///
+/// Series (all prefixed `assent_http_`):
+/// - `requests_total{method,route,status}`: counter of finished requests.
+/// - `request_duration_seconds{method,route}`: histogram of the time from the
+///   request line to the last byte of the response.
+/// - `open_connections`: gauge of open TCP connections.
+/// - `requests_in_flight`: gauge of requests started but not finished.
+///
+/// `route` is the matched route pattern, or `unmatched` (never the raw path),
+/// and `method` is one of the standard methods or `OTHER`, so the number of
+/// series stays bounded whatever clients send. A request the client abandoned
+/// before its response was sent is counted with status `499`.
+public final class HTTPMetrics: Sendable {
+    /// Upper bounds (seconds) of the latency histogram buckets; `+Inf` is implied.
+    public static let latencyBuckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    private struct CounterKey: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    private struct HistogramKey: Hashable {
+        let method: String
+        let route: String
+    }
+
+    private struct Histogram {
+        var buckets = [Int](repeating: 0, count: HTTPMetrics.latencyBuckets.count)
+        var count = 0
+        var sum = 0.0
+    }
+
+    private struct Storage {
+        var requests: [CounterKey: Int] = [:]
+        var durations: [HistogramKey: Histogram] = [:]
+    }
+
+    private let storage = Mutex(Storage())
+    private let openConnectionCount = Atomic<Int>(0)
+    private let inFlightCount = Atomic<Int>(0)
+
+    /// Creates empty metrics.
+    public init() {}
+
+    /// Records one finished request.
+    public func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
+        let method = Self.normalizedMethod(method)
+        let bucket = Self.latencyBuckets.firstIndex { durationSeconds <= $0 }
+        storage.withLock { storage in
+            storage.requests[CounterKey(method: method, route: route, status: status), default: 0] += 1
+            let key = HistogramKey(method: method, route: route)
+            var histogram = storage.durations[key] ?? Histogram()
+            if let bucket { histogram.buckets[bucket] += 1 }
+            histogram.count += 1
+            histogram.sum += durationSeconds
+            storage.durations[key] = histogram
+        }
+    }
+
+    /// Adjusts the open-connections gauge by `delta`.
+    public func connectionsChanged(by delta: Int) {
+        openConnectionCount.add(delta, ordering: .relaxed)
+    }
+
+    /// Adjusts the in-flight-requests gauge by `delta`.
+    public func requestsInFlightChanged(by delta: Int) {
+        inFlightCount.add(delta, ordering: .relaxed)
+    }
+
+    /// The current number of open connections.
+    public var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
+
+    /// The current number of requests in flight.
+    public var requestsInFlight: Int { inFlightCount.load(ordering: .relaxed) }
+
+    /// All series in the Prometheus text exposition format 0.0.4, with `HELP`
+    /// and `TYPE` lines, series sorted by labels. Serve it with
+    /// `Content-Type: text/plain; version=0.0.4; charset=utf-8`.
+    public func prometheusText() -> String {
+        let snapshot = storage.withLock { $0 }
+        var text = ""
+        text += "# HELP assent_http_requests_total HTTP requests finished, by method, route pattern and status.\n"
+        text += "# TYPE assent_http_requests_total counter\n"
+        let counters = snapshot.requests.sorted {
+            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        }
+        for (key, value) in counters {
+            text += "assent_http_requests_total{method=\(Self.label(key.method)),route=\(Self.label(key.route)),status=\"\(key.status)\"} \(value)\n"
+        }
+
+        text += "# HELP assent_http_request_duration_seconds Time from the request line to the last byte of the response.\n"
+        text += "# TYPE assent_http_request_duration_seconds histogram\n"
+        let histograms = snapshot.durations.sorted { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }
+        for (key, histogram) in histograms {
+            let labels = "method=\(Self.label(key.method)),route=\(Self.label(key.route))"
+            var cumulative = 0
+            for (index, bound) in Self.latencyBuckets.enumerated() {
+                cumulative += histogram.buckets[index]
+                text += "assent_http_request_duration_seconds_bucket{\(labels),le=\"\(Self.number(bound))\"} \(cumulative)\n"
+            }
+            text += "assent_http_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(histogram.count)\n"
+            text += "assent_http_request_duration_seconds_sum{\(labels)} \(Self.number(histogram.sum))\n"
+            text += "assent_http_request_duration_seconds_count{\(labels)} \(histogram.count)\n"
+        }
+
+        text += "# HELP assent_http_open_connections Open HTTP connections.\n"
+        text += "# TYPE assent_http_open_connections gauge\n"
+        text += "assent_http_open_connections \(openConnections)\n"
+        text += "# HELP assent_http_requests_in_flight HTTP requests received but not yet finished.\n"
+        text += "# TYPE assent_http_requests_in_flight gauge\n"
+        text += "assent_http_requests_in_flight \(requestsInFlight)\n"
+        return text
+    }
+
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]
+
+    /// `method` when it is a standard method, otherwise `OTHER`.
+    static func normalizedMethod(_ method: String) -> String {
+        knownMethods.contains(method) ? method : "OTHER"
+    }
+
+    /// A quoted label value with `\`, `"` and newline escaped.
+    static func label(_ value: String) -> String {
+        var output = "\""
+        for character in value.unicodeScalars {
+            switch character {
+            case "\\": output += "\\\\"
+            case "\"": output += "\\\""
+            case "\n": output += "\\n"
+            default: output.unicodeScalars.append(character)
+            }
+        }
+        return output + "\""
+    }
+
+    /// A sample value: integers without a fraction, other numbers as Swift prints them.
+    static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+        return JSONText.number(value)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import AssentHTTP
+
+/// Body cap, header limits, timeouts and the connection limit, including
+/// what libmicrohttpd answers on its own.
+@Suite struct HTTPServerLimitsTests {
+    private final class Calls: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    private static func router(_ calls: Calls) -> Router {
+        var router = Router()
+        router.add("POST", "/upload") { request, _ in
+            calls.count.add(1, ordering: .relaxed)
+            return .json(200, Array("{\"bytes\":\(request.body.count)}".utf8))
+        }
+        router.add("GET", "/hello") { _, _ in .plain("hello") }
+        return router
+    }
+
+    private static func chunk(_ size: Int) -> String {
+        String(size, radix: 16) + "\r\n" + String(repeating: "b", count: size) + "\r\n"
+    }
+
+    @Test func bodyAtTheCapIsAccepted() async throws {
+        let calls = Calls()
+        try await TestServer.with(Self.router(calls), configure: { $0.maxBodyBytes = 1000 }) { server in
+            let body = String(repeating: "a", count: 1000)
+            let response = try await rawRequest(
+                port: server.port,
+                "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n\(body)"
+            )
+            #expect(response.status == 200)
+            #expect(response.text == #"{"bytes":1000}"#)
+            let chunked = try await rawRequest(
+                port: server.port,
+                "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + Self.chunk(600) + Self.chunk(400) + "0\r\n\r\n"
+            )
+            #expect(chunked.text == #"{"bytes":1000}"#)
+        }
+    }
+
+    @Test func contentLengthOverTheCapIs413WithoutRunningTheHandler() async throws {
+        let calls = Calls()
+        try await TestServer.with(Self.router(calls), configure: { $0.maxBodyBytes = 1000 }) { server in
+            // Only the head is sent: the answer must not wait for the body.
+            let response = try await rawRequest(
+                port: server.port,
+                "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 1001\r\nExpect: 100-continue\r\n\r\n"
+            )
+            #expect(response.status == 413)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.json?["errorCode"] as? String == "payload_too_large")
+            #expect(response.header("X-Request-Id") != nil)
+            let huge = try await rawRequest(
+                port: server.port,
+                "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999\r\n\r\n"
+            )
+            #expect(huge.status == 413)  // libmicrohttpd's own answer: the value does not fit 64 bits
+            #expect(huge.header("X-Request-Id") == nil)
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+            let line = await server.logs.waitForLine { $0["status"] as? Int == 413 }
+            #expect(line?["route"] as? String == "/upload")
+        }
+    }
+
+    @Test func chunkedBodyOverTheCapIs413WithoutRunningTheHandler() async throws {
+        let calls = Calls()
+        try await TestServer.with(Self.router(calls), configure: { $0.maxBodyBytes = 1000 }) { server in
+            let response = try await rawRequest(
+                port: server.port,
+                "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + Self.chunk(600) + Self.chunk(600) + Self.chunk(600) + "0\r\n\r\n"
+            )
+            #expect(response.status == 413)
+            #expect(response.json?["errorCode"] as? String == "payload_too_large")
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+        }
+    }
+
+    @Test func endlessChunkedBodyIsCutOffWithoutAnAnswer() async throws {
+        let calls = Calls()
+        try await TestServer.with(Self.router(calls), configure: { $0.maxBodyBytes = 1000 }) { server in
+            // Past maxBodyBytes + max(maxBodyBytes, 1 MiB) the server stops reading and closes.
+            let outcome = try await onThread { () -> String in
+                let connection = try RawConnection(port: server.port)
+                try connection.send("POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let piece = Self.chunk(60_000)
+                do {
+                    for _ in 0..<200 { try connection.send(piece) }
+                } catch {
+                    return "closed"
+                }
+                return (try? connection.readUntilClosed()).map { $0.isEmpty ? "closed" : "answered" } ?? "closed"
+            }
+            #expect(outcome == "closed")
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+            #expect(await server.waitUntilNoLiveRequests())
+        }
+    }
+
+    @Test func headersOverMaxHeaderBytesGetAJSON431() async throws {
+        try await TestServer.with(Self.router(Calls()), configure: { $0.maxHeaderBytes = 8192 }) { server in
+            let fits = try await rawRequest(port: server.port, get("/hello", headers: ["X-Big: " + String(repeating: "a", count: 7000)]))
+            #expect(fits.status == 200)
+            let response = try await rawRequest(port: server.port, get("/hello", headers: ["X-Big: " + String(repeating: "a", count: 9000)]))
+            #expect(response.status == 431)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.json?["errorCode"] as? String == "request_header_fields_too_large")
+            #expect(response.header("X-Request-Id") != nil)
+        }
+    }
+
+    /// What libmicrohttpd 0.9.75 does by itself when the head does not fit its
+    /// memory pool: 431 (or 414 for the request line) with an HTML body, not JSON.
+    @Test func headersBeyondTheMemoryPoolGetLibmicrohttpdsOwnAnswer() async throws {
+        try await TestServer.with(Self.router(Calls()), configure: { $0.maxHeaderBytes = 8192 }) { server in
+            let response = try await rawRequest(port: server.port, get("/hello", headers: ["X-Big: " + String(repeating: "a", count: 64_000)]))
+            #expect(response.status == 431)
+            #expect(response.header("Content-Type") == nil)
+            #expect(response.header("X-Request-Id") == nil)
+            #expect(response.text.hasPrefix("<html>"))
+            #expect(response.header("Connection")?.lowercased() == "close")
+
+            let longTarget = try await rawRequest(port: server.port, get("/hello?" + String(repeating: "q", count: 64_000)))
+            #expect(longTarget.status == 414)
+            #expect(longTarget.text.hasPrefix("<html>"))
+            #expect(await server.waitUntilNoLiveRequests())
+        }
+    }
+
+    /// Protocol errors libmicrohttpd 0.9.75 answers itself, in HTML, before the application.
+    @Test func malformedRequestsGetLibmicrohttpdsOwnAnswers() async throws {
+        let calls = Calls()
+        try await TestServer.with(Self.router(calls)) { server in
+            let badLength = try await rawRequest(port: server.port, "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n")
+            #expect(badLength.status == 400)
+            #expect(badLength.header("X-Request-Id") == nil)
+            let badVersion = try await rawRequest(port: server.port, "GET /hello HTTP/9.9\r\nHost: t\r\n\r\n")
+            #expect(badVersion.status == 505)
+            let garbage = try await onThread {
+                let connection = try RawConnection(port: server.port)
+                try connection.send("GARBAGE\r\n\r\n")
+                return try connection.readUntilClosed()
+            }
+            #expect(garbage.isEmpty)
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+            #expect(await server.waitUntilNoLiveRequests())
+        }
+    }
+
+    @Test func idleConnectionsAreClosedAfterTheTimeout() async throws {
+        try await TestServer.with(Self.router(Calls()), configure: { $0.connectionTimeoutSeconds = 1 }) { server in
+            let started = ContinuousClock.now
+            let bytes = try await onThread {
+                let connection = try RawConnection(port: server.port, timeoutSeconds: 10)
+                try connection.send("GET /hel")  // a partial request, then silence
+                return try connection.readUntilClosed()
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(bytes.isEmpty)
+            #expect(elapsed >= .milliseconds(900))
+            #expect(elapsed < .seconds(5))
+        }
+    }
+
+    /// libmicrohttpd stops accepting at the limit (split evenly over its
+    /// threads): a further connection waits in the kernel's backlog, unanswered,
+    /// until a slot frees.
+    @Test func connectionsOverTheLimitWaitUntilASlotFrees() async throws {
+        try await TestServer.with(Self.router(Calls()), configure: { $0.maxConnections = 2 }) { server in
+            let result = try await onThread { () -> ([Int], Bool, Int) in
+                let first = try RawConnection(port: server.port)
+                let second = try RawConnection(port: server.port)
+                var statuses: [Int] = []
+                for connection in [first, second] {
+                    try connection.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+                    statuses.append(try connection.readResponse().status)
+                }
+                let third = try RawConnection(port: server.port)
+                third.setReceiveTimeout(seconds: 1)
+                try third.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                let answeredWhileFull = (try? third.readResponse()) != nil
+                // `first` asks to close; once it is gone, `third` is accepted and served.
+                try first.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                _ = try first.readResponse()
+                third.setReceiveTimeout(seconds: 10)
+                return (statuses, answeredWhileFull, try third.readResponse().status)
+            }
+            #expect(result.0 == [200, 200])
+            #expect(result.1 == false)
+            #expect(result.2 == 200)
+        }
+    }
+}
