@@ -1,0 +1,31 @@
+import AssentHTTP
+import AssentWire
+import Foundation
+
+/// Turning results and errors into HTTP answers.
+enum APIResponses {
+    /// A 200 JSON answer.
+    static func ok<T: Encodable>(_ value: T) -> HTTPResponse {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            return .json(200, Array(try encoder.encode(value)))
+        } catch {
+            return .error(500, code: AssentError.Code.internalError.wire, description: "The response could not be encoded.")
+        }
+    }
+
+    /// The JSON error answer for `error`. Details of unexpected failures go to the log, never to the client.
+    static func failure(_ error: any Error, request: HTTPRequest, logger: Logger) -> HTTPResponse {
+        switch error {
+        case let error as AssentError:
+            return .error(error.code.status, code: error.code.wire, description: error.reason)
+        case let error as StoreError where error.code == .busy:
+            logger.log(.warning, "database busy", ["requestId": .string(request.requestID), "error": .string(error.description)])
+            return .error(503, code: AssentError.Code.unavailable.wire, description: "The database is busy; try again.")
+        default:
+            logger.log(.error, "request failed", ["requestId": .string(request.requestID), "error": .string(String(describing: error))])
+            return .error(500, code: AssentError.Code.internalError.wire, description: "Something went wrong inside Assent.")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import AssentHTTP
+import Foundation
+
+/// `assentd` as a value: opens the store, builds the services and routes, and runs the HTTP server. The executable
+/// and the end-to-end tests both start Assent through this type.
+public final class AssentApplication: Sendable {
+    /// What start-up produced.
+    public struct Started: Sendable {
+        /// The bound port.
+        public var port: Int
+        /// Where browsers reach the server.
+        public var publicURL: String
+        /// Created on first start with an empty database; its secret exists only here.
+        public var developmentTenant: TenantDirectory.Credentials?
+    }
+
+    private let configuration: ServerConfiguration
+    private let store: any Store
+    private let server: HTTPServer
+    private let tenants: TenantDirectory
+    private let logger: Logger
+    private let publicURLBox: PublicURL
+
+    /// Validated configuration in, ready server out (not yet listening).
+    public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let path = configuration.sqlitePath
+        let store = try SQLiteStore(path: path)
+        self.store = store
+        let keyFile = configuration.masterKeyFile
+            ?? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+        let masterKey = try MasterKey.load(base64: configuration.masterKey, file: keyFile)
+        let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
+        tenants = TenantDirectory(store: store, clock: clock)
+        let metrics = HTTPMetrics()
+        publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
+
+        var router = Router()
+        SystemAPI(store: store, metrics: metrics, logger: logger).register(in: &router)
+        ServerAPI(
+            tenants: tenants,
+            actions: ActionService(
+                store: store, tokens: tokens, clock: clock,
+                defaultTokenLifetime: Int64(configuration.tokenLifetimeSeconds)),
+            users: UserService(store: store, clock: clock), logger: logger, publicURL: publicURLBox
+        ).register(in: &router)
+
+        var http = HTTPServer.Configuration()
+        http.host = configuration.host
+        http.port = configuration.port
+        http.threads = configuration.threads
+        http.maxBodyBytes = configuration.maxBodyBytes
+        http.maxConnections = configuration.maxConnections
+        http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
+        server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
+    }
+
+    /// Creates the development tenant when the database has no tenant, then starts listening.
+    public func start() async throws -> Started {
+        var development: TenantDirectory.Credentials?
+        if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
+            development = try await tenants.create(name: "Development")
+        }
+        try server.start()
+        let url = configuration.resolvedPublicURL(port: server.port)
+        publicURLBox.set(url)
+        logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.sqlitePath)])
+        return Started(port: server.port, publicURL: url, developmentTenant: development)
+    }
+
+    /// Stops accepting, lets in-flight requests finish, then closes the database.
+    public func shutdown() async {
+        await server.shutdown()
+        await store.close()
+        logger.log(.info, "assentd stopped", [:])
+    }
+}

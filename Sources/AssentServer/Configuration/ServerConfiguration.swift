@@ -1,0 +1,161 @@
+import Foundation
+
+/// Everything `assentd` can be told, with defaults. Filled from `ASSENT_*` environment variables, then from flags
+/// (flags win), and validated before anything starts.
+public struct ServerConfiguration: Sendable, Hashable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// Port to listen on (0 picks a free one).
+    public var port = 8420
+    /// SQLite file path (or, later, a `postgres://` URL).
+    public var database = ".assent/assent.sqlite"
+    /// Minimum log level: debug, info, warning, error.
+    public var logLevel = "info"
+    /// Default lifetime of track tokens, seconds.
+    public var tokenLifetimeSeconds = 600
+    /// The URL browsers reach `assentd` at; defaults to `http://HOST:PORT`.
+    public var publicURL: String?
+    /// HTTP worker threads; defaults to one per core.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Largest accepted request body.
+    public var maxBodyBytes = 1 << 20
+    /// Most simultaneous connections.
+    public var maxConnections = 10_000
+    /// Seconds an idle connection is kept.
+    public var connectionTimeoutSeconds = 30
+    /// Base64 of the 32-byte master key; when nil it is read from (or created in) ``masterKeyFile``.
+    public var masterKey: String?
+    /// Where the master key lives when not given directly; defaults to `master.key` beside the SQLite file.
+    public var masterKeyFile: String?
+    /// Whether to create a development tenant when the database has none.
+    public var createDevelopmentTenant = true
+
+    /// The defaults.
+    public init() {}
+
+    /// A configuration problem, reported before start.
+    public struct Invalid: Error, CustomStringConvertible {
+        /// What is wrong and how to fix it.
+        public let description: String
+    }
+
+    /// Every option: flag, environment variable, meaning.
+    public static let options: [(flag: String, env: String, help: String)] = [
+        ("--listen HOST:PORT", "ASSENT_LISTEN", "address to listen on (default 127.0.0.1:8420)"),
+        ("--database PATH|URL", "ASSENT_DATABASE", "SQLite file (default .assent/assent.sqlite)"),
+        ("--log-level LEVEL", "ASSENT_LOG_LEVEL", "debug, info, warning or error (default info)"),
+        ("--token-lifetime SECONDS", "ASSENT_TOKEN_LIFETIME", "track token lifetime, 30-3600 (default 600)"),
+        ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
+        ("--threads N", "ASSENT_THREADS", "HTTP worker threads (default: one per core)"),
+        ("--max-body-bytes N", "ASSENT_MAX_BODY_BYTES", "largest request body (default 1048576)"),
+        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000)"),
+        ("--connection-timeout SECONDS", "ASSENT_CONNECTION_TIMEOUT", "idle connection timeout (default 30)"),
+        ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside the database)"),
+        ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
+        ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "don't create a development tenant in an empty database"),
+    ]
+
+    /// Reads the environment, then the arguments (without the program name).
+    public static func parse(arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
+        var config = ServerConfiguration()
+        var values: [String: String] = [:]
+        let names: [String: String] = [
+            "ASSENT_LISTEN": "--listen", "ASSENT_DATABASE": "--database", "ASSENT_DATABASE_URL": "--database",
+            "ASSENT_LOG_LEVEL": "--log-level", "ASSENT_TOKEN_LIFETIME": "--token-lifetime",
+            "ASSENT_PUBLIC_URL": "--public-url", "ASSENT_THREADS": "--threads",
+            "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
+            "ASSENT_CONNECTION_TIMEOUT": "--connection-timeout", "ASSENT_MASTER_KEY_FILE": "--master-key-file",
+        ]
+        for (env, flag) in names.sorted(by: { $0.key < $1.key }) {
+            if let value = environment[env], !value.isEmpty { values[flag] = value }
+        }
+        config.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let value = environment["ASSENT_NO_DEV_TENANT"], ["1", "true", "yes"].contains(value.lowercased()) {
+            config.createDevelopmentTenant = false
+        }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--no-dev-tenant" {
+                config.createDevelopmentTenant = false
+                index += 1
+                continue
+            }
+            var flag = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                flag = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard Set(names.values).contains(flag) else {
+                throw Invalid(description: "unknown option \(argument) (see assentd --help)")
+            }
+            if value == nil {
+                guard index + 1 < arguments.count else { throw Invalid(description: "\(flag) needs a value") }
+                value = arguments[index + 1]
+                index += 1
+            }
+            values[flag] = value
+            index += 1
+        }
+
+        func integer(_ flag: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let text = values[flag] else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw Invalid(description: "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+
+        if let listen = values["--listen"] {
+            guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+                  (0...65535).contains(port), colon != listen.startIndex
+            else {
+                throw Invalid(description: "--listen must be HOST:PORT, e.g. 127.0.0.1:8420, got '\(listen)'")
+            }
+            config.host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            config.port = port
+        }
+        if let database = values["--database"] {
+            guard !database.isEmpty else { throw Invalid(description: "--database must not be empty") }
+            config.database = database
+        }
+        if let level = values["--log-level"] {
+            guard ["debug", "info", "warning", "error"].contains(level) else {
+                throw Invalid(description: "--log-level must be debug, info, warning or error, got '\(level)'")
+            }
+            config.logLevel = level
+        }
+        if let value = try integer("--token-lifetime", 30...3600) { config.tokenLifetimeSeconds = value }
+        if let value = try integer("--threads", 1...256) { config.threads = value }
+        if let value = try integer("--max-body-bytes", 1024...(64 << 20)) { config.maxBodyBytes = value }
+        if let value = try integer("--max-connections", 1...1_000_000) { config.maxConnections = value }
+        if let value = try integer("--connection-timeout", 1...3600) { config.connectionTimeoutSeconds = value }
+        if let url = values["--public-url"] {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                throw Invalid(description: "--public-url must be an http(s) URL, got '\(url)'")
+            }
+            config.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
+        config.masterKeyFile = values["--master-key-file"]
+        if config.database.hasPrefix("postgres://") || config.database.hasPrefix("postgresql://") {
+            throw Invalid(description: "PostgreSQL is not supported by this build yet; use an SQLite file path for --database")
+        }
+        return config
+    }
+
+    /// The SQLite path named by ``database`` (a plain path or a `sqlite:` / `file:` URL).
+    public var sqlitePath: String {
+        for prefix in ["sqlite://", "sqlite:", "file://", "file:"] where database.hasPrefix(prefix) {
+            return String(database.dropFirst(prefix.count))
+        }
+        return database
+    }
+
+    /// The public URL, defaulting to the listen address.
+    public func resolvedPublicURL(port actualPort: Int) -> String {
+        if let publicURL { return publicURL }
+        let host = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
+        return "http://\(host):\(actualPort)"
+    }
+}

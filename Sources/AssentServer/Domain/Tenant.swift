@@ -1,0 +1,26 @@
+/// A tenant: one customer application with its own users, secret key and settings.
+public struct Tenant: Sendable, Hashable {
+    /// Public identifier (the client SDKs' `tenantID`).
+    public var id: String
+    /// A name for people.
+    public var name: String
+    /// SHA-256 of the secret API key; the key itself is never stored.
+    public var secretHash: [UInt8]
+    /// Tokens are signed with a key derived from the master key and this version; bumping it revokes every
+    /// outstanding token of the tenant. (Rotating the secret key does not: tokens are not derived from it.)
+    public var keyVersion: Int
+    /// Policy and limits.
+    public var settings: TenantSettings
+    /// Creation time, milliseconds since the epoch.
+    public var createdAt: Int64
+
+    /// Creates a tenant record.
+    public init(id: String, name: String, secretHash: [UInt8], keyVersion: Int, settings: TenantSettings, createdAt: Int64) {
+        self.id = id
+        self.name = name
+        self.secretHash = secretHash
+        self.keyVersion = keyVersion
+        self.settings = settings
+        self.createdAt = createdAt
+    }
+}

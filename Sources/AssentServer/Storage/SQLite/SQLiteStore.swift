@@ -1,0 +1,332 @@
+import AssentWire
+import Foundation
+import Synchronization
+
+/// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a change is fsync'd before anyone
+/// hears it happened. All writes go through one group-committing writer thread (``SQLiteWriter``); reads use a
+/// small pool of read-only connections and see every committed write.
+public final class SQLiteStore: Store {
+    private let writer: SQLiteWriter
+    private let readers: Mutex<[SQLiteConnection]>
+    private let path: String
+
+    /// Opens (creating when missing) the database at `path`, creating its directory with owner-only permissions,
+    /// and applies pending migrations.
+    public init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = FULL")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try SQLiteMigrations.apply(to: connection)
+        writer = SQLiteWriter(connection: connection)
+        readers = Mutex([])
+    }
+
+    public func healthCheck() async throws {
+        _ = try read { try $0.queryOne("SELECT 1") { $0.int64(0) } }
+        _ = try await writer.write { _ in true }
+    }
+
+    public func close() async {
+        writer.close()
+        readers.withLock { $0.removeAll() }
+    }
+
+    private func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let connection = try readers.withLock { $0.popLast() } ?? {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA query_only = 1")
+            return connection
+        }()
+        defer { readers.withLock { $0.append(connection) } }
+        return try body(connection)
+    }
+
+    // MARK: Tenants
+
+    private static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at"
+
+    private static func tenant(_ row: SQLiteRow) throws -> Tenant {
+        let settingsJSON = try row.string(4)
+        let settings: TenantSettings
+        do {
+            settings = try JSONDecoder().decode(TenantSettings.self, from: Data(settingsJSON.utf8))
+        } catch {
+            throw StoreError(.corrupt, "tenant settings: \(error)")
+        }
+        return Tenant(
+            id: try row.string(0), name: try row.string(1), secretHash: row.blob(2), keyVersion: Int(row.int64(3)),
+            settings: settings, createdAt: row.int64(5))
+    }
+
+    private static func encode(_ settings: TenantSettings) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(settings), as: UTF8.self)
+    }
+
+    public func insertTenant(_ tenant: Tenant) async throws {
+        let settings = try Self.encode(tenant.settings)
+        try await writer.write { db in
+            try db.run(
+                "INSERT INTO tenants (\(Self.tenantColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(tenant.id), .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
+                 .text(settings), .integer(tenant.createdAt)])
+        }
+    }
+
+    public func tenant(id: String) async throws -> Tenant? {
+        try read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = ?", [.text(id)], Self.tenant) }
+    }
+
+    public func tenant(secretHash: [UInt8]) async throws -> Tenant? {
+        try read {
+            try $0.queryOne(
+                "SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = ?", [.blob(secretHash)], Self.tenant)
+        }
+    }
+
+    public func tenants() async throws -> [Tenant] {
+        try read { try $0.query("SELECT \(Self.tenantColumns) FROM tenants ORDER BY created_at, id", [], Self.tenant) }
+    }
+
+    public func updateTenant(_ tenant: Tenant) async throws -> Bool {
+        let settings = try Self.encode(tenant.settings)
+        return try await writer.write { db in
+            try db.run(
+                "UPDATE tenants SET name = ?, secret_hash = ?, key_version = ?, settings = ? WHERE id = ?",
+                [.text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)), .text(settings),
+                 .text(tenant.id)]) == 1
+        }
+    }
+
+    // MARK: Users
+
+    private static let userColumns = """
+        tenant_id, user_id, email, email_verified, phone_number, phone_number_verified, username, display_name, \
+        locale, custom, created_at, updated_at
+        """
+
+    private static func user(_ row: SQLiteRow) throws -> User {
+        var user = User(tenantID: try row.string(0), userID: try row.string(1), now: row.int64(10))
+        user.email = row.optionalString(2)
+        user.emailVerified = row.bool(3)
+        user.phoneNumber = row.optionalString(4)
+        user.phoneNumberVerified = row.bool(5)
+        user.username = row.optionalString(6)
+        user.displayName = row.optionalString(7)
+        user.locale = row.optionalString(8)
+        user.custom = try decodeCustom(row.optionalString(9))
+        user.updatedAt = row.int64(11)
+        return user
+    }
+
+    static func decodeCustom(_ json: String?) throws -> [String: JSONValue]? {
+        guard let json else { return nil }
+        do {
+            return try JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))
+        } catch {
+            throw StoreError(.corrupt, "custom data: \(error)")
+        }
+    }
+
+    static func encodeCustom(_ custom: [String: JSONValue]?) -> SQLiteValue {
+        guard let custom, let data = try? JSONEncoder().encode(custom) else { return .null }
+        return .text(String(decoding: data, as: UTF8.self))
+    }
+
+    private static func saveUser(_ user: User, in db: SQLiteConnection) throws {
+        try db.run(
+            """
+            INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (tenant_id, user_id) DO UPDATE SET email = excluded.email,
+              email_verified = excluded.email_verified, phone_number = excluded.phone_number,
+              phone_number_verified = excluded.phone_number_verified, username = excluded.username,
+              display_name = excluded.display_name, locale = excluded.locale, custom = excluded.custom,
+              updated_at = excluded.updated_at
+            """,
+            [.text(user.tenantID), .text(user.userID), .optional(user.email), .bool(user.emailVerified),
+             .optional(user.phoneNumber), .bool(user.phoneNumberVerified), .optional(user.username),
+             .optional(user.displayName), .optional(user.locale), encodeCustom(user.custom), .integer(user.createdAt),
+             .integer(user.updatedAt)])
+    }
+
+    private static func user(tenantID: String, userID: String, in db: SQLiteConnection) throws -> User? {
+        try db.queryOne(
+            "SELECT \(userColumns) FROM users WHERE tenant_id = ? AND user_id = ?", [.text(tenantID), .text(userID)],
+            user)
+    }
+
+    public func user(tenantID: String, userID: String) async throws -> User? {
+        try read { try Self.user(tenantID: tenantID, userID: userID, in: $0) }
+    }
+
+    public func saveUser(_ user: User) async throws {
+        try await writer.write { try Self.saveUser(user, in: $0) }
+    }
+
+    public func deleteUser(tenantID: String, userID: String) async throws -> Bool {
+        try await writer.write { db in
+            try db.run("DELETE FROM users WHERE tenant_id = ? AND user_id = ?", [.text(tenantID), .text(userID)]) == 1
+        }
+    }
+
+    // MARK: Actions
+
+    private static let actionColumns = """
+        tenant_id, idempotency_key, user_id, action_code, state, created_at, state_updated_at, verification_method, \
+        ip_address, user_agent, device_id, redirect_url, custom, scope, validated_at
+        """
+
+    private static func action(_ row: SQLiteRow) throws -> Action {
+        guard let state = ActionState(rawValue: try row.string(4)) else {
+            throw StoreError(.corrupt, "unknown action state")
+        }
+        var action = Action(
+            tenantID: try row.string(0), userID: try row.string(2), actionCode: try row.string(3),
+            idempotencyKey: try row.string(1), state: state, now: row.int64(5))
+        action.stateUpdatedAt = row.int64(6)
+        action.verificationMethod = row.optionalString(7).map(VerificationMethod.init(rawValue:))
+        action.ipAddress = row.optionalString(8)
+        action.userAgent = row.optionalString(9)
+        action.deviceID = row.optionalString(10)
+        action.redirectURL = row.optionalString(11)
+        action.custom = try decodeCustom(row.optionalString(12))
+        action.scope = row.optionalString(13)
+        action.validatedAt = row.optionalInt64(14)
+        return action
+    }
+
+    private static func action(tenantID: String, idempotencyKey: String, in db: SQLiteConnection) throws -> Action? {
+        try db.queryOne(
+            "SELECT \(actionColumns) FROM actions WHERE tenant_id = ? AND idempotency_key = ?",
+            [.text(tenantID), .text(idempotencyKey)], action)
+    }
+
+    public func trackAction(
+        _ action: Action, user: @escaping @Sendable (User?) -> User,
+        decide: @escaping @Sendable (inout Action, [Authenticator]) -> Void
+    ) async throws -> TrackOutcome {
+        try await writer.write { db in
+            let authenticators = try Self.authenticators(tenantID: action.tenantID, userID: action.userID, in: db)
+            if let existing = try Self.action(tenantID: action.tenantID, idempotencyKey: action.idempotencyKey, in: db) {
+                guard existing.userID == action.userID, existing.actionCode == action.actionCode else {
+                    throw StoreError(.constraintViolation, "idempotency key already names another action")
+                }
+                return TrackOutcome(action: existing, authenticators: authenticators, created: false)
+            }
+            let current = try Self.user(tenantID: action.tenantID, userID: action.userID, in: db)
+            try Self.saveUser(user(current), in: db)
+            var decided = action
+            decide(&decided, authenticators)
+            try db.run(
+                "INSERT INTO actions (\(Self.actionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(decided.tenantID), .text(decided.idempotencyKey), .text(decided.userID),
+                 .text(decided.actionCode), .text(decided.state.rawValue), .integer(decided.createdAt),
+                 .integer(decided.stateUpdatedAt), .optional(decided.verificationMethod?.rawValue),
+                 .optional(decided.ipAddress), .optional(decided.userAgent), .optional(decided.deviceID),
+                 .optional(decided.redirectURL), Self.encodeCustom(decided.custom), .optional(decided.scope),
+                 .optional(decided.validatedAt)])
+            return TrackOutcome(action: decided, authenticators: authenticators, created: true)
+        }
+    }
+
+    public func action(tenantID: String, idempotencyKey: String) async throws -> Action? {
+        try read { try Self.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: $0) }
+    }
+
+    public func updateActionState(
+        tenantID: String, idempotencyKey: String, state: ActionState, verificationMethod: VerificationMethod?, at: Int64
+    ) async throws -> Action? {
+        try await writer.write { db in
+            let changed = try db.run(
+                """
+                UPDATE actions SET state = ?, verification_method = COALESCE(?, verification_method),
+                  state_updated_at = ? WHERE tenant_id = ? AND idempotency_key = ?
+                """,
+                [.text(state.rawValue), .optional(verificationMethod?.rawValue), .integer(at), .text(tenantID),
+                 .text(idempotencyKey)])
+            guard changed == 1 else { return nil }
+            return try Self.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db)
+        }
+    }
+
+    public func markActionValidated(tenantID: String, idempotencyKey: String, at: Int64) async throws -> Bool {
+        try await writer.write { db in
+            try db.run(
+                """
+                UPDATE actions SET validated_at = ?
+                WHERE tenant_id = ? AND idempotency_key = ? AND validated_at IS NULL
+                """,
+                [.integer(at), .text(tenantID), .text(idempotencyKey)]) == 1
+        }
+    }
+
+    // MARK: Authenticators
+
+    private static let authenticatorColumns = """
+        id, tenant_id, user_id, verification_method, created_at, verified_at, last_verified_at, email, phone_number, \
+        is_default, device_platform, device_name, public_key, push_token, expires_at, errored_at, error_code
+        """
+
+    private static func authenticator(_ row: SQLiteRow) throws -> Authenticator {
+        var authenticator = Authenticator(
+            id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2),
+            verificationMethod: VerificationMethod(rawValue: try row.string(3)), createdAt: row.int64(4))
+        authenticator.verifiedAt = row.optionalInt64(5)
+        authenticator.lastVerifiedAt = row.optionalInt64(6)
+        authenticator.email = row.optionalString(7)
+        authenticator.phoneNumber = row.optionalString(8)
+        authenticator.isDefault = row.bool(9)
+        authenticator.devicePlatform = row.optionalString(10)
+        authenticator.deviceName = row.optionalString(11)
+        authenticator.publicKey = row.optionalBlob(12)
+        authenticator.pushToken = row.optionalString(13)
+        authenticator.expiresAt = row.optionalInt64(14)
+        authenticator.erroredAt = row.optionalInt64(15)
+        authenticator.errorCode = row.optionalString(16)
+        return authenticator
+    }
+
+    private static func authenticators(tenantID: String, userID: String, in db: SQLiteConnection) throws -> [Authenticator] {
+        try db.query(
+            "SELECT \(authenticatorColumns) FROM authenticators WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
+            [.text(tenantID), .text(userID)], authenticator)
+    }
+
+    public func authenticators(tenantID: String, userID: String) async throws -> [Authenticator] {
+        try read { try Self.authenticators(tenantID: tenantID, userID: userID, in: $0) }
+    }
+
+    public func insertAuthenticator(_ authenticator: Authenticator) async throws {
+        try await writer.write { db in
+            if try Self.user(tenantID: authenticator.tenantID, userID: authenticator.userID, in: db) == nil {
+                try Self.saveUser(
+                    User(tenantID: authenticator.tenantID, userID: authenticator.userID, now: authenticator.createdAt),
+                    in: db)
+            }
+            let a = authenticator
+            try db.run(
+                "INSERT INTO authenticators (\(Self.authenticatorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(a.id), .text(a.tenantID), .text(a.userID), .text(a.verificationMethod.rawValue),
+                 .integer(a.createdAt), .optional(a.verifiedAt), .optional(a.lastVerifiedAt), .optional(a.email),
+                 .optional(a.phoneNumber), .bool(a.isDefault), .optional(a.devicePlatform), .optional(a.deviceName),
+                 a.publicKey.map(SQLiteValue.blob) ?? .null, .optional(a.pushToken), .optional(a.expiresAt),
+                 .optional(a.erroredAt), .optional(a.errorCode)])
+        }
+    }
+
+    public func deleteAuthenticator(tenantID: String, userID: String, id: String) async throws -> Bool {
+        try await writer.write { db in
+            try db.run(
+                "DELETE FROM authenticators WHERE tenant_id = ? AND user_id = ? AND id = ?",
+                [.text(tenantID), .text(userID), .text(id)]) == 1
+        }
+    }
+}

@@ -1,0 +1,146 @@
+/// Public custom data of the user, as a device sees it.
+public struct ChallengeUser: Codable, Sendable, Hashable {
+    /// The user's custom keys the tenant marked public.
+    public var custom: [String: JSONValue]?
+    /// Creates the value.
+    public init(custom: [String: JSONValue]?) { self.custom = custom }
+}
+
+/// `GET /v1/client/user-authenticators/push/challenge?publicKey=`: the pending challenge, or none
+/// (`challengeId` null) — always 200.
+public struct PushChallengeResponse: Codable, Sendable, Hashable {
+    /// The credential asking (always present).
+    public var userAuthenticatorId: String
+    /// The pending challenge, or nil when there is none.
+    public var challengeId: String?
+    /// The user.
+    public var userId: String?
+    /// The action code.
+    public var actionCode: String?
+    /// The action's idempotency key.
+    public var idempotencyKey: String?
+    /// Context from the initiating request.
+    public var deviceId: String?
+    /// Context from the initiating request.
+    public var userAgent: String?
+    /// Context from the initiating request.
+    public var ipAddress: String?
+    /// Expiry, seconds since the epoch.
+    public var expiresAt: Int64?
+    /// Public custom data of the action (only when the request was signed).
+    public var custom: [String: JSONValue]?
+    /// Public custom data of the user (only when the request was signed).
+    public var user: ChallengeUser?
+    /// Whether approving needs a verification code (number matching) shown by the initiating page.
+    public var verificationCodeRequired: Bool?
+
+    /// Creates a response.
+    public init(userAuthenticatorId: String) { self.userAuthenticatorId = userAuthenticatorId }
+}
+
+/// `POST .../push/challenge` and `.../qr-code/challenge`: approve or deny, signed over the challenge id.
+public struct UpdateChallengeRequest: Codable, Sendable, Hashable {
+    /// The challenge.
+    public var challengeId: String
+    /// The credential's public key.
+    public var publicKey: String
+    /// Approve (true) or deny (false).
+    public var approved: Bool
+    /// Base64 DER ECDSA signature over the challenge id (the compatible form).
+    public var signature: String
+    /// The code the initiating page shows, when number matching is on.
+    public var verificationCode: String?
+    /// Assent's bound signature over ``SignedMessage/decision(challengeId:approved:verificationCode:)``; a tenant
+    /// can require it so that `approved` and the code cannot be altered in transit.
+    public var boundSignature: String?
+
+    /// Creates a request.
+    public init(
+        challengeId: String, publicKey: String, approved: Bool, signature: String, verificationCode: String? = nil,
+        boundSignature: String? = nil
+    ) {
+        self.challengeId = challengeId
+        self.publicKey = publicKey
+        self.approved = approved
+        self.signature = signature
+        self.verificationCode = verificationCode
+        self.boundSignature = boundSignature
+    }
+}
+
+/// The answer to an update challenge.
+public struct UpdateChallengeResponse: Codable, Sendable, Hashable {
+    /// True when the answer was recorded.
+    public var isVerified: Bool
+    /// Creates a response.
+    public init(isVerified: Bool) { self.isVerified = isVerified }
+}
+
+/// `POST /v1/client/challenge/push` (Bearer track token).
+public struct StartPushChallengeRequest: Codable, Sendable, Hashable {
+    /// The action code (the token's action is used when absent).
+    public var action: String?
+    /// Target one authenticator instead of all eligible ones.
+    public var userAuthenticatorId: String?
+    /// Creates a request.
+    public init(action: String? = nil, userAuthenticatorId: String? = nil) {
+        self.action = action
+        self.userAuthenticatorId = userAuthenticatorId
+    }
+}
+
+/// One targeted authenticator's delivery result.
+public struct DeliveryResult: Codable, Sendable, Hashable {
+    /// The authenticator.
+    public var userAuthenticatorId: String
+    /// Why delivery failed, when it did.
+    public var errorCode: String?
+    /// Creates a result.
+    public init(userAuthenticatorId: String, errorCode: String? = nil) {
+        self.userAuthenticatorId = userAuthenticatorId
+        self.errorCode = errorCode
+    }
+}
+
+/// The answer to starting a push challenge.
+public struct StartPushChallengeResponse: Codable, Sendable, Hashable {
+    /// The new challenge.
+    public var challengeId: String
+    /// Expiry (ISO-8601).
+    public var expiresAt: String?
+    /// The code the user must enter on the device, when number matching is on.
+    public var verificationCode: String?
+    /// Per-authenticator delivery results.
+    public var deliveryResults: [DeliveryResult]?
+    /// Creates a response.
+    public init(challengeId: String, expiresAt: String?, verificationCode: String?, deliveryResults: [DeliveryResult]?) {
+        self.challengeId = challengeId
+        self.expiresAt = expiresAt
+        self.verificationCode = verificationCode
+        self.deliveryResults = deliveryResults
+    }
+}
+
+/// `POST /v1/client/verify/push` (Bearer track token).
+public struct VerifyPushRequest: Codable, Sendable, Hashable {
+    /// The challenge.
+    public var challengeId: String
+    /// Creates a request.
+    public init(challengeId: String) { self.challengeId = challengeId }
+}
+
+/// The state of a push challenge as the initiating page sees it.
+public struct VerifyPushResponse: Codable, Sendable, Hashable {
+    /// Approved.
+    public var isVerified: Bool
+    /// Answered (approved or denied) or expired.
+    public var isConsumed: Bool
+    /// For the backend's `POST /v1/validate`, once approved.
+    public var accessToken: String?
+    /// Creates a response.
+    public init(isVerified: Bool, isConsumed: Bool, accessToken: String?) {
+        self.isVerified = isVerified
+        self.isConsumed = isConsumed
+        self.accessToken = accessToken
+    }
+}

@@ -1,0 +1,11 @@
+/// The state of a tracked action, as the server API reports it.
+public enum ActionState: String, Codable, Sendable, CaseIterable {
+    case allow = "ALLOW"
+    case block = "BLOCK"
+    case challengeRequired = "CHALLENGE_REQUIRED"
+    case challengeFailed = "CHALLENGE_FAILED"
+    case challengeSucceeded = "CHALLENGE_SUCCEEDED"
+    case reviewRequired = "REVIEW_REQUIRED"
+    case reviewFailed = "REVIEW_FAILED"
+    case reviewSucceeded = "REVIEW_SUCCEEDED"
+}

@@ -1,0 +1,62 @@
+/// One authenticator of a user, as `GET /v1/users/{userId}/authenticators` lists it.
+public struct UserAuthenticatorResponse: Codable, Sendable, Hashable {
+    /// The user.
+    public var userId: String
+    /// The authenticator's identifier.
+    public var userAuthenticatorId: String
+    /// What kind of authenticator it is.
+    public var verificationMethod: VerificationMethod
+    /// When it was created (ISO-8601).
+    public var createdAt: String
+    /// When it was first verified (ISO-8601).
+    public var verifiedAt: String?
+    /// When it last verified an action (ISO-8601).
+    public var lastVerifiedAt: String?
+    /// E-mail address of an `EMAIL_OTP` authenticator.
+    public var email: String?
+    /// Phone number of an `SMS` authenticator.
+    public var phoneNumber: String?
+    /// `IOS`, `ANDROID` or `WEB` for device credentials.
+    public var devicePlatform: String?
+    /// The device's own name for itself.
+    public var deviceName: String?
+    /// Whether this is the user's default authenticator.
+    public var isDefault: Bool
+    /// When push delivery to it last failed (ISO-8601).
+    public var erroredAt: String?
+    /// Why push delivery to it last failed.
+    public var errorCode: String?
+    /// When the credential lapses unless kept alive (ISO-8601).
+    public var expiresAt: String?
+
+    /// Creates an authenticator response.
+    public init(
+        userId: String, userAuthenticatorId: String, verificationMethod: VerificationMethod, createdAt: String,
+        verifiedAt: String? = nil, lastVerifiedAt: String? = nil, email: String? = nil, phoneNumber: String? = nil,
+        devicePlatform: String? = nil, deviceName: String? = nil, isDefault: Bool = false, erroredAt: String? = nil,
+        errorCode: String? = nil, expiresAt: String? = nil
+    ) {
+        self.userId = userId
+        self.userAuthenticatorId = userAuthenticatorId
+        self.verificationMethod = verificationMethod
+        self.createdAt = createdAt
+        self.verifiedAt = verifiedAt
+        self.lastVerifiedAt = lastVerifiedAt
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.devicePlatform = devicePlatform
+        self.deviceName = deviceName
+        self.isDefault = isDefault
+        self.erroredAt = erroredAt
+        self.errorCode = errorCode
+        self.expiresAt = expiresAt
+    }
+}
+
+/// `POST /v1/users/{userId}/authenticators`: the enrolled authenticator.
+public struct EnrollAuthenticatorResponse: Codable, Sendable, Hashable {
+    /// The authenticator just enrolled.
+    public var authenticator: UserAuthenticatorResponse
+    /// Creates the response.
+    public init(authenticator: UserAuthenticatorResponse) { self.authenticator = authenticator }
+}

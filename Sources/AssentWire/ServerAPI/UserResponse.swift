@@ -1,0 +1,48 @@
+/// `GET` and `PATCH /v1/users/{userId}`: what Assent knows about a user.
+public struct UserResponse: Codable, Sendable, Hashable {
+    /// The user.
+    public var userId: String
+    /// Whether the user has at least one authenticator. An unknown user is simply not enrolled.
+    public var isEnrolled: Bool
+    /// E-mail address, if the backend set one.
+    public var email: String?
+    /// Whether the backend vouched for the e-mail address.
+    public var emailVerified: Bool
+    /// Phone number, if the backend set one.
+    public var phoneNumber: String?
+    /// Whether the backend vouched for the phone number.
+    public var phoneNumberVerified: Bool
+    /// User name.
+    public var username: String?
+    /// Display name.
+    public var displayName: String?
+    /// Locale such as `en-NZ`.
+    public var locale: String?
+    /// Free-form data the backend attached.
+    public var custom: [String: JSONValue]?
+    /// Methods the user has enrolled.
+    public var enrolledVerificationMethods: [VerificationMethod]
+    /// Methods the user may enrol or use.
+    public var allowedVerificationMethods: [VerificationMethod]
+
+    /// Creates a user response.
+    public init(
+        userId: String, isEnrolled: Bool, email: String? = nil, emailVerified: Bool = false,
+        phoneNumber: String? = nil, phoneNumberVerified: Bool = false, username: String? = nil,
+        displayName: String? = nil, locale: String? = nil, custom: [String: JSONValue]? = nil,
+        enrolledVerificationMethods: [VerificationMethod] = [], allowedVerificationMethods: [VerificationMethod] = []
+    ) {
+        self.userId = userId
+        self.isEnrolled = isEnrolled
+        self.email = email
+        self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
+        self.phoneNumberVerified = phoneNumberVerified
+        self.username = username
+        self.displayName = displayName
+        self.locale = locale
+        self.custom = custom
+        self.enrolledVerificationMethods = enrolledVerificationMethods
+        self.allowedVerificationMethods = allowedVerificationMethods
+    }
+}

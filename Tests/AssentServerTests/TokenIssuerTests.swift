@@ -1,0 +1,95 @@
+@testable import AssentServer
+import AssentWire
+import Synchronization
+import Testing
+
+@Suite struct TokenIssuerTests {
+    final class TestClock: Sendable {
+        let milliseconds = Mutex<Int64>(1_800_000_000_000)
+        var clock: WallClock { WallClock { [self] in milliseconds.withLock { $0 } } }
+        func advance(seconds: Int64) { milliseconds.withLock { $0 += seconds * 1000 } }
+    }
+
+    let clock = TestClock()
+    let tenant = Tenant(id: "tenant-a", name: "A", secretHash: [], keyVersion: 1, settings: TenantSettings(), createdAt: 0)
+    let action = Action(tenantID: "tenant-a", userID: "u", actionCode: "signIn", idempotencyKey: "k",
+                        state: .challengeRequired, now: 0)
+
+    var issuer: TokenIssuer { TokenIssuer(masterKey: Array(repeating: 7, count: 32), clock: clock.clock) }
+
+    @Test func `a token carries its tenant, user, action, key and scope`() throws {
+        let token = try issuer.issue(kind: .track, tenant: tenant, action: action, scope: "add:authenticators", lifetime: 600)
+        let claims = try issuer.verify(token, tenant: tenant)
+        #expect(claims.tid == "tenant-a" && claims.sub == "u" && claims.act == "signIn" && claims.idk == "k")
+        #expect(claims.hasScope("add:authenticators") && !claims.hasScope("read:authenticators"))
+        #expect(claims.exp - claims.iat == 600)
+        #expect(TokenIssuer.claimedTenantID(of: token) == "tenant-a")
+    }
+
+    @Test func `a token expires after its lifetime`() throws {
+        let token = try issuer.issue(kind: .track, tenant: tenant, action: action, scope: nil, lifetime: 600)
+        clock.advance(seconds: 599)
+        _ = try issuer.verify(token, tenant: tenant)
+        clock.advance(seconds: 2)
+        #expect(throws: AssentError(.expiredToken, "")) { try issuer.verify(token, tenant: tenant) }
+    }
+
+    @Test func `another tenant, a bumped key version or another master key refuse the token`() throws {
+        let token = try issuer.issue(kind: .track, tenant: tenant, action: action, scope: nil, lifetime: 600)
+        var other = tenant
+        other.id = "tenant-b"
+        #expect(throws: AssentError(.invalidToken, "")) { try issuer.verify(token, tenant: other) }
+        var bumped = tenant
+        bumped.keyVersion = 2
+        #expect(throws: AssentError(.invalidToken, "")) { try issuer.verify(token, tenant: bumped) }
+        let stranger = TokenIssuer(masterKey: Array(repeating: 8, count: 32), clock: clock.clock)
+        #expect(throws: AssentError(.invalidToken, "")) { try stranger.verify(token, tenant: tenant) }
+    }
+
+    @Test func `a tampered token is refused`() throws {
+        let token = try issuer.issue(kind: .track, tenant: tenant, action: action, scope: nil, lifetime: 600)
+        var parts = token.split(separator: ".").map(String.init)
+        parts[1] = String(parts[1].reversed())
+        #expect(throws: AssentError(.invalidToken, "")) { try issuer.verify(parts.joined(separator: "."), tenant: tenant) }
+        #expect(throws: AssentError(.invalidToken, "")) { try issuer.verify("not-a-token", tenant: tenant) }
+    }
+}
+
+@Suite struct TenantSettingsTests {
+    @Test func `enrolled users are challenged, others get the tenant's choice, action rules override both`() {
+        var settings = TenantSettings()
+        #expect(settings.state(forAction: "signIn", isEnrolled: true) == .challengeRequired)
+        #expect(settings.state(forAction: "signIn", isEnrolled: false) == .allow)
+        settings.unenrolledState = .block
+        settings.actionRules["viewBalance"] = .init(enrolled: .allow)
+        #expect(settings.state(forAction: "signIn", isEnrolled: false) == .block)
+        #expect(settings.state(forAction: "viewBalance", isEnrolled: true) == .allow)
+        #expect(settings.state(forAction: "viewBalance", isEnrolled: false) == .block)
+    }
+}
+
+@Suite struct ServerConfigurationTests {
+    @Test func `flags override environment variables`() throws {
+        let config = try ServerConfiguration.parse(
+            arguments: ["--listen", "127.0.0.1:9000", "--token-lifetime=120"],
+            environment: ["ASSENT_LISTEN": "0.0.0.0:1", "ASSENT_DATABASE": "/tmp/x.sqlite", "ASSENT_LOG_LEVEL": "debug"])
+        #expect(config.host == "127.0.0.1" && config.port == 9000)
+        #expect(config.tokenLifetimeSeconds == 120 && config.database == "/tmp/x.sqlite" && config.logLevel == "debug")
+    }
+
+    @Test(arguments: [
+        ["--listen", "nonsense"], ["--listen", "127.0.0.1:70000"], ["--token-lifetime", "5"], ["--log-level", "loud"],
+        ["--threads", "zero"], ["--bogus"], ["--database"], ["--public-url", "ftp://x"],
+        ["--database", "postgres://localhost/assent"],
+    ])
+    func `invalid options are refused with a message naming the option`(arguments: [String]) {
+        #expect(throws: ServerConfiguration.Invalid.self) {
+            try ServerConfiguration.parse(arguments: arguments, environment: [:])
+        }
+        do {
+            _ = try ServerConfiguration.parse(arguments: arguments, environment: [:])
+        } catch {
+            #expect(String(describing: error).contains(arguments[0].split(separator: "=")[0]))
+        }
+    }
+}
