@@ -1,0 +1,105 @@
+import AssentServer
+import Foundation
+
+/// Walks the command tree along the arguments, prints help, runs the chosen leaf and turns every outcome into an
+/// exit status: 0 success, 1 failure, 2 usage mistake.
+struct CommandRunner: Sendable {
+    /// The tree's root (`assent`).
+    let root: Command
+    /// Printed by `--version`.
+    let version: String
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        var command = root
+        var path = [root.name]
+        var rest = arguments[...]
+        while case .group = command.kind {
+            guard let word = rest.popFirst() else {
+                Output.usage(HelpText.render(command, path: path, version: path.count == 1 ? version : nil))
+                return CLIError.Code.usage.exitStatus
+            }
+            switch word {
+            case "help", "--help", "-h":
+                return help(path: path, topics: Array(rest))
+            case "--version" where path.count == 1:
+                Output.standard("\(root.name) \(version)")
+                return 0
+            default:
+                guard let child = command.child(word) else {
+                    let what = word.hasPrefix("-") ? "unknown option \(word)" : "unknown command '\(word)'"
+                    Output.error("\(what) for '\(path.joined(separator: " "))'", hint: usageHint(path))
+                    return CLIError.Code.usage.exitStatus
+                }
+                command = child
+                path.append(word)
+            }
+        }
+        guard case .leaf(let options, let run) = command.kind else { return 0 }
+        let words = Array(rest)
+        if words.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            Output.standard(HelpText.render(command, path: path))
+            return 0
+        }
+        let parsed: ParsedOptions
+        do {
+            parsed = try ParsedOptions(parsing: words, options: options, environment: environment)
+        } catch let error as CLIError {
+            Output.error(error.message, hint: usageHint(path))
+            return error.code.exitStatus
+        } catch {
+            Output.error("\(error)")
+            return CLIError.Code.usage.exitStatus
+        }
+        let output = Output(json: parsed.flag("--json"))
+        do {
+            try await run(Invocation(options: parsed, output: output))
+            return 0
+        } catch {
+            let failure = Self.cliError(error)
+            Output.error(failure.message, hint: failure.code == .usage ? usageHint(path) : nil)
+            if output.json, failure.code == .failure { Output.jsonError(failure) }
+            return failure.code.exitStatus
+        }
+    }
+
+    /// `assent help [GROUP ...]`.
+    private func help(path: [String], topics: [String]) -> Int32 {
+        var command = root
+        var fullPath = [root.name]
+        for word in path.dropFirst() + topics {
+            guard let child = command.child(word) else {
+                Output.error("no help for '\((fullPath + [word]).joined(separator: " "))': unknown command",
+                             hint: usageHint(fullPath))
+                return CLIError.Code.usage.exitStatus
+            }
+            command = child
+            fullPath.append(word)
+        }
+        Output.standard(HelpText.render(command, path: fullPath, version: fullPath.count == 1 ? version : nil))
+        return 0
+    }
+
+    private func usageHint(_ path: [String]) -> String {
+        "see '\(path.joined(separator: " ")) --help'"
+    }
+
+    /// Any error as a ``CLIError``: the server's own errors keep their codes and texts.
+    static func cliError(_ error: any Error) -> CLIError {
+        switch error {
+        case let error as CLIError:
+            return error
+        case let error as AssentError where error.code == .invalidRequest:
+            // Only the command line's own values reach the server's types here, so this is a usage mistake.
+            return CLIError(.usage, error.reason, errorCode: error.code.wire)
+        case let error as AssentError:
+            return .failure(error.reason, errorCode: error.code.wire)
+        case let error as StoreError where error.code == .busy:
+            return .failure("the database stayed locked too long; try again (\(error.reason))", errorCode: "database_busy")
+        case let error as StoreError:
+            return .failure("database: \(error.code): \(error.reason)", errorCode: "database_error")
+        default:
+            return .failure("\(error)")
+        }
+    }
+}

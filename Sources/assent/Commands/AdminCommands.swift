@@ -1,0 +1,15 @@
+/// `assent admin ...`: operating a tenant — on the database directly, or through a running server's API.
+enum AdminCommands {
+    /// The `admin` group.
+    static let group = Command.group(
+        "admin", "manage tenants on the database and call the server API",
+        details: """
+            tenant works on assentd's database (--database PATH or ASSENT_DATABASE); the other commands call a running
+            assentd (--url BASE or ASSENT_URL, default \(ServerConnection.defaultURL)) with a tenant's secret key from
+            ASSENT_SECRET_KEY.
+            """,
+        [
+            TenantCommands.group, ServerAPICommands.track, ServerAPICommands.action, ServerAPICommands.validate,
+            UserCommands.user, UserCommands.authenticators,
+        ])
+}

@@ -1,0 +1,78 @@
+import AssentServer
+import AssentWire
+
+/// What the tenant commands print with `--json`. Absent values are written as `null`, so scripts see every key.
+extension TenantCommands {
+    /// `tenant create`.
+    struct CreatedJSON: Encodable {
+        let tenantId: String
+        let name: String
+        let secretKey: String
+        let createdAt: String
+    }
+
+    /// `tenant rotate-secret`.
+    struct RotatedJSON: Encodable {
+        let tenantId: String
+        let name: String
+        let secretKey: String
+    }
+
+    /// A tenant without its secret: `tenant list` (an array of these) and `tenant settings`.
+    struct TenantJSON: Encodable {
+        let tenantId: String
+        let name: String
+        let createdAt: String
+        let keyVersion: Int
+        let settings: SettingsJSON
+
+        init(_ tenant: Tenant) {
+            tenantId = tenant.id
+            name = tenant.name
+            createdAt = Timestamp.iso8601(milliseconds: tenant.createdAt)
+            keyVersion = tenant.keyVersion
+            settings = SettingsJSON(tenant.settings)
+        }
+    }
+
+    /// ``TenantSettings`` with explicit nulls.
+    struct SettingsJSON: Encodable {
+        let unenrolledState: ActionState
+        let actionRules: [String: RuleJSON]
+        let tokenLifetimeSeconds: Int?
+
+        init(_ settings: TenantSettings) {
+            unenrolledState = settings.unenrolledState
+            actionRules = settings.actionRules.mapValues(RuleJSON.init)
+            tokenLifetimeSeconds = settings.tokenLifetimeSeconds
+        }
+
+        private enum CodingKeys: String, CodingKey { case unenrolledState, actionRules, tokenLifetimeSeconds }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(unenrolledState, forKey: .unenrolledState)
+            try container.encode(actionRules, forKey: .actionRules)
+            try container.encode(tokenLifetimeSeconds, forKey: .tokenLifetimeSeconds)
+        }
+    }
+
+    /// One action rule with explicit nulls.
+    struct RuleJSON: Encodable {
+        let enrolled: ActionState?
+        let unenrolled: ActionState?
+
+        init(_ rule: TenantSettings.ActionRule) {
+            enrolled = rule.enrolled
+            unenrolled = rule.unenrolled
+        }
+
+        private enum CodingKeys: String, CodingKey { case enrolled, unenrolled }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(enrolled, forKey: .enrolled)
+            try container.encode(unenrolled, forKey: .unenrolled)
+        }
+    }
+}

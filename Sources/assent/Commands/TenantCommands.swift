@@ -1,0 +1,140 @@
+import AssentServer
+import AssentWire
+import Foundation
+
+/// `assent admin tenant ...`: tenants, their secret keys and settings, straight on the database (no server needed).
+enum TenantCommands {
+    /// The `tenant` group.
+    static let group = Command.group(
+        "tenant", "create tenants, rotate their secret keys, change their settings (on the database)",
+        details: """
+            These commands open assentd's SQLite database directly; they work while assentd runs.
+            Secret keys are stored only as hashes: a key is shown once, when created or rotated.
+            """,
+        [create, list, rotateSecret, settings])
+
+    static let create = Command.leaf(
+        "create", "create a tenant and print its ID and secret key (shown only this once)",
+        options: [TenantDatabase.option, .optional("--name", "NAME", "a name for people (default \"\(defaultName)\")")]
+    ) { invocation in
+        let name = invocation.options.string("--name") ?? defaultName
+        let credentials = try await TenantDatabase.withDirectory(invocation, mayCreate: true) { directory in
+            try await directory.create(name: name)
+        }
+        let tenant = credentials.tenant
+        try invocation.output.result(
+            CreatedJSON(
+                tenantId: tenant.id, name: tenant.name, secretKey: credentials.secretKey,
+                createdAt: Timestamp.iso8601(milliseconds: tenant.createdAt))
+        ) {
+            """
+            Created tenant "\(tenant.name)".
+              tenant ID:  \(tenant.id)
+              secret key: \(credentials.secretKey)
+            Keep the secret key now: only its hash is stored, so it cannot be shown again (rotate-secret makes a new one).
+            """
+        }
+    }
+
+    static let list = Command.leaf(
+        "list", "list tenants (never their secret keys, which are stored only hashed)",
+        options: [TenantDatabase.option]
+    ) { invocation in
+        let tenants = try await TenantDatabase.withDirectory(invocation) { try await $0.all() }
+        try invocation.output.result(tenants.map(TenantJSON.init)) {
+            guard !tenants.isEmpty else { return "No tenants." }
+            let rows = [["TENANT ID", "NAME", "CREATED", "SETTINGS"]] + tenants.map { tenant in
+                [tenant.id, tenant.name, Timestamp.iso8601(milliseconds: tenant.createdAt), summary(tenant.settings)]
+            }
+            return Table.render(rows)
+        }
+    }
+
+    static let rotateSecret = Command.leaf(
+        "rotate-secret", "replace a tenant's secret key; the old one stops working at once",
+        options: [TenantDatabase.option, .required("--tenant", "ID", "the tenant")]
+    ) { invocation in
+        let tenantID = try invocation.options.required("--tenant")
+        let credentials = try await TenantDatabase.withDirectory(invocation) { directory in
+            try await directory.rotateSecret(tenantID: tenantID)
+        }
+        try invocation.output.result(
+            RotatedJSON(tenantId: credentials.tenant.id, name: credentials.tenant.name, secretKey: credentials.secretKey)
+        ) {
+            """
+            Rotated the secret key of tenant "\(credentials.tenant.name)"; the old key no longer works.
+              tenant ID:  \(credentials.tenant.id)
+              secret key: \(credentials.secretKey)
+            Keep the secret key now: only its hash is stored, so it cannot be shown again.
+            """
+        }
+    }
+
+    static let settings = Command.leaf(
+        "settings", "show a tenant's settings, after applying any changes given",
+        details: """
+            How a tracked action's state is decided, in order:
+              1. the action's rule (--action-rule), its ENROLLED_STATE or UNENROLLED_STATE part, if set;
+              2. otherwise CHALLENGE_REQUIRED for a user with at least one authenticator;
+              3. otherwise the tenant's unenrolled state (--unenrolled-state, default ALLOW).
+            States: \(ActionStateName.allowed).
+            Removals are applied before new rules; a rule with both states empty (signIn::) is removed.
+            Nothing changes unless every value given is valid.
+            """,
+        options: [
+            TenantDatabase.option,
+            .required("--tenant", "ID", "the tenant"),
+            .optional("--unenrolled-state", "STATE", "state for users without an authenticator"),
+            .repeatable(
+                "--action-rule", "ACTION:ENROLLED_STATE:UNENROLLED_STATE",
+                "set the rule for an action code; leave a part empty to keep its default"),
+            .repeatable("--remove-action-rule", "ACTION", "remove the rule for an action code"),
+            .optional("--token-lifetime", "SECONDS|default", "track token lifetime, 30-3600, or the server's default"),
+        ]
+    ) { invocation in
+        let tenantID = try invocation.options.required("--tenant")
+        let change = try SettingsChange(invocation.options)
+        let tenant = try await TenantDatabase.withDirectory(invocation) { directory in
+            if change.isEmpty {
+                guard let tenant = try await directory.all().first(where: { $0.id == tenantID }) else {
+                    throw AssentError(.notFound, "No tenant with id \(tenantID).")
+                }
+                return tenant
+            }
+            return try await directory.updateSettings(tenantID: tenantID) { change.apply(to: &$0) }
+        }
+        try invocation.output.result(TenantJSON(tenant)) { describe(tenant) }
+    }
+
+    static let defaultName = "Default"
+
+    // MARK: Text for people
+
+    private static func summary(_ settings: TenantSettings) -> String {
+        var parts = ["unenrolled \(settings.unenrolledState.rawValue)"]
+        if !settings.actionRules.isEmpty {
+            parts.append("\(settings.actionRules.count) action rule\(settings.actionRules.count == 1 ? "" : "s")")
+        }
+        if let lifetime = settings.tokenLifetimeSeconds { parts.append("tokens \(lifetime) s") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func describe(_ tenant: Tenant) -> String {
+        let settings = tenant.settings
+        var text = """
+            tenant:           \(tenant.id) ("\(tenant.name)")
+            unenrolled state: \(settings.unenrolledState.rawValue)
+            token lifetime:   \(settings.tokenLifetimeSeconds.map { "\($0) s" } ?? "server default")
+            """
+        if settings.actionRules.isEmpty {
+            text += "\naction rules:     none"
+        } else {
+            text += "\naction rules:\n"
+            let rows = [["  ACTION", "ENROLLED", "UNENROLLED"]] + settings.actionRules.sorted { $0.key < $1.key }.map {
+                ["  " + $0.key, $0.value.enrolled?.rawValue ?? "(default)", $0.value.unenrolled?.rawValue ?? "(default)"]
+            }
+            text += Table.render(rows)
+        }
+        return text
+    }
+}

@@ -1,0 +1,44 @@
+import AssentServer
+import Foundation
+
+/// Opens the SQLite database `assentd` uses, named by `--database` or `ASSENT_DATABASE`, for one command.
+/// SQLite in WAL mode lets this run while `assentd` serves the same file.
+enum TenantDatabase {
+    /// The `--database` option.
+    static let option = Option.required(
+        "--database", "PATH", "the SQLite database assentd uses (a path or sqlite:PATH)", environment: "ASSENT_DATABASE")
+
+    /// Opens the database, runs `body` with a tenant directory over it, and always closes it again.
+    /// Only `create` may create a database that does not exist yet; the other commands refuse, so a typo in the path
+    /// does not quietly make an empty database.
+    static func withDirectory<T>(
+        _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory) async throws -> T
+    ) async throws -> T {
+        let path = try sqlitePath(invocation.options.required(option.name))
+        if !mayCreate, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError.failure("no database at \(path)", errorCode: "not_found")
+        }
+        let store = try SQLiteStore(path: path)
+        do {
+            let result = try await body(TenantDirectory(store: store, clock: .system))
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// The file behind a `--database` value, understood the way `assentd` understands it.
+    static func sqlitePath(_ value: String) throws -> String {
+        guard !value.isEmpty else { throw CLIError.usage("--database must not be empty") }
+        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
+            throw CLIError.usage("PostgreSQL is not supported by this build; give the SQLite file assentd uses")
+        }
+        var configuration = ServerConfiguration()
+        configuration.database = value
+        let path = configuration.sqlitePath
+        guard !path.isEmpty else { throw CLIError.usage("--database names no file: '\(value)'") }
+        return path
+    }
+}

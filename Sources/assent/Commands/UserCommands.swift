@@ -1,0 +1,174 @@
+import Foundation
+import AssentWire
+
+/// `assent admin user ...` and `assent admin authenticators ...` through the server API of a running `assentd`.
+enum UserCommands {
+    static let user = Command.group("user", "read, update or delete a user (server API)", [getUser, updateUser, deleteUser])
+
+    static let getUser = Command.leaf(
+        "get", "show a user", details: "GET /v1/users/{user}. An unknown user is shown as not enrolled.",
+        options: ServerConnection.options + [.required("--user", "ID", "the user")]
+    ) { invocation in
+        let user = try ServerAPICommands.userID(invocation.options)
+        try await ServerConnection.call(
+            invocation, "GET", ["users", user], decoding: UserResponse.self, human: describe)
+    }
+
+    static let updateUser = Command.leaf(
+        "update", "change a user's details; an empty value clears a field",
+        details: "PATCH /v1/users/{user}; only the fields given are sent, an empty value is sent as null.",
+        options: ServerConnection.options + [
+            .required("--user", "ID", "the user"),
+            .optional("--email", "E", "e-mail address"),
+            .optional("--phone", "P", "phone number"),
+            .optional("--display-name", "N", "display name"),
+            .optional("--username", "U", "user name"),
+            .optional("--locale", "L", "locale, e.g. en-NZ"),
+            .optional("--custom", "JSON", "a JSON object of free-form data"),
+        ]
+    ) { invocation in
+        let options = invocation.options
+        let user = try ServerAPICommands.userID(options)
+        var body: [String: JSONValue] = [:]
+        for (option, field) in [
+            ("--email", "email"), ("--phone", "phoneNumber"), ("--display-name", "displayName"),
+            ("--username", "username"), ("--locale", "locale"),
+        ] {
+            if let value = options.string(option) { body[field] = value.isEmpty ? .null : .string(value) }
+        }
+        if let custom = options.string("--custom") {
+            body["custom"] = custom.isEmpty ? .null : .object(try ServerConnection.jsonObject(custom, option: "--custom"))
+        }
+        guard !body.isEmpty else {
+            throw CLIError.usage("nothing to update: give at least one of --email, --phone, --display-name, "
+                + "--username, --locale, --custom")
+        }
+        try await ServerConnection.call(
+            invocation, "PATCH", ["users", user], body: body, decoding: UserResponse.self, human: describe)
+    }
+
+    static let deleteUser = Command.leaf(
+        "delete", "delete a user with its authenticators and actions", details: "DELETE /v1/users/{user}.",
+        options: ServerConnection.options + [.required("--user", "ID", "the user")]
+    ) { invocation in
+        let user = try ServerAPICommands.userID(invocation.options)
+        try await ServerConnection.call(
+            invocation, "DELETE", ["users", user], decoding: Deleted.self
+        ) { answer in
+            answer.deleted == false ? "User \(user) did not exist; nothing was deleted." : "Deleted user \(user)."
+        }
+    }
+
+    static let authenticators = Command.group(
+        "authenticators", "list, enrol or delete a user's authenticators (server API)",
+        [listAuthenticators, enrollAuthenticator, deleteAuthenticator])
+
+    static let listAuthenticators = Command.leaf(
+        "list", "list a user's authenticators", details: "GET /v1/users/{user}/authenticators.",
+        options: ServerConnection.options + [.required("--user", "ID", "the user")]
+    ) { invocation in
+        let user = try ServerAPICommands.userID(invocation.options)
+        try await ServerConnection.call(
+            invocation, "GET", ["users", user, "authenticators"], decoding: [UserAuthenticatorResponse].self
+        ) { list in
+            guard !list.isEmpty else { return "User \(user) has no authenticators." }
+            return Table.render([["AUTHENTICATOR ID", "METHOD", "CREATED", "DETAILS"]] + list.map { authenticator in
+                [authenticator.userAuthenticatorId, authenticator.verificationMethod.rawValue, authenticator.createdAt,
+                 details(authenticator)]
+            })
+        }
+    }
+
+    static let enrollAuthenticator = Command.leaf(
+        "enroll", "enrol an e-mail address or phone number your backend has verified",
+        details: "POST /v1/users/{user}/authenticators. EMAIL_OTP needs --email, SMS needs --phone.",
+        options: ServerConnection.options + [
+            .required("--user", "ID", "the user"),
+            .required("--method", "EMAIL_OTP|SMS", "what to enrol"),
+            .optional("--email", "E", "the verified e-mail address (EMAIL_OTP)"),
+            .optional("--phone", "P", "the verified phone number (SMS)"),
+            .flag("--default", "make it the user's default authenticator"),
+        ]
+    ) { invocation in
+        let options = invocation.options
+        let user = try ServerAPICommands.userID(options)
+        let method = try options.required("--method").uppercased().replacingOccurrences(of: "-", with: "_")
+        let (needed, other, field) = switch method {
+        case VerificationMethod.emailOTP.rawValue: ("--email", "--phone", "email")
+        case VerificationMethod.sms.rawValue: ("--phone", "--email", "phoneNumber")
+        default: throw CLIError.usage("--method must be EMAIL_OTP or SMS, got '\(options.string("--method") ?? "")'")
+        }
+        guard let contact = try options.nonEmpty(needed) else { throw CLIError.usage("--method \(method) needs \(needed)") }
+        guard !options.isGiven(other) else { throw CLIError.usage("\(other) does not go with --method \(method)") }
+        var body: [String: JSONValue] = ["verificationMethod": .string(method), field: .string(contact)]
+        if options.flag("--default") { body["isDefault"] = .bool(true) }
+        try await ServerConnection.call(
+            invocation, "POST", ["users", user, "authenticators"], body: body,
+            decoding: EnrollAuthenticatorResponse.self
+        ) { response in
+            let authenticator = response.authenticator
+            return "Enrolled \(authenticator.verificationMethod.rawValue) for user \(authenticator.userId).\n"
+                + Fields.render([
+                    ("authenticator ID", authenticator.userAuthenticatorId),
+                    ("details", details(authenticator)),
+                ])
+        }
+    }
+
+    static let deleteAuthenticator = Command.leaf(
+        "delete", "delete one of a user's authenticators",
+        details: "DELETE /v1/users/{user}/authenticators/{id}.",
+        options: ServerConnection.options + [
+            .required("--user", "ID", "the user"),
+            .required("--id", "AUTH_ID", "the authenticator (userAuthenticatorId)"),
+        ]
+    ) { invocation in
+        let user = try ServerAPICommands.userID(invocation.options)
+        guard let id = try invocation.options.nonEmpty("--id") else { throw CLIError.usage("--id is required") }
+        try await ServerConnection.call(
+            invocation, "DELETE", ["users", user, "authenticators", id], decoding: Deleted.self
+        ) { _ in "Deleted authenticator \(id) of user \(user)." }
+    }
+
+    // MARK: Helpers
+
+    /// The answer to a DELETE.
+    private struct Deleted: Decodable {
+        var deleted: Bool?
+    }
+
+    private static func describe(_ user: UserResponse) -> String {
+        func verified(_ value: String?, _ isVerified: Bool) -> String? {
+            value.map { $0 + (isVerified ? " (verified)" : "") }
+        }
+        return Fields.render([
+            ("user", user.userId),
+            ("enrolled", Fields.yesNo(user.isEnrolled)
+                + (Fields.list(user.enrolledVerificationMethods.map(\.rawValue)).map { " (\($0))" } ?? "")),
+            ("email", verified(user.email, user.emailVerified)),
+            ("phone", verified(user.phoneNumber, user.phoneNumberVerified)),
+            ("username", user.username),
+            ("display name", user.displayName),
+            ("locale", user.locale),
+            ("custom", user.custom.map(compactJSON)),
+        ])
+    }
+
+    private static func details(_ authenticator: UserAuthenticatorResponse) -> String {
+        var parts: [String] = []
+        if let email = authenticator.email { parts.append(email) }
+        if let phone = authenticator.phoneNumber { parts.append(phone) }
+        if let name = authenticator.deviceName { parts.append(name) }
+        if let platform = authenticator.devicePlatform { parts.append(platform) }
+        if authenticator.isDefault { parts.append("default") }
+        if let expiresAt = authenticator.expiresAt { parts.append("expires \(expiresAt)") }
+        if let errorCode = authenticator.errorCode { parts.append("push error \(errorCode)") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func compactJSON(_ object: [String: JSONValue]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{...}"
+    }
+}
