@@ -1,0 +1,44 @@
+# Assent: `make run` starts assentd on 127.0.0.1:8420; `make test` runs every test. Both install what is missing.
+SHELL := /bin/bash
+SWIFT ?= swift
+BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libmicrohttpd-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv
+BENCH_PACKAGES := $(BUILD_PACKAGES) python3
+LISTEN ?= 127.0.0.1:8420
+DATABASE ?= .assent/assent.sqlite
+VENV := .build/venv
+
+.PHONY: run test build deps test-deps swift-test e2e bench clean
+
+deps:
+	@scripts/install-deps.sh $(BUILD_PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release --product assentd
+	$(SWIFT) build -c release --product assent
+
+run: build
+	.build/release/assentd --listen $(LISTEN) --database $(DATABASE)
+
+test-deps:
+	@scripts/install-deps.sh $(TEST_PACKAGES)
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal' 2>/dev/null; then \
+		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
+
+test: test-deps swift-test e2e
+
+swift-test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+e2e:
+	$(SWIFT) build --product assentd
+	$(SWIFT) build --product assent
+	ASSENT_BIN=.build/debug $(VENV)/bin/pytest -q Tests/e2e
+
+bench: deps
+	@scripts/install-deps.sh $(BENCH_PACKAGES)
+	scripts/bench.sh
+
+clean:
+	rm -rf .build

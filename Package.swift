@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Assent",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AssentCrypto", targets: ["AssentCrypto"]),
+        .library(name: "AssentWire", targets: ["AssentWire"]),
+        .executable(name: "assentd", targets: ["assentd"]),
+        .executable(name: "assent", targets: ["assent"]),
+    ],
+    targets: [
+        // C libraries, one module map each.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Wrappers for C macros and variadic calls that Swift cannot import.
+        .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd")]),
+
+        .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CShims"]),
+        .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
+        .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
+        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "CSQLite"]),
+
+        .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
+        .executableTarget(name: "assent", dependencies: ["AssentServer", "AssentWire", "AssentCrypto"]),
+        .executableTarget(name: "assent-bench", path: "Benchmarks/AssentBench"),
+
+        .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
+        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP"]),
+        .testTarget(name: "AssentServerTests", dependencies: ["AssentServer", "AssentWire", "AssentCrypto", "AssentHTTP"]),
+        .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
