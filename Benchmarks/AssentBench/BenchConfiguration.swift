@@ -1,0 +1,114 @@
+import Foundation
+
+/// Everything `assent-bench` is told, from flags and `ASSENT_BENCH_*` variables
+/// (flags win), validated before anything connects.
+struct BenchConfiguration: Sendable {
+    enum Command: Sendable { case run, help, list }
+
+    var command = Command.run
+    /// `http://HOST:PORT[/prefix]`; scenario paths (`/v1/...`) are appended.
+    var url: String?
+    /// The tenant's secret key. Never print it.
+    var secret: String?
+    var scenarios = ["track"]
+    var concurrencies = [1]
+    var durationSeconds = 20.0
+    var warmupSeconds = 2.0
+    var timeoutSeconds = 10.0
+    var usersPerConnection = 1000
+    var json = false
+
+    static let maxConcurrency = 4096
+
+    static let usage = """
+        Usage: assent-bench --url http://127.0.0.1:PORT --secret SK [options]
+
+        Measures assentd over real HTTP/1.1 keep-alive connections, one OS thread per connection.
+
+        Options:
+          --url URL            server base URL, plain http (env ASSENT_BENCH_URL)
+          --secret SK          tenant secret key (env ASSENT_BENCH_SECRET; prefer the variable:
+                               arguments are visible to other users in ps)
+          --scenario LIST      comma-separated scenarios (default track); see --list
+          --concurrency LIST   comma-separated connection counts, run in turn (default 1)
+          --duration SECONDS   measured time per level (default 20)
+          --warmup SECONDS     unrecorded warm-up per level (default 2)
+          --timeout SECONDS    per-request socket timeout (default 10)
+          --users N            distinct users per connection (default 1000)
+          --json               one JSON object per line instead of a Markdown table
+          --list               list scenarios and exit
+          -h, --help           this text
+
+        Exit status: 0 all requests succeeded; 1 some measured requests failed;
+        2 bad usage, or the server unreachable or failing scenario setup.
+        """
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(BenchError) -> BenchConfiguration {
+        var configuration = BenchConfiguration()
+        configuration.url = environment["ASSENT_BENCH_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.secret = environment["ASSENT_BENCH_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(BenchError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw .usage("\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "-h", "--help": configuration.command = .help
+            case "--list": configuration.command = .list
+            case "--json": configuration.json = true
+            case "--url": configuration.url = try value()
+            case "--secret": configuration.secret = try value()
+            case "--scenario", "--scenarios": configuration.scenarios = try list(try value(), option: name)
+            case "--concurrency":
+                configuration.concurrencies = try list(try value(), option: name).map { (text) throws(BenchError) in
+                    guard let number = Int(text), (1...maxConcurrency).contains(number) else {
+                        throw .usage("--concurrency takes whole numbers from 1 to \(maxConcurrency), got '\(text)'")
+                    }
+                    return number
+                }
+            case "--duration": configuration.durationSeconds = try seconds(try value(), option: name, allowZero: false)
+            case "--warmup": configuration.warmupSeconds = try seconds(try value(), option: name, allowZero: true)
+            case "--timeout": configuration.timeoutSeconds = try seconds(try value(), option: name, allowZero: false)
+            case "--users":
+                let text = try value()
+                guard let number = Int(text), number > 0 else { throw .usage("--users takes a positive whole number") }
+                configuration.usersPerConnection = number
+            default:
+                // Never echo a value: it could be the secret.
+                throw .usage(name.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument (options start with --)")
+            }
+        }
+        if configuration.command == .run { try configuration.validate() }
+        return configuration
+    }
+
+    func validate() throws(BenchError) {
+        guard url != nil else { throw .usage("--url is required (or set ASSENT_BENCH_URL)") }
+        guard let secret, !secret.isEmpty else { throw .usage("--secret is required (or set ASSENT_BENCH_SECRET)") }
+        for name in scenarios where ScenarioCatalog.named(name) == nil {
+            throw .usage("unknown scenario '\(name)'; known: \(ScenarioCatalog.names.joined(separator: ", "))")
+        }
+    }
+
+    private static func list(_ text: String, option: String) throws(BenchError) -> [String] {
+        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !items.isEmpty else { throw .usage("\(option) needs at least one value") }
+        return items
+    }
+
+    private static func seconds(_ text: String, option: String, allowZero: Bool) throws(BenchError) -> Double {
+        guard let value = Double(text), value.isFinite, allowZero ? value >= 0 : value > 0, value <= 86_400 else {
+            throw .usage("\(option) takes seconds, \(allowZero ? "0 or more" : "more than 0"), got '\(text)'")
+        }
+        return value
+    }
+}

@@ -1,0 +1,14 @@
+/// The scenarios `--scenario` can name. A new scenario file adds its type here.
+enum ScenarioCatalog {
+    static let all: [any Scenario.Type] = [
+        TrackScenario.self,
+        ValidateScenario.self,
+        TrackValidateScenario.self,
+    ]
+
+    static func named(_ name: String) -> (any Scenario.Type)? {
+        all.first { $0.name == name }
+    }
+
+    static var names: [String] { all.map { $0.name } }
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Benchmarks assentd over loopback HTTP: release build, a throwaway database with
+# one tenant, then assent-bench. The server is always stopped on exit.
+#
+# Usage: scripts/bench.sh [more assent-bench options, e.g. --json]
+# Environment:
+#   BENCH_DURATION     measured seconds per row   (default 20)
+#   BENCH_WARMUP       warm-up seconds per row    (default 2)
+#   BENCH_SCENARIOS    comma list of scenarios    (default track,validate)
+#   BENCH_CONCURRENCY  comma list of connections  (default 1,32)
+#   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning")
+#   BENCH_SKIP_BUILD=1 use the existing release binaries
+#   BENCH_KEEP=1       keep the temporary folder (database, server log)
+# Exit status: assent-bench's (0 ok, 1 some requests failed, 2 setup failure),
+# or 1 when the build or the server start fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+duration=${BENCH_DURATION:-20}
+warmup=${BENCH_WARMUP:-2}
+scenarios=${BENCH_SCENARIOS:-track,validate}
+concurrency=${BENCH_CONCURRENCY:-1,32}
+read -r -a server_args <<<"${BENCH_SERVER_ARGS:-}"
+
+say() { echo "bench.sh: $*" >&2; }
+
+if [[ -z ${BENCH_SKIP_BUILD:-} ]]; then
+    # One product per call: swift build honours only the last --product it is given.
+    for product in assentd assent assent-bench; do
+        swift build -c release --product "$product"
+    done
+fi
+bin=$(swift build -c release --show-bin-path)
+for tool in assentd assent assent-bench; do
+    [[ -x $bin/$tool ]] || { say "missing $bin/$tool; build it or unset BENCH_SKIP_BUILD"; exit 1; }
+done
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/assent-bench.XXXXXX")
+database=$workdir/assent.sqlite
+log=$workdir/assentd.log
+server_pid=
+bench_pid=
+
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [[ -n $bench_pid ]]; then
+        kill -TERM "$bench_pid" 2>/dev/null || true
+        wait "$bench_pid" 2>/dev/null || true
+    fi
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        for _ in $(seq 50); do
+            kill -0 "$server_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if kill -0 "$server_pid" 2>/dev/null; then
+            say "assentd did not stop within 5 s of SIGTERM; killing it"
+            kill -KILL "$server_pid" 2>/dev/null || true
+        fi
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    if (( status != 0 )) && [[ -s $log ]]; then
+        say "last lines of the assentd log:"
+        tail -n 30 "$log" >&2
+    fi
+    if [[ -n ${BENCH_KEEP:-} ]] || (( status != 0 )); then
+        say "kept $workdir (database and assentd.log)"
+    else
+        rm -rf "$workdir"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+url=http://127.0.0.1:$port
+
+# --no-dev-tenant: an empty database would otherwise get a development tenant whose
+# secret key assentd prints to stdout, i.e. into the log this script may show.
+"$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --no-dev-tenant \
+    ${server_args[@]+"${server_args[@]}"} >"$log" 2>&1 &
+server_pid=$!
+say "assentd pid $server_pid on $url, log $log"
+
+# Wait for GET /healthz to answer 200 (30 s at most), noticing an early exit.
+healthy=
+for _ in $(seq 300); do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+        wait "$server_pid" && code=0 || code=$?
+        server_pid=
+        say "assentd exited (status $code) before answering /healthz"
+        exit 1
+    fi
+    if python3 - "$url/healthz" <<'PY'
+import sys, urllib.request
+try:
+    sys.exit(0 if urllib.request.urlopen(sys.argv[1], timeout=1).status == 200 else 1)
+except Exception:
+    sys.exit(1)
+PY
+    then
+        healthy=1
+        break
+    fi
+    sleep 0.1
+done
+[[ -n $healthy ]] || { say "assentd did not answer GET /healthz with 200 within 30 s"; exit 1; }
+
+# Created once the server is up, so the server has finished setting up the database.
+tenant_json=$("$bin/assent" admin tenant create --database "$database" --json) \
+    || { say "assent admin tenant create failed"; exit 1; }
+# Read the fields without ever echoing the secret key.
+read_field() {
+    python3 -c '
+import json, sys
+text, field = sys.stdin.read(), sys.argv[1]
+candidates = [text] + [line for line in reversed(text.splitlines()) if line.strip().startswith("{")]
+for candidate in candidates:
+    try:
+        value = json.loads(candidate).get(field)
+    except (ValueError, AttributeError):
+        continue
+    if isinstance(value, str) and value:
+        print(value)
+        sys.exit(0)
+sys.exit(1)' "$1" <<<"$tenant_json"
+}
+tenant_id=$(read_field tenantId) || { say "no tenantId in the output of assent admin tenant create --json"; exit 1; }
+secret=$(read_field secretKey) || { say "no secretKey in the output of assent admin tenant create --json"; exit 1; }
+unset tenant_json
+say "tenant $tenant_id"
+
+# The secret goes through the environment, not argv, so ps never shows it.
+# Run in the background and wait, so Ctrl-C or SIGTERM stops everything at once.
+ASSENT_BENCH_SECRET=$secret "$bin/assent-bench" --url "$url" \
+    --scenario "$scenarios" --concurrency "$concurrency" \
+    --duration "$duration" --warmup "$warmup" "$@" &
+bench_pid=$!
+unset secret
+status=0
+wait "$bench_pid" || status=$?
+bench_pid=
+exit "$status"
