@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "AssentCrypto", targets: ["AssentCrypto"]),
         .library(name: "AssentWire", targets: ["AssentWire"]),
+        .library(name: "Assent", targets: ["Assent"]),
         .executable(name: "assentd", targets: ["assentd"]),
         .executable(name: "assent", targets: ["assent"]),
     ],
@@ -21,16 +22,19 @@ let package = Package(
         .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CShims"]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
+        .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
         .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "CSQLite"]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
-        .executableTarget(name: "assent", dependencies: ["AssentServer", "AssentWire", "AssentCrypto"]),
+        .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),
         .executableTarget(name: "assent-bench", path: "Benchmarks/AssentBench"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP"]),
         .testTarget(name: "AssentServerTests", dependencies: ["AssentServer", "AssentWire", "AssentCrypto", "AssentHTTP"]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
+        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
+        .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
     ],
     swiftLanguageModes: [.v6]
 )

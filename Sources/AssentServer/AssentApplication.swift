@@ -28,14 +28,13 @@ public final class AssentApplication: Sendable {
         let path = configuration.sqlitePath
         let store = try SQLiteStore(path: path)
         self.store = store
-        let keyFile = configuration.masterKeyFile
-            ?? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
-        let masterKey = try MasterKey.load(base64: configuration.masterKey, file: keyFile)
+        let masterKey = try MasterKey.load(configuration)
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
-        tenants = TenantDirectory(store: store, clock: clock)
+        tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
         let metrics = HTTPMetrics()
         publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
 
+        let webhookEvents = WebhookEvents(clock: clock, source: publicURLBox)
         var router = Router()
         SystemAPI(store: store, metrics: metrics, logger: logger).register(in: &router)
         ServerAPI(
@@ -43,7 +42,16 @@ public final class AssentApplication: Sendable {
             actions: ActionService(
                 store: store, tokens: tokens, clock: clock,
                 defaultTokenLifetime: Int64(configuration.tokenLifetimeSeconds)),
-            users: UserService(store: store, clock: clock), logger: logger, publicURL: publicURLBox
+            users: UserService(store: store, clock: clock, webhooks: webhookEvents),
+            logger: logger, publicURL: publicURLBox
+        ).register(in: &router)
+        ClientAPI(
+            credentials: ClientCredentials(tenants: store, tokens: tokens),
+            devices: DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents),
+            push: PushChallengeService(
+                store: store, clock: clock, tokens: tokens,
+                defaultTokenLifetime: Int64(configuration.tokenLifetimeSeconds)),
+            logger: logger
         ).register(in: &router)
 
         var http = HTTPServer.Configuration()

@@ -21,8 +21,11 @@ import Testing
 
     /// The secret keys that open the tenant, checked in-process through the server's own directory.
     private func tenantID(_ database: TemporaryDatabase, secret: String) async throws -> String? {
+        var configuration = ServerConfiguration()
+        configuration.database = database.path
         let store = try SQLiteStore(path: database.path)
-        let tenant = try await TenantDirectory(store: store, clock: .system).tenant(secret: secret)
+        let tenant = try await TenantDirectory(store: store, clock: .system, masterKey: MasterKey.load(configuration))
+            .tenant(secret: secret)
         await store.close()
         return tenant?.id
     }

@@ -11,7 +11,7 @@ import Testing
     init() async throws {
         directory = try TemporaryDirectory()
         store = try SQLiteStore(path: directory.file("data/assent.sqlite"))
-        tenant = Tenant(id: "t1", name: "T", secretHash: Array(repeating: 1, count: 32), keyVersion: 1,
+        tenant = Tenant(id: "t1", name: "T", secretHash: Array(repeating: 1, count: 32), secretVersion: 1, keyVersion: 1,
                         settings: TenantSettings(), createdAt: 1)
         try await store.insertTenant(tenant)
     }
@@ -109,10 +109,10 @@ import Testing
         let action = Action(tenantID: "t1", userID: "gone", actionCode: "signIn", idempotencyKey: "kg",
                             state: .challengeRequired, now: 10)
         _ = try await store.trackAction(action, user: { $0! }, decide: { _, _ in })
-        #expect(try await store.deleteUser(tenantID: "t1", userID: "gone"))
+        #expect(try await store.deleteUser(tenantID: "t1", userID: "gone") { _ in [] })
         #expect(try await store.authenticators(tenantID: "t1", userID: "gone").isEmpty)
         #expect(try await store.action(tenantID: "t1", idempotencyKey: "kg") == nil)
-        #expect(try await !store.deleteUser(tenantID: "t1", userID: "gone"))
+        #expect(try await !store.deleteUser(tenantID: "t1", userID: "gone") { _ in [] })
     }
 
     @Test func `custom data round-trips as JSON`() async throws {

@@ -11,7 +11,7 @@ import Testing
     }
 
     let clock = TestClock()
-    let tenant = Tenant(id: "tenant-a", name: "A", secretHash: [], keyVersion: 1, settings: TenantSettings(), createdAt: 0)
+    let tenant = Tenant(id: "tenant-a", name: "A", secretHash: [], secretVersion: 1, keyVersion: 1, settings: TenantSettings(), createdAt: 0)
     let action = Action(tenantID: "tenant-a", userID: "u", actionCode: "signIn", idempotencyKey: "k",
                         state: .challengeRequired, now: 0)
 

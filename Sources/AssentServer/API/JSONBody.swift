@@ -93,6 +93,17 @@ struct JSONBody {
         return number.boolValue
     }
 
+    /// A whole-number field within `range`; nil when absent or null.
+    func integer(_ name: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let value = raw(name), !(value is NSNull) else { return nil }
+        guard !JSONValue.isBoolean(value), let number = value as? NSNumber,
+              let integer = Int(exactly: number.doubleValue), range.contains(integer)
+        else {
+            throw AssentError(.invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return integer
+    }
+
     /// A JSON object field; nil when absent or null.
     func object(_ name: String, maxBytes: Int = 16 * 1024) throws -> [String: JSONValue]? {
         guard let value = raw(name), !(value is NSNull) else { return nil }

@@ -3,6 +3,11 @@ import Foundation
 
 /// The server's 32-byte master key, from which tenant token keys are derived.
 public enum MasterKey {
+    /// The key ``ServerConfiguration`` names: `ASSENT_MASTER_KEY` when set, else the key file (created when missing).
+    public static func load(_ configuration: ServerConfiguration) throws -> [UInt8] {
+        try load(base64: configuration.masterKey, file: configuration.masterKeyPath)
+    }
+
     /// Reads the key from `base64` when given, else from `file`, creating the file (owner read/write only) with a
     /// fresh random key when it does not exist.
     public static func load(base64: String?, file: String) throws -> [UInt8] {

@@ -152,6 +152,11 @@ public struct ServerConfiguration: Sendable, Hashable {
         return database
     }
 
+    /// Where the master key file is: ``masterKeyFile``, or `master.key` beside the SQLite file.
+    public var masterKeyPath: String {
+        masterKeyFile ?? ((sqlitePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+    }
+
     /// The public URL, defaulting to the listen address.
     public func resolvedPublicURL(port actualPort: Int) -> String {
         if let publicURL { return publicURL }

@@ -36,6 +36,17 @@ public struct Authenticator: Sendable, Hashable {
     public var erroredAt: Int64?
     /// Last push delivery failure code.
     public var errorCode: String?
+    /// The device requires user presence for every use of the key (iOS style; enforced by the device).
+    public var userPresenceRequired = false
+    /// The key requires user authentication (Android style; enforced by the device).
+    public var userAuthenticationRequired = false
+    /// Seconds the key stays usable after one authentication (0: every use).
+    public var authenticationTimeout: Int?
+    /// `BIOMETRIC`, `DEVICE_CREDENTIAL` or `BIOMETRIC_OR_DEVICE_CREDENTIAL`.
+    public var authorizationType: String?
+
+    /// Whether the credential's lease has run out at `now` (milliseconds).
+    public func isExpired(at now: Int64) -> Bool { expiresAt.map { $0 <= now } ?? false }
 
     /// Creates an authenticator.
     public init(id: String, tenantID: String, userID: String, verificationMethod: VerificationMethod, createdAt: Int64) {

@@ -6,6 +6,8 @@ public struct Tenant: Sendable, Hashable {
     public var name: String
     /// SHA-256 of the secret API key; the key itself is never stored.
     public var secretHash: [UInt8]
+    /// Which derivation of the secret key is current (bumped by rotation).
+    public var secretVersion: Int
     /// Tokens are signed with a key derived from the master key and this version; bumping it revokes every
     /// outstanding token of the tenant. (Rotating the secret key does not: tokens are not derived from it.)
     public var keyVersion: Int
@@ -15,10 +17,14 @@ public struct Tenant: Sendable, Hashable {
     public var createdAt: Int64
 
     /// Creates a tenant record.
-    public init(id: String, name: String, secretHash: [UInt8], keyVersion: Int, settings: TenantSettings, createdAt: Int64) {
+    public init(
+        id: String, name: String, secretHash: [UInt8], secretVersion: Int, keyVersion: Int, settings: TenantSettings,
+        createdAt: Int64
+    ) {
         self.id = id
         self.name = name
         self.secretHash = secretHash
+        self.secretVersion = secretVersion
         self.keyVersion = keyVersion
         self.settings = settings
         self.createdAt = createdAt

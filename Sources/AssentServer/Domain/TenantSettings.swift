@@ -26,6 +26,22 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     public var actionRules: [String: ActionRule] = [:]
     /// Lifetime of track tokens in seconds; nil means the server's configured default.
     public var tokenLifetimeSeconds: Int?
+    /// Where `authenticator.*` events are POSTed (signed with the tenant's secret key); nil sends none.
+    public var webhookURL: String?
+    /// Seconds a push or QR challenge stays open (default 120, at most 600).
+    public var challengeTimeoutSeconds: Int = 120
+    /// Lease of a push credential in seconds, renewed by `resetExpiry`; nil means push credentials never lapse.
+    public var pushCredentialLifetimeSeconds: Int?
+    /// Keys of an action's `custom` data shown to the approving device (only on signed requests).
+    public var publicCustomKeys: [String] = []
+    /// Keys of a user's `custom` data shown to the approving device (only on signed requests).
+    public var publicUserCustomKeys: [String] = []
+    /// Number matching: push approvals must carry the code the initiating page shows.
+    public var numberMatching = false
+    /// Approvals must carry Assent's bound signature over (challengeId, decision, code).
+    public var requireBoundSignature = false
+    /// Most open push challenges a user may have at once (push-bombing defence).
+    public var maxPendingPushChallenges: Int = 3
 
     /// Default settings.
     public init() {}
@@ -45,5 +61,13 @@ public struct TenantSettings: Codable, Sendable, Hashable {
         unenrolledState = try container.decodeIfPresent(ActionState.self, forKey: .unenrolledState) ?? .allow
         actionRules = try container.decodeIfPresent([String: ActionRule].self, forKey: .actionRules) ?? [:]
         tokenLifetimeSeconds = try container.decodeIfPresent(Int.self, forKey: .tokenLifetimeSeconds)
+        webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
+        challengeTimeoutSeconds = try container.decodeIfPresent(Int.self, forKey: .challengeTimeoutSeconds) ?? 120
+        pushCredentialLifetimeSeconds = try container.decodeIfPresent(Int.self, forKey: .pushCredentialLifetimeSeconds)
+        publicCustomKeys = try container.decodeIfPresent([String].self, forKey: .publicCustomKeys) ?? []
+        publicUserCustomKeys = try container.decodeIfPresent([String].self, forKey: .publicUserCustomKeys) ?? []
+        numberMatching = try container.decodeIfPresent(Bool.self, forKey: .numberMatching) ?? false
+        requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
+        maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
     }
 }

@@ -2,7 +2,10 @@ import AssentCrypto
 import Foundation
 
 /// Creates tenants, hands out and rotates their secret keys, and recognises a tenant by its secret.
-/// Secrets are 256-bit random strings; only their SHA-256 is stored (a slow hash adds nothing for keys this long).
+///
+/// A secret key is derived from the server's master key, the tenant id and the tenant's secret version
+/// (HMAC-SHA256), so the database holds only its SHA-256 (a slow hash adds nothing for 256-bit keys) and yet the
+/// server can sign webhooks with it, as the official SDKs' webhook verifiers expect. Rotation bumps the version.
 public struct TenantDirectory: Sendable {
     /// A tenant together with its secret key, which exists only in this value and is shown once.
     public struct Credentials: Sendable {
@@ -14,15 +17,23 @@ public struct TenantDirectory: Sendable {
 
     private let store: any Store
     private let clock: WallClock
+    private let masterKey: [UInt8]
 
-    /// Creates a directory over `store`.
-    public init(store: any Store, clock: WallClock) {
+    /// Creates a directory over `store`, deriving secrets from the 32-byte `masterKey`.
+    public init(store: any Store, clock: WallClock, masterKey: [UInt8]) {
         self.store = store
         self.clock = clock
+        self.masterKey = masterKey
     }
 
-    /// A fresh secret key.
-    static func newSecret() -> String { "sk_" + Base64.encodeURL(SecureRandom.bytes(32)) }
+    /// The secret key of `tenant` at its current secret version.
+    public func secret(of tenant: Tenant) -> String {
+        secret(tenantID: tenant.id, version: tenant.secretVersion)
+    }
+
+    private func secret(tenantID: String, version: Int) -> String {
+        "sk_" + Base64.encodeURL(HMACSHA256.authenticate(Array("assent secret key/\(tenantID)/\(version)".utf8), key: masterKey))
+    }
 
     /// The stored form of a secret.
     static func hash(secret: String) -> [UInt8] { SHA256.hash(Array(secret.utf8)) }
@@ -33,9 +44,10 @@ public struct TenantDirectory: Sendable {
         guard !trimmed.isEmpty, trimmed.count <= 200 else {
             throw AssentError(.invalidRequest, "A tenant name must have 1 to 200 characters.")
         }
-        let secret = Self.newSecret()
+        let id = UUID().uuidString.lowercased()
+        let secret = secret(tenantID: id, version: 1)
         let tenant = Tenant(
-            id: UUID().uuidString.lowercased(), name: trimmed, secretHash: Self.hash(secret: secret), keyVersion: 1,
+            id: id, name: trimmed, secretHash: Self.hash(secret: secret), secretVersion: 1, keyVersion: 1,
             settings: settings, createdAt: clock.nowMilliseconds())
         try await store.insertTenant(tenant)
         return Credentials(tenant: tenant, secretKey: secret)
@@ -56,7 +68,8 @@ public struct TenantDirectory: Sendable {
         guard var tenant = try await store.tenant(id: tenantID) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }
-        let secret = Self.newSecret()
+        tenant.secretVersion += 1
+        let secret = secret(of: tenant)
         tenant.secretHash = Self.hash(secret: secret)
         guard try await store.updateTenant(tenant) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")

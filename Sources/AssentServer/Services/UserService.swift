@@ -33,11 +33,12 @@ public struct UserService: Sendable {
 
     private let store: any Store
     private let clock: WallClock
+    private let webhooks: WebhookEvents
 
-    /// Creates the service.
-    public init(store: any Store, clock: WallClock) {
+    init(store: any Store, clock: WallClock, webhooks: WebhookEvents) {
         self.store = store
         self.clock = clock
+        self.webhooks = webhooks
     }
 
     /// The user and authenticators. An unknown user is an empty, not-enrolled user (as the official SDKs expect).
@@ -67,7 +68,9 @@ public struct UserService: Sendable {
 
     /// Deletes the user with its authenticators and actions. Deleting an unknown user changes nothing and succeeds.
     public func delete(tenant: Tenant, userID: String) async throws -> Bool {
-        try await store.deleteUser(tenantID: tenant.id, userID: userID)
+        try await store.deleteUser(tenantID: tenant.id, userID: userID) { [webhooks] in
+            webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
+        }
     }
 
     /// The user's authenticators.
@@ -103,7 +106,10 @@ public struct UserService: Sendable {
 
     /// Deletes one authenticator; `not_found` when the user has no such authenticator.
     public func deleteAuthenticator(tenant: Tenant, userID: String, id: String) async throws {
-        guard try await store.deleteAuthenticator(tenantID: tenant.id, userID: userID, id: id) else {
+        let deleted = try await store.deleteAuthenticator(tenantID: tenant.id, userID: userID, id: id) { [webhooks] in
+            webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
+        }
+        guard deleted else {
             throw AssentError(.notFound, "The user has no authenticator \(id).")
         }
     }

@@ -21,8 +21,11 @@ public protocol Store: Sendable {
     func user(tenantID: String, userID: String) async throws -> User?
     /// Creates or replaces a user record.
     func saveUser(_ user: User) async throws
-    /// Deletes the user with its authenticators and actions; false when there was nothing to delete.
-    func deleteUser(tenantID: String, userID: String) async throws -> Bool
+    /// Deletes the user with its authenticators and actions, queueing `events` for each authenticator in the same
+    /// transaction; false when there was nothing to delete.
+    func deleteUser(
+        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool
 
     // MARK: Actions
     /// Records a tracked action. In one transaction: reads the user's authenticators, lets `decide` pick the state
@@ -47,8 +50,58 @@ public protocol Store: Sendable {
     func authenticators(tenantID: String, userID: String) async throws -> [Authenticator]
     /// Adds an authenticator (creating the user record when missing).
     func insertAuthenticator(_ authenticator: Authenticator) async throws
-    /// Deletes one authenticator of the user; false when it was not there.
-    func deleteAuthenticator(tenantID: String, userID: String, id: String) async throws -> Bool
+    /// Deletes one authenticator of the user, queueing `events` for it in the same transaction; false when it was
+    /// not there.
+    func deleteAuthenticator(
+        tenantID: String, userID: String, id: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool
+
+    // MARK: Device credentials
+    /// The credential of `method` whose public key (canonical SPKI DER) is `publicKey`.
+    func authenticator(tenantID: String, method: VerificationMethod, publicKey: [UInt8]) async throws -> Authenticator?
+    /// Enrols a device credential: inserts `candidate`, or when the same key is already enrolled for the same user,
+    /// updates that record's device fields (keeping its id) — re-enrolment reuses the key. Fails with
+    /// `constraintViolation` when the key belongs to another user. Queues `events(stored, created)` in the same
+    /// transaction.
+    func enrollDeviceCredential(
+        _ candidate: Authenticator, events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+    ) async throws -> (Authenticator, created: Bool)
+    /// Replaces an authenticator's mutable fields (push token, lease, last verification, delivery errors), queueing
+    /// `events` in the same transaction; false when it no longer exists.
+    func updateAuthenticator(_ authenticator: Authenticator, events: [WebhookEvent]) async throws -> Bool
+
+    // MARK: Nonces
+    /// Stores a nonce, dropping that authenticator's expired or used nonces of the same purpose.
+    func insertNonce(_ nonce: Nonce) async throws
+    /// Unused, unexpired nonces of an authenticator for `purpose`, newest first.
+    func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce]
+    /// Marks the nonce used, once: returns it for the first caller while unexpired, nil otherwise.
+    func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
+
+    // MARK: Challenges
+    /// Stores a new challenge.
+    func insertChallenge(_ challenge: Challenge) async throws
+    /// The challenge with this id in this tenant.
+    func challenge(tenantID: String, id: String) async throws -> Challenge?
+    /// The newest open push challenge of `userID` that `authenticatorID` may answer.
+    func pendingPushChallenge(tenantID: String, userID: String, authenticatorID: String, now: Int64) async throws -> Challenge?
+    /// Number of open challenges of a kind for a user.
+    func openChallengeCount(tenantID: String, userID: String, kind: Challenge.Kind, now: Int64) async throws -> Int
+    /// Records a device's answer, once, in one transaction: moves the challenge from an open state in `from` to
+    /// `approved` or `denied` (only while unexpired), sets its action's state and verification method, and stamps
+    /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64
+    ) async throws -> Challenge?
+
+    // MARK: Webhook outbox
+    /// Events due at `now`, oldest first.
+    func dueWebhookEvents(now: Int64, limit: Int) async throws -> [WebhookEvent]
+    /// Marks an event delivered.
+    func markWebhookDelivered(id: String, at: Int64) async throws
+    /// Records a failed attempt: retry at `nextAttemptAt`, or give up when it is nil.
+    func markWebhookAttemptFailed(id: String, attempts: Int, nextAttemptAt: Int64?, error: String, at: Int64) async throws
 
     /// Throws unless the database answers a trivial query and accepts a trivial write.
     func healthCheck() async throws

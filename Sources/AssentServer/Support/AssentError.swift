@@ -16,6 +16,12 @@ public struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let invalidToken = Code(wire: "invalid_token", status: 401)
         /// A token past its lifetime (401).
         public static let expiredToken = Code(wire: "expired_token", status: 401)
+        /// The device credential is unknown, removed or expired (401).
+        public static let invalidCredential = Code(wire: "invalid_credential", status: 401)
+        /// A device signature that does not verify (401).
+        public static let invalidSignature = Code(wire: "invalid_signature", status: 401)
+        /// The challenge has expired or was already answered (409 would hide which; 410 says "gone").
+        public static let challengeClosed = Code(wire: "challenge_closed", status: 410)
         /// Authenticated but not allowed (403).
         public static let forbidden = Code(wire: "forbidden", status: 403)
         /// No such resource (404).

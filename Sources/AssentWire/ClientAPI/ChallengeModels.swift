@@ -36,6 +36,29 @@ public struct PushChallengeResponse: Codable, Sendable, Hashable {
 
     /// Creates a response.
     public init(userAuthenticatorId: String) { self.userAuthenticatorId = userAuthenticatorId }
+
+    private enum CodingKeys: String, CodingKey {
+        case userAuthenticatorId, challengeId, userId, actionCode, idempotencyKey, deviceId, userAgent, ipAddress,
+             expiresAt, custom, user, verificationCodeRequired
+    }
+
+    /// Encodes the response; `challengeId` and `userId` are written as `null` when nothing is pending, as clients
+    /// expect, and other absent fields are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(userAuthenticatorId, forKey: .userAuthenticatorId)
+        try container.encode(challengeId, forKey: .challengeId)
+        try container.encode(userId, forKey: .userId)
+        try container.encodeIfPresent(actionCode, forKey: .actionCode)
+        try container.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
+        try container.encodeIfPresent(deviceId, forKey: .deviceId)
+        try container.encodeIfPresent(userAgent, forKey: .userAgent)
+        try container.encodeIfPresent(ipAddress, forKey: .ipAddress)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(custom, forKey: .custom)
+        try container.encodeIfPresent(user, forKey: .user)
+        try container.encodeIfPresent(verificationCodeRequired, forKey: .verificationCodeRequired)
+    }
 }
 
 /// `POST .../push/challenge` and `.../qr-code/challenge`: approve or deny, signed over the challenge id.

@@ -1,4 +1,5 @@
 import AssentServer
+import Foundation
 import AssentWire
 
 /// The changes `tenant settings` was asked to make, all checked before the database is touched.
@@ -8,6 +9,16 @@ struct SettingsChange {
     var rules: [(action: String, rule: TenantSettings.ActionRule)] = []
     /// `.some(nil)` means "back to the server's default".
     var tokenLifetime: Int??
+    /// `.some(nil)` removes the webhook URL.
+    var webhookURL: String??
+    var challengeTimeout: Int?
+    /// `.some(nil)`: push credentials never lapse.
+    var pushCredentialLifetime: Int??
+    var publicCustomKeys: [String]?
+    var publicUserCustomKeys: [String]?
+    var numberMatching: Bool?
+    var requireBoundSignature: Bool?
+    var maxPendingPush: Int?
 
     /// The shortest and longest track token lifetime, as `assentd --token-lifetime` allows.
     static let lifetimeRange = 30...3600
@@ -23,6 +34,25 @@ struct SettingsChange {
         for text in options.strings("--action-rule") {
             rules.append(try Self.rule(text))
         }
+        if let text = options.string("--webhook-url") {
+            if text.lowercased() == "none" {
+                webhookURL = .some(nil)
+            } else if let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
+                webhookURL = .some(text)
+            } else {
+                throw CLIError.usage("--webhook-url must be an http(s) URL or 'none', got '\(text)'")
+            }
+        }
+        challengeTimeout = try Self.number(options, "--challenge-timeout", 10...600)
+        if let text = options.string("--push-credential-lifetime") {
+            pushCredentialLifetime = text.lowercased() == "none"
+                ? .some(nil) : .some(try Self.number(options, "--push-credential-lifetime", 60...(10 * 365 * 86_400)))
+        }
+        publicCustomKeys = Self.keys(options, "--public-custom-keys")
+        publicUserCustomKeys = Self.keys(options, "--public-user-custom-keys")
+        numberMatching = try Self.onOff(options, "--number-matching")
+        requireBoundSignature = try Self.onOff(options, "--require-bound-signature")
+        maxPendingPush = try Self.number(options, "--max-pending-push", 1...100)
         if let text = options.string("--token-lifetime") {
             if text.lowercased() == "default" {
                 tokenLifetime = .some(nil)
@@ -38,7 +68,30 @@ struct SettingsChange {
 
     /// Whether nothing was asked for.
     var isEmpty: Bool {
-        unenrolledState == nil && removedRules.isEmpty && rules.isEmpty && tokenLifetime == nil
+        unenrolledState == nil && removedRules.isEmpty && rules.isEmpty && tokenLifetime == nil && webhookURL == nil
+            && challengeTimeout == nil && pushCredentialLifetime == nil && publicCustomKeys == nil
+            && publicUserCustomKeys == nil && numberMatching == nil && requireBoundSignature == nil && maxPendingPush == nil
+    }
+
+    private static func number(_ options: ParsedOptions, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+        guard let text = options.string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw CLIError.usage("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    private static func onOff(_ options: ParsedOptions, _ name: String) throws -> Bool? {
+        guard let text = options.string(name) else { return nil }
+        switch text.lowercased() {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        default: throw CLIError.usage("\(name) must be on or off, got '\(text)'")
+        }
+    }
+
+    private static func keys(_ options: ParsedOptions, _ name: String) -> [String]? {
+        options.string(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     }
 
     /// Applies the changes: removals first, then rules in the order given. A rule with both parts empty removes it.
@@ -49,6 +102,14 @@ struct SettingsChange {
             settings.actionRules[action] = rule.enrolled == nil && rule.unenrolled == nil ? nil : rule
         }
         if let tokenLifetime { settings.tokenLifetimeSeconds = tokenLifetime }
+        if let webhookURL { settings.webhookURL = webhookURL }
+        if let challengeTimeout { settings.challengeTimeoutSeconds = challengeTimeout }
+        if let pushCredentialLifetime { settings.pushCredentialLifetimeSeconds = pushCredentialLifetime }
+        if let publicCustomKeys { settings.publicCustomKeys = publicCustomKeys }
+        if let publicUserCustomKeys { settings.publicUserCustomKeys = publicUserCustomKeys }
+        if let numberMatching { settings.numberMatching = numberMatching }
+        if let requireBoundSignature { settings.requireBoundSignature = requireBoundSignature }
+        if let maxPendingPush { settings.maxPendingPushChallenges = maxPendingPush }
     }
 
     /// `ACTION:ENROLLED_STATE:UNENROLLED_STATE`, split at the last two colons (action codes may hold colons).

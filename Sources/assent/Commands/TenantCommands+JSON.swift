@@ -40,20 +40,34 @@ extension TenantCommands {
         let unenrolledState: ActionState
         let actionRules: [String: RuleJSON]
         let tokenLifetimeSeconds: Int?
+        let settings: TenantSettings
 
         init(_ settings: TenantSettings) {
             unenrolledState = settings.unenrolledState
             actionRules = settings.actionRules.mapValues(RuleJSON.init)
             tokenLifetimeSeconds = settings.tokenLifetimeSeconds
+            self.settings = settings
         }
 
-        private enum CodingKeys: String, CodingKey { case unenrolledState, actionRules, tokenLifetimeSeconds }
+        private enum CodingKeys: String, CodingKey {
+            case unenrolledState, actionRules, tokenLifetimeSeconds, webhookURL, challengeTimeoutSeconds,
+                 pushCredentialLifetimeSeconds, publicCustomKeys, publicUserCustomKeys, numberMatching,
+                 requireBoundSignature, maxPendingPushChallenges
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(unenrolledState, forKey: .unenrolledState)
             try container.encode(actionRules, forKey: .actionRules)
             try container.encode(tokenLifetimeSeconds, forKey: .tokenLifetimeSeconds)
+            try container.encode(settings.webhookURL, forKey: .webhookURL)
+            try container.encode(settings.challengeTimeoutSeconds, forKey: .challengeTimeoutSeconds)
+            try container.encode(settings.pushCredentialLifetimeSeconds, forKey: .pushCredentialLifetimeSeconds)
+            try container.encode(settings.publicCustomKeys, forKey: .publicCustomKeys)
+            try container.encode(settings.publicUserCustomKeys, forKey: .publicUserCustomKeys)
+            try container.encode(settings.numberMatching, forKey: .numberMatching)
+            try container.encode(settings.requireBoundSignature, forKey: .requireBoundSignature)
+            try container.encode(settings.maxPendingPushChallenges, forKey: .maxPendingPushChallenges)
         }
     }
 

@@ -90,6 +90,14 @@ enum TenantCommands {
                 "set the rule for an action code; leave a part empty to keep its default"),
             .repeatable("--remove-action-rule", "ACTION", "remove the rule for an action code"),
             .optional("--token-lifetime", "SECONDS|default", "track token lifetime, 30-3600, or the server's default"),
+            .optional("--webhook-url", "URL|none", "where authenticator.* webhooks are sent (signed with the secret key)"),
+            .optional("--challenge-timeout", "SECONDS", "how long push and QR challenges stay open, 10-600 (default 120)"),
+            .optional("--push-credential-lifetime", "SECONDS|none", "lease of push credentials, renewed by resetExpiry"),
+            .optional("--public-custom-keys", "K1,K2", "action custom keys shown to the approving device"),
+            .optional("--public-user-custom-keys", "K1,K2", "user custom keys shown to the approving device"),
+            .optional("--number-matching", "on|off", "approvals must carry the code the initiating page shows"),
+            .optional("--require-bound-signature", "on|off", "approvals must carry Assent's bound decision signature"),
+            .optional("--max-pending-push", "N", "most open push challenges per user (default 3)"),
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")

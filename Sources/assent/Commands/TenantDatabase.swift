@@ -18,9 +18,16 @@ enum TenantDatabase {
         if !mayCreate, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path)", errorCode: "not_found")
         }
+        var configuration = ServerConfiguration()
+        configuration.database = path
+        let environment = ProcessInfo.processInfo.environment
+        configuration.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.masterKeyFile = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        // Secrets are derived from assentd's master key, so the CLI uses the same one (created beside a new database).
+        let masterKey = try MasterKey.load(configuration)
         let store = try SQLiteStore(path: path)
         do {
-            let result = try await body(TenantDirectory(store: store, clock: .system))
+            let result = try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey))
             await store.close()
             return result
         } catch {

@@ -7,6 +7,7 @@ enum SQLiteMigrations {
             name TEXT NOT NULL,
             secret_hash BLOB NOT NULL UNIQUE,
             key_version INTEGER NOT NULL,
+            secret_version INTEGER NOT NULL,
             settings TEXT NOT NULL,
             created_at INTEGER NOT NULL
         );
@@ -66,6 +67,59 @@ enum SQLiteMigrations {
             FOREIGN KEY (tenant_id, user_id) REFERENCES users(tenant_id, user_id) ON DELETE CASCADE
         );
         CREATE INDEX authenticators_by_user ON authenticators(tenant_id, user_id, created_at);
+        """),
+        (2, """
+        ALTER TABLE authenticators ADD COLUMN user_presence_required INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE authenticators ADD COLUMN user_authentication_required INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE authenticators ADD COLUMN authentication_timeout INTEGER;
+        ALTER TABLE authenticators ADD COLUMN authorization_type TEXT;
+        CREATE UNIQUE INDEX authenticators_by_key ON authenticators(tenant_id, verification_method, public_key)
+            WHERE public_key IS NOT NULL;
+        CREATE TABLE challenges (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            user_id TEXT,
+            action_code TEXT,
+            idempotency_key TEXT,
+            target_authenticator_id TEXT,
+            state TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            answered_at INTEGER,
+            answered_by TEXT,
+            verification_code TEXT,
+            ip_address TEXT,
+            user_agent TEXT,
+            device_id TEXT,
+            custom TEXT,
+            device_code_hash BLOB
+        );
+        CREATE INDEX challenges_pending ON challenges(tenant_id, user_id, kind, state, expires_at);
+        CREATE TABLE nonces (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            authenticator_id TEXT NOT NULL REFERENCES authenticators(id) ON DELETE CASCADE,
+            purpose TEXT NOT NULL,
+            message TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            used_at INTEGER
+        );
+        CREATE INDEX nonces_by_authenticator ON nonces(authenticator_id, purpose, created_at);
+        CREATE TABLE webhook_outbox (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            delivered_at INTEGER,
+            failed_at INTEGER,
+            last_error TEXT
+        );
+        CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
         """),
     ]
 

@@ -6,7 +6,7 @@ import Synchronization
 /// hears it happened. All writes go through one group-committing writer thread (``SQLiteWriter``); reads use a
 /// small pool of read-only connections and see every committed write.
 public final class SQLiteStore: Store {
-    private let writer: SQLiteWriter
+    let writer: SQLiteWriter
     private let readers: Mutex<[SQLiteConnection]>
     private let path: String
 
@@ -38,7 +38,7 @@ public final class SQLiteStore: Store {
         readers.withLock { $0.removeAll() }
     }
 
-    private func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { $0.popLast() } ?? {
             let connection = try SQLiteConnection(path: path)
             try connection.execute("PRAGMA query_only = 1")
@@ -50,9 +50,9 @@ public final class SQLiteStore: Store {
 
     // MARK: Tenants
 
-    private static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at"
+    static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at, secret_version"
 
-    private static func tenant(_ row: SQLiteRow) throws -> Tenant {
+    static func tenant(_ row: SQLiteRow) throws -> Tenant {
         let settingsJSON = try row.string(4)
         let settings: TenantSettings
         do {
@@ -61,11 +61,11 @@ public final class SQLiteStore: Store {
             throw StoreError(.corrupt, "tenant settings: \(error)")
         }
         return Tenant(
-            id: try row.string(0), name: try row.string(1), secretHash: row.blob(2), keyVersion: Int(row.int64(3)),
-            settings: settings, createdAt: row.int64(5))
+            id: try row.string(0), name: try row.string(1), secretHash: row.blob(2), secretVersion: Int(row.int64(6)),
+            keyVersion: Int(row.int64(3)), settings: settings, createdAt: row.int64(5))
     }
 
-    private static func encode(_ settings: TenantSettings) throws -> String {
+    static func encode(_ settings: TenantSettings) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(settings), as: UTF8.self)
@@ -75,9 +75,9 @@ public final class SQLiteStore: Store {
         let settings = try Self.encode(tenant.settings)
         try await writer.write { db in
             try db.run(
-                "INSERT INTO tenants (\(Self.tenantColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tenants (\(Self.tenantColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [.text(tenant.id), .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
-                 .text(settings), .integer(tenant.createdAt)])
+                 .text(settings), .integer(tenant.createdAt), .integer(Int64(tenant.secretVersion))])
         }
     }
 
@@ -100,20 +100,20 @@ public final class SQLiteStore: Store {
         let settings = try Self.encode(tenant.settings)
         return try await writer.write { db in
             try db.run(
-                "UPDATE tenants SET name = ?, secret_hash = ?, key_version = ?, settings = ? WHERE id = ?",
+                "UPDATE tenants SET name = ?, secret_hash = ?, key_version = ?, settings = ?, secret_version = ? WHERE id = ?",
                 [.text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)), .text(settings),
-                 .text(tenant.id)]) == 1
+                 .integer(Int64(tenant.secretVersion)), .text(tenant.id)]) == 1
         }
     }
 
     // MARK: Users
 
-    private static let userColumns = """
+    static let userColumns = """
         tenant_id, user_id, email, email_verified, phone_number, phone_number_verified, username, display_name, \
         locale, custom, created_at, updated_at
         """
 
-    private static func user(_ row: SQLiteRow) throws -> User {
+    static func user(_ row: SQLiteRow) throws -> User {
         var user = User(tenantID: try row.string(0), userID: try row.string(1), now: row.int64(10))
         user.email = row.optionalString(2)
         user.emailVerified = row.bool(3)
@@ -141,7 +141,7 @@ public final class SQLiteStore: Store {
         return .text(String(decoding: data, as: UTF8.self))
     }
 
-    private static func saveUser(_ user: User, in db: SQLiteConnection) throws {
+    static func saveUser(_ user: User, in db: SQLiteConnection) throws {
         try db.run(
             """
             INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -157,7 +157,7 @@ public final class SQLiteStore: Store {
              .integer(user.updatedAt)])
     }
 
-    private static func user(tenantID: String, userID: String, in db: SQLiteConnection) throws -> User? {
+    static func user(tenantID: String, userID: String, in db: SQLiteConnection) throws -> User? {
         try db.queryOne(
             "SELECT \(userColumns) FROM users WHERE tenant_id = ? AND user_id = ?", [.text(tenantID), .text(userID)],
             user)
@@ -171,20 +171,25 @@ public final class SQLiteStore: Store {
         try await writer.write { try Self.saveUser(user, in: $0) }
     }
 
-    public func deleteUser(tenantID: String, userID: String) async throws -> Bool {
+    public func deleteUser(
+        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool {
         try await writer.write { db in
-            try db.run("DELETE FROM users WHERE tenant_id = ? AND user_id = ?", [.text(tenantID), .text(userID)]) == 1
+            for authenticator in try Self.authenticators(tenantID: tenantID, userID: userID, in: db) {
+                try Self.enqueue(events(authenticator), in: db)
+            }
+            return try db.run("DELETE FROM users WHERE tenant_id = ? AND user_id = ?", [.text(tenantID), .text(userID)]) == 1
         }
     }
 
     // MARK: Actions
 
-    private static let actionColumns = """
+    static let actionColumns = """
         tenant_id, idempotency_key, user_id, action_code, state, created_at, state_updated_at, verification_method, \
         ip_address, user_agent, device_id, redirect_url, custom, scope, validated_at
         """
 
-    private static func action(_ row: SQLiteRow) throws -> Action {
+    static func action(_ row: SQLiteRow) throws -> Action {
         guard let state = ActionState(rawValue: try row.string(4)) else {
             throw StoreError(.corrupt, "unknown action state")
         }
@@ -203,7 +208,7 @@ public final class SQLiteStore: Store {
         return action
     }
 
-    private static func action(tenantID: String, idempotencyKey: String, in db: SQLiteConnection) throws -> Action? {
+    static func action(tenantID: String, idempotencyKey: String, in db: SQLiteConnection) throws -> Action? {
         try db.queryOne(
             "SELECT \(actionColumns) FROM actions WHERE tenant_id = ? AND idempotency_key = ?",
             [.text(tenantID), .text(idempotencyKey)], action)
@@ -270,12 +275,13 @@ public final class SQLiteStore: Store {
 
     // MARK: Authenticators
 
-    private static let authenticatorColumns = """
+    static let authenticatorColumns = """
         id, tenant_id, user_id, verification_method, created_at, verified_at, last_verified_at, email, phone_number, \
-        is_default, device_platform, device_name, public_key, push_token, expires_at, errored_at, error_code
+        is_default, device_platform, device_name, public_key, push_token, expires_at, errored_at, error_code, \
+        user_presence_required, user_authentication_required, authentication_timeout, authorization_type
         """
 
-    private static func authenticator(_ row: SQLiteRow) throws -> Authenticator {
+    static func authenticator(_ row: SQLiteRow) throws -> Authenticator {
         var authenticator = Authenticator(
             id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2),
             verificationMethod: VerificationMethod(rawValue: try row.string(3)), createdAt: row.int64(4))
@@ -291,10 +297,14 @@ public final class SQLiteStore: Store {
         authenticator.expiresAt = row.optionalInt64(14)
         authenticator.erroredAt = row.optionalInt64(15)
         authenticator.errorCode = row.optionalString(16)
+        authenticator.userPresenceRequired = row.bool(17)
+        authenticator.userAuthenticationRequired = row.bool(18)
+        authenticator.authenticationTimeout = row.optionalInt64(19).map(Int.init)
+        authenticator.authorizationType = row.optionalString(20)
         return authenticator
     }
 
-    private static func authenticators(tenantID: String, userID: String, in db: SQLiteConnection) throws -> [Authenticator] {
+    static func authenticators(tenantID: String, userID: String, in db: SQLiteConnection) throws -> [Authenticator] {
         try db.query(
             "SELECT \(authenticatorColumns) FROM authenticators WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
             [.text(tenantID), .text(userID)], authenticator)
@@ -305,28 +315,39 @@ public final class SQLiteStore: Store {
     }
 
     public func insertAuthenticator(_ authenticator: Authenticator) async throws {
-        try await writer.write { db in
-            if try Self.user(tenantID: authenticator.tenantID, userID: authenticator.userID, in: db) == nil {
-                try Self.saveUser(
-                    User(tenantID: authenticator.tenantID, userID: authenticator.userID, now: authenticator.createdAt),
-                    in: db)
-            }
-            let a = authenticator
-            try db.run(
-                "INSERT INTO authenticators (\(Self.authenticatorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(a.id), .text(a.tenantID), .text(a.userID), .text(a.verificationMethod.rawValue),
-                 .integer(a.createdAt), .optional(a.verifiedAt), .optional(a.lastVerifiedAt), .optional(a.email),
-                 .optional(a.phoneNumber), .bool(a.isDefault), .optional(a.devicePlatform), .optional(a.deviceName),
-                 a.publicKey.map(SQLiteValue.blob) ?? .null, .optional(a.pushToken), .optional(a.expiresAt),
-                 .optional(a.erroredAt), .optional(a.errorCode)])
-        }
+        try await writer.write { db in try Self.insertAuthenticator(authenticator, in: db) }
     }
 
-    public func deleteAuthenticator(tenantID: String, userID: String, id: String) async throws -> Bool {
+    static func insertAuthenticator(_ a: Authenticator, in db: SQLiteConnection) throws {
+        if try user(tenantID: a.tenantID, userID: a.userID, in: db) == nil {
+            try saveUser(User(tenantID: a.tenantID, userID: a.userID, now: a.createdAt), in: db)
+        }
+        try db.run(
+            "INSERT INTO authenticators (\(authenticatorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            authenticatorValues(a))
+    }
+
+    static func authenticatorValues(_ a: Authenticator) -> [SQLiteValue] {
+        [.text(a.id), .text(a.tenantID), .text(a.userID), .text(a.verificationMethod.rawValue),
+         .integer(a.createdAt), .optional(a.verifiedAt), .optional(a.lastVerifiedAt), .optional(a.email),
+         .optional(a.phoneNumber), .bool(a.isDefault), .optional(a.devicePlatform), .optional(a.deviceName),
+         a.publicKey.map(SQLiteValue.blob) ?? .null, .optional(a.pushToken), .optional(a.expiresAt),
+         .optional(a.erroredAt), .optional(a.errorCode), .bool(a.userPresenceRequired),
+         .bool(a.userAuthenticationRequired), .optional(a.authenticationTimeout.map(Int64.init)),
+         .optional(a.authorizationType)]
+    }
+
+    public func deleteAuthenticator(
+        tenantID: String, userID: String, id: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool {
         try await writer.write { db in
-            try db.run(
-                "DELETE FROM authenticators WHERE tenant_id = ? AND user_id = ? AND id = ?",
-                [.text(tenantID), .text(userID), .text(id)]) == 1
+            guard let existing = try db.queryOne(
+                "SELECT \(Self.authenticatorColumns) FROM authenticators WHERE tenant_id = ? AND user_id = ? AND id = ?",
+                [.text(tenantID), .text(userID), .text(id)], Self.authenticator)
+            else { return false }
+            try db.run("DELETE FROM authenticators WHERE id = ?", [.text(id)])
+            try Self.enqueue(events(existing), in: db)
+            return true
         }
     }
 }

@@ -1,0 +1,185 @@
+import AssentCrypto
+import AssentWire
+import Foundation
+
+/// Push challenges: started by the initiating page with a track token, pulled by the user's devices, answered once
+/// with a signature, and watched by the page until it gets an access token for the backend.
+struct PushChallengeService: Sendable {
+    let store: any Store
+    let clock: WallClock
+    let tokens: TokenIssuer
+    let defaultTokenLifetime: Int64
+
+    /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them.
+    func start(
+        tenant: Tenant, claims: TokenClaims, action: String?, targetID: String?
+    ) async throws -> (Challenge, [Authenticator]) {
+        if let action, action != claims.act {
+            throw AssentError(.invalidRequest, "action must be the tracked action (\(claims.act)).")
+        }
+        guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
+              tracked.userID == claims.sub
+        else { throw AssentError(.invalidToken, "The token's action no longer exists.") }
+        let now = clock.nowMilliseconds()
+        var targets = try await store.authenticators(tenantID: tenant.id, userID: claims.sub).filter {
+            $0.verificationMethod == .push && !$0.isExpired(at: now)
+        }
+        if let targetID {
+            targets = targets.filter { $0.id == targetID }
+            guard !targets.isEmpty else {
+                throw AssentError(.notFound, "The user has no live push credential \(targetID).")
+            }
+        }
+        guard !targets.isEmpty else {
+            throw AssentError(.notFound, "The user has no live push credential.")
+        }
+        let open = try await store.openChallengeCount(tenantID: tenant.id, userID: claims.sub, kind: .push, now: now)
+        guard open < tenant.settings.maxPendingPushChallenges else {
+            throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
+        }
+        let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
+        var challenge = Challenge(
+            id: Self.newID(), tenantID: tenant.id, kind: .push, createdAt: now, expiresAt: now + timeout * 1000)
+        challenge.userID = claims.sub
+        challenge.actionCode = claims.act
+        challenge.idempotencyKey = claims.idk
+        challenge.targetAuthenticatorID = targetID
+        challenge.ipAddress = tracked.ipAddress
+        challenge.userAgent = tracked.userAgent
+        challenge.deviceID = tracked.deviceID
+        challenge.custom = tracked.custom
+        if tenant.settings.numberMatching {
+            challenge.verificationCode = Self.code()
+        }
+        try await store.insertChallenge(challenge)
+        return (challenge, targets)
+    }
+
+    /// 256 random bits as 64 hex characters.
+    static func newID() -> String {
+        SecureRandom.bytes(32).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// A uniformly random 3-digit code.
+    static func code() -> String {
+        var value: UInt16
+        repeat {
+            let bytes = SecureRandom.bytes(2)
+            value = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        } while value >= 65000
+        return String(value % 1000).leftPadded(to: 3)
+    }
+
+    /// The newest challenge `authenticator` may answer. With a valid signature over a fresh nonce, the tenant's
+    /// public custom data comes along; the nonce is then used up.
+    func pending(tenant: Tenant, authenticator: Authenticator, key: DeviceKey, signature: String?) async throws -> PushChallengeResponse {
+        let now = clock.nowMilliseconds()
+        var signed = false
+        if let signature {
+            let open = try await store.openNonces(authenticatorID: authenticator.id, purpose: .getChallenge, now: now)
+            guard let nonce = open.first(where: { key.verifies(signature, message: $0.message) }),
+                  try await store.consumeNonce(id: nonce.id, authenticatorID: authenticator.id, purpose: .getChallenge, now: now) != nil
+            else {
+                throw AssentError(.invalidSignature, "X-Authsignal-Signature does not verify over an open signing message.")
+            }
+            signed = true
+        }
+        var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
+        guard let challenge = try await store.pendingPushChallenge(
+            tenantID: tenant.id, userID: authenticator.userID, authenticatorID: authenticator.id, now: now)
+        else { return response }
+        response.challengeId = challenge.id
+        response.userId = challenge.userID
+        response.actionCode = challenge.actionCode
+        response.idempotencyKey = challenge.idempotencyKey
+        response.deviceId = challenge.deviceID
+        response.userAgent = challenge.userAgent
+        response.ipAddress = challenge.ipAddress
+        response.expiresAt = challenge.expiresAt / 1000
+        response.verificationCodeRequired = challenge.verificationCode != nil
+        if signed {
+            response.custom = Self.publicSubset(challenge.custom, keys: tenant.settings.publicCustomKeys)
+            let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
+            if let custom = Self.publicSubset(user?.custom, keys: tenant.settings.publicUserCustomKeys) {
+                response.user = ChallengeUser(custom: custom)
+            }
+        }
+        return response
+    }
+
+    /// The keys of `custom` the tenant marked public, or nil when none.
+    static func publicSubset(_ custom: [String: JSONValue]?, keys: [String]) -> [String: JSONValue]? {
+        guard let custom, !keys.isEmpty else { return nil }
+        let subset = custom.filter { keys.contains($0.key) }
+        return subset.isEmpty ? nil : subset
+    }
+
+    /// Records `authenticator`'s approval or denial of a challenge, signed over its id (and, when sent or required,
+    /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
+    func answer(
+        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
+        kind: Challenge.Kind, method: VerificationMethod, from states: [Challenge.State]
+    ) async throws -> Challenge {
+        guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
+            throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
+        }
+        let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
+        if let bound = request.boundSignature {
+            let message = SignedMessage.decision(challengeId: request.challengeId, approved: request.approved, verificationCode: code)
+            guard key.verifies(bound, message: message) else {
+                throw AssentError(.invalidSignature, "The bound signature does not verify over this decision.")
+            }
+        } else if tenant.settings.requireBoundSignature {
+            throw AssentError(.invalidSignature, "This tenant requires a bound signature over the decision.")
+        }
+        let now = clock.nowMilliseconds()
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
+              challenge.kind == kind
+        else { throw AssentError(.notFound, "No such challenge.") }
+        guard challenge.userID == authenticator.userID,
+              challenge.targetAuthenticatorID == nil || challenge.targetAuthenticatorID == authenticator.id,
+              kind != .qrCode || challenge.answeredBy == authenticator.id
+        else { throw AssentError(.forbidden, "This credential may not answer this challenge.") }
+        guard challenge.isOpen(at: now) else {
+            throw AssentError(.challengeClosed, "The challenge has expired or was already answered.")
+        }
+        if request.approved, let expected = challenge.verificationCode {
+            guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
+                throw AssentError(.invalidRequest, "verificationCode does not match the code shown on the initiating page.")
+            }
+        }
+        guard let answered = try await store.answerChallenge(
+            tenantID: tenant.id, id: challenge.id, from: states, approved: request.approved,
+            authenticatorID: authenticator.id, verificationMethod: method, now: now)
+        else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
+        return answered
+    }
+
+    /// The challenge's state for the page that started it; an approved challenge comes with an access token.
+    func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> VerifyPushResponse {
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),
+              challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
+        else { throw AssentError(.notFound, "No such challenge for this token.") }
+        let now = clock.nowMilliseconds()
+        switch challenge.state {
+        case .approved:
+            guard let action = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk) else {
+                throw AssentError(.notFound, "The challenge's action no longer exists.")
+            }
+            let lifetime = Int64(tenant.settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))
+            let token = try tokens.issue(kind: .access, tenant: tenant, action: action, scope: nil, lifetime: lifetime)
+            return VerifyPushResponse(isVerified: true, isConsumed: true, accessToken: token)
+        case .denied:
+            return VerifyPushResponse(isVerified: false, isConsumed: true, accessToken: nil)
+        case .pending, .claimed:
+            return VerifyPushResponse(isVerified: false, isConsumed: now >= challenge.expiresAt, accessToken: nil)
+        }
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,296 @@
+import AssentWire
+import Foundation
+
+extension SQLiteStore {
+    // MARK: Device credentials
+
+    public func authenticator(tenantID: String, method: VerificationMethod, publicKey: [UInt8]) async throws -> Authenticator? {
+        try read { db in
+            try db.queryOne(
+                """
+                SELECT \(Self.authenticatorColumns) FROM authenticators
+                WHERE tenant_id = ? AND verification_method = ? AND public_key = ?
+                """,
+                [.text(tenantID), .text(method.rawValue), .blob(publicKey)], Self.authenticator)
+        }
+    }
+
+    public func enrollDeviceCredential(
+        _ candidate: Authenticator, events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+    ) async throws -> (Authenticator, created: Bool) {
+        try await writer.write { db in
+            let existing = try db.queryOne(
+                """
+                SELECT \(Self.authenticatorColumns) FROM authenticators
+                WHERE tenant_id = ? AND verification_method = ? AND public_key = ?
+                """,
+                [.text(candidate.tenantID), .text(candidate.verificationMethod.rawValue),
+                 candidate.publicKey.map(SQLiteValue.blob) ?? .null], Self.authenticator)
+            if var stored = existing {
+                guard stored.userID == candidate.userID else {
+                    throw StoreError(.constraintViolation, "the key is enrolled for another user")
+                }
+                stored.deviceName = candidate.deviceName
+                stored.devicePlatform = candidate.devicePlatform
+                stored.pushToken = candidate.pushToken ?? stored.pushToken
+                stored.verifiedAt = candidate.verifiedAt
+                stored.expiresAt = candidate.expiresAt
+                stored.userPresenceRequired = candidate.userPresenceRequired
+                stored.userAuthenticationRequired = candidate.userAuthenticationRequired
+                stored.authenticationTimeout = candidate.authenticationTimeout
+                stored.authorizationType = candidate.authorizationType
+                stored.erroredAt = nil
+                stored.errorCode = nil
+                try Self.updateAuthenticator(stored, in: db)
+                try Self.enqueue(events(stored, false), in: db)
+                return (stored, false)
+            }
+            try Self.insertAuthenticator(candidate, in: db)
+            try Self.enqueue(events(candidate, true), in: db)
+            return (candidate, true)
+        }
+    }
+
+    static func updateAuthenticator(_ a: Authenticator, in db: SQLiteConnection) throws -> Bool {
+        try db.run(
+            """
+            UPDATE authenticators SET verified_at = ?, last_verified_at = ?, is_default = ?, device_platform = ?,
+              device_name = ?, push_token = ?, expires_at = ?, errored_at = ?, error_code = ?,
+              user_presence_required = ?, user_authentication_required = ?, authentication_timeout = ?,
+              authorization_type = ?
+            WHERE id = ? AND tenant_id = ?
+            """,
+            [.optional(a.verifiedAt), .optional(a.lastVerifiedAt), .bool(a.isDefault), .optional(a.devicePlatform),
+             .optional(a.deviceName), .optional(a.pushToken), .optional(a.expiresAt), .optional(a.erroredAt),
+             .optional(a.errorCode), .bool(a.userPresenceRequired), .bool(a.userAuthenticationRequired),
+             .optional(a.authenticationTimeout.map(Int64.init)), .optional(a.authorizationType), .text(a.id),
+             .text(a.tenantID)]) == 1
+    }
+
+    public func updateAuthenticator(_ authenticator: Authenticator, events: [WebhookEvent]) async throws -> Bool {
+        try await writer.write { db in
+            guard try Self.updateAuthenticator(authenticator, in: db) else { return false }
+            try Self.enqueue(events, in: db)
+            return true
+        }
+    }
+
+    // MARK: Nonces
+
+    static let nonceColumns = "id, tenant_id, authenticator_id, purpose, message, created_at, expires_at, used_at"
+
+    static func nonce(_ row: SQLiteRow) throws -> Nonce {
+        guard let purpose = Nonce.Purpose(rawValue: try row.string(3)) else {
+            throw StoreError(.corrupt, "unknown nonce purpose")
+        }
+        return Nonce(
+            id: try row.string(0), tenantID: try row.string(1), authenticatorID: try row.string(2), purpose: purpose,
+            message: try row.string(4), createdAt: row.int64(5), expiresAt: row.int64(6), usedAt: row.optionalInt64(7))
+    }
+
+    public func insertNonce(_ nonce: Nonce) async throws {
+        try await writer.write { db in
+            try db.run(
+                """
+                DELETE FROM nonces WHERE authenticator_id = ? AND purpose = ? AND (used_at IS NOT NULL OR expires_at <= ?)
+                """,
+                [.text(nonce.authenticatorID), .text(nonce.purpose.rawValue), .integer(nonce.createdAt)])
+            try db.run(
+                "INSERT INTO nonces (\(Self.nonceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                [.text(nonce.id), .text(nonce.tenantID), .text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
+                 .text(nonce.message), .integer(nonce.createdAt), .integer(nonce.expiresAt)])
+        }
+    }
+
+    public func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce] {
+        try read { db in
+            try db.query(
+                """
+                SELECT \(Self.nonceColumns) FROM nonces
+                WHERE authenticator_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+                ORDER BY created_at DESC LIMIT 8
+                """,
+                [.text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
+        }
+    }
+
+    public func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
+        try await writer.write { db in
+            let changed = try db.run(
+                """
+                UPDATE nonces SET used_at = ?
+                WHERE id = ? AND authenticator_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+                """,
+                [.integer(now), .text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)])
+            guard changed == 1 else { return nil }
+            return try db.queryOne("SELECT \(Self.nonceColumns) FROM nonces WHERE id = ?", [.text(id)], Self.nonce)
+        }
+    }
+
+    // MARK: Challenges
+
+    static let challengeColumns = """
+        id, tenant_id, kind, user_id, action_code, idempotency_key, target_authenticator_id, state, created_at, \
+        expires_at, answered_at, answered_by, verification_code, ip_address, user_agent, device_id, custom, \
+        device_code_hash
+        """
+
+    static func challenge(_ row: SQLiteRow) throws -> Challenge {
+        guard let kind = Challenge.Kind(rawValue: try row.string(2)),
+              let state = Challenge.State(rawValue: try row.string(7))
+        else { throw StoreError(.corrupt, "unknown challenge kind or state") }
+        var challenge = Challenge(
+            id: try row.string(0), tenantID: try row.string(1), kind: kind, createdAt: row.int64(8),
+            expiresAt: row.int64(9))
+        challenge.userID = row.optionalString(3)
+        challenge.actionCode = row.optionalString(4)
+        challenge.idempotencyKey = row.optionalString(5)
+        challenge.targetAuthenticatorID = row.optionalString(6)
+        challenge.state = state
+        challenge.answeredAt = row.optionalInt64(10)
+        challenge.answeredBy = row.optionalString(11)
+        challenge.verificationCode = row.optionalString(12)
+        challenge.ipAddress = row.optionalString(13)
+        challenge.userAgent = row.optionalString(14)
+        challenge.deviceID = row.optionalString(15)
+        challenge.custom = try decodeCustom(row.optionalString(16))
+        challenge.deviceCodeHash = row.optionalBlob(17)
+        return challenge
+    }
+
+    public func insertChallenge(_ c: Challenge) async throws {
+        try await writer.write { db in
+            try db.run(
+                "INSERT INTO challenges (\(Self.challengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
+                 .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
+                 .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
+                 .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
+                 Self.encodeCustom(c.custom), c.deviceCodeHash.map(SQLiteValue.blob) ?? .null])
+        }
+    }
+
+    public func challenge(tenantID: String, id: String) async throws -> Challenge? {
+        try read { db in
+            try db.queryOne(
+                "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ? AND tenant_id = ?",
+                [.text(id), .text(tenantID)], Self.challenge)
+        }
+    }
+
+    public func pendingPushChallenge(
+        tenantID: String, userID: String, authenticatorID: String, now: Int64
+    ) async throws -> Challenge? {
+        try read { db in
+            try db.queryOne(
+                """
+                SELECT \(Self.challengeColumns) FROM challenges
+                WHERE tenant_id = ? AND user_id = ? AND kind = 'push' AND state = 'pending' AND expires_at > ?
+                  AND (target_authenticator_id IS NULL OR target_authenticator_id = ?)
+                ORDER BY created_at DESC, id LIMIT 1
+                """,
+                [.text(tenantID), .text(userID), .integer(now), .text(authenticatorID)], Self.challenge)
+        }
+    }
+
+    public func openChallengeCount(tenantID: String, userID: String, kind: Challenge.Kind, now: Int64) async throws -> Int {
+        try read { db in
+            try db.queryOne(
+                """
+                SELECT COUNT(*) FROM challenges
+                WHERE tenant_id = ? AND user_id = ? AND kind = ? AND state IN ('pending', 'claimed') AND expires_at > ?
+                """,
+                [.text(tenantID), .text(userID), .text(kind.rawValue), .integer(now)]) { Int($0.int64(0)) } ?? 0
+        }
+    }
+
+    public func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64
+    ) async throws -> Challenge? {
+        try await writer.write { db in
+            let states = from.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            let changed = try db.run(
+                """
+                UPDATE challenges SET state = ?, answered_at = ?, answered_by = ?
+                WHERE id = ? AND tenant_id = ? AND state IN (\(states)) AND expires_at > ?
+                """,
+                [.text(approved ? "approved" : "denied"), .integer(now), .text(authenticatorID), .text(id),
+                 .text(tenantID), .integer(now)])
+            guard changed == 1,
+                  let challenge = try db.queryOne(
+                      "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], Self.challenge)
+            else { return nil }
+            if let key = challenge.idempotencyKey {
+                try db.run(
+                    """
+                    UPDATE actions SET state = ?, verification_method = ?, state_updated_at = ?
+                    WHERE tenant_id = ? AND idempotency_key = ?
+                    """,
+                    [.text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
+                     .text(verificationMethod.rawValue), .integer(now), .text(tenantID), .text(key)])
+            }
+            try db.run(
+                "UPDATE authenticators SET last_verified_at = ? WHERE id = ? AND tenant_id = ?",
+                [.integer(now), .text(authenticatorID), .text(tenantID)])
+            return challenge
+        }
+    }
+
+    // MARK: Webhook outbox
+
+    static func enqueue(_ events: [WebhookEvent], in db: SQLiteConnection) throws {
+        for event in events {
+            try db.run(
+                """
+                INSERT INTO webhook_outbox (id, tenant_id, type, body, created_at, next_attempt_at, attempts)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(event.id), .text(event.tenantID), .text(event.type), .text(event.body),
+                 .integer(event.createdAt), .integer(event.nextAttemptAt), .integer(Int64(event.attempts))])
+        }
+    }
+
+    public func dueWebhookEvents(now: Int64, limit: Int) async throws -> [WebhookEvent] {
+        try read { db in
+            try db.query(
+                """
+                SELECT id, tenant_id, type, body, created_at, next_attempt_at, attempts FROM webhook_outbox
+                WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+                ORDER BY next_attempt_at, created_at LIMIT ?
+                """,
+                [.integer(now), .integer(Int64(limit))]
+            ) { row in
+                var event = WebhookEvent(
+                    id: try row.string(0), tenantID: try row.string(1), type: try row.string(2),
+                    body: try row.string(3), createdAt: row.int64(4))
+                event.nextAttemptAt = row.int64(5)
+                event.attempts = Int(row.int64(6))
+                return event
+            }
+        }
+    }
+
+    public func markWebhookDelivered(id: String, at: Int64) async throws {
+        _ = try await writer.write { db in
+            try db.run(
+                "UPDATE webhook_outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
+                [.integer(at), .text(id)])
+        }
+    }
+
+    public func markWebhookAttemptFailed(
+        id: String, attempts: Int, nextAttemptAt: Int64?, error: String, at: Int64
+    ) async throws {
+        _ = try await writer.write { db in
+            try db.run(
+                """
+                UPDATE webhook_outbox SET attempts = ?, next_attempt_at = COALESCE(?, next_attempt_at),
+                  failed_at = CASE WHEN ? IS NULL THEN ? ELSE NULL END, last_error = ?
+                WHERE id = ?
+                """,
+                [.integer(Int64(attempts)), .optional(nextAttemptAt), .optional(nextAttemptAt), .integer(at),
+                 .text(String(error.prefix(500))), .text(id)])
+        }
+    }
+}
