@@ -1,0 +1,22 @@
+/// A failed step inside an SDK operation: what becomes ``AssentResponse/error`` and ``AssentResponse/errorCode``.
+struct ClientFailure: Error, Sendable {
+    let error: String
+    let errorCode: String
+
+    init(_ error: String, _ errorCode: String) {
+        self.error = error
+        self.errorCode = errorCode
+    }
+
+    static let tokenNotSet = ClientFailure("A token has not been set. Call 'setToken' first.", AssentErrorCode.tokenNotSet)
+    static let credentialNotFound = ClientFailure(
+        "No credential found on this device. Call 'addCredential' first.", AssentErrorCode.credentialNotFound)
+    static let decoding = ClientFailure("Decoding error.", AssentErrorCode.decodingError)
+    /// Whether this is the 404-without-a-body answer (a path the server does not have).
+    var isEndpointNotFound: Bool {
+        errorCode == Self.endpointNotFound.errorCode && error == Self.endpointNotFound.error
+    }
+
+    static let endpointNotFound = ClientFailure(
+        "API endpoint not found. Ensure your base URL is valid.", AssentErrorCode.apiError)
+}

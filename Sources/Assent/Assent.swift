@@ -1,0 +1,70 @@
+/// The Assent client SDK: one instance per tenant and server, with one namespace per verification method.
+///
+/// ```swift
+/// let assent = Assent(tenantID: "…", baseURL: "https://assent.example.com/v1")
+/// let enrolled = await assent.push.addCredential(token: tokenFromYourBackend)
+/// if let challenge = await assent.push.getChallenge().data ?? nil {
+///     _ = await assent.push.updateChallenge(challengeId: challenge.challengeId, approved: true)
+/// }
+/// ```
+///
+/// Every call answers an ``AssentResponse``; none throws. The platform is reached through seams — ``KeyStore``,
+/// ``Transport`` and ``AssentClock`` — that the designated initializer takes and tests replace.
+public final class Assent: Sendable {
+    /// The SDK's version, sent as `X-Authsignal-Version` and in the `User-Agent`.
+    public static let version = "0.1.0"
+    /// The SDK's name, sent as `X-Authsignal-SDK`.
+    public static let sdkName = "assent-swift"
+
+    /// The tenant the device belongs to.
+    public let tenantID: String
+    /// The server's base URL including `/v1`, e.g. `http://127.0.0.1:8420/v1`.
+    public let baseURL: String
+    /// Push verification: enrol the device, keep its push token fresh, fetch and answer challenges.
+    public let push: AssentPush
+
+    private let tokens: TokenCache
+
+    /// An SDK for `tenantID` at `baseURL` (which includes `/v1`), keeping keys in a ``FileKeyStore`` at
+    /// ``FileKeyStore/defaultDirectory`` (no passphrase), talking over ``URLSessionTransport`` and reading the
+    /// system clock.
+    public convenience init(tenantID: String, baseURL: String) {
+        self.init(tenantID: tenantID, baseURL: baseURL, keyStore: FileKeyStore(directory: FileKeyStore.defaultDirectory),
+                  transport: URLSessionTransport(), clock: .system)
+    }
+
+    /// An SDK with every seam given.
+    ///
+    /// - Parameters:
+    ///   - tenantID: The tenant the device belongs to.
+    ///   - baseURL: The server's base URL including `/v1`.
+    ///   - keyStore: Where the device's private keys live.
+    ///   - transport: How requests reach the server.
+    ///   - clock: The time that time-window signatures cover.
+    ///   - device: The name and platform sent at enrolment (``DeviceInfo/current`` by default).
+    public init(
+        tenantID: String, baseURL: String, keyStore: any KeyStore, transport: any Transport, clock: AssentClock,
+        device: DeviceInfo = .current
+    ) {
+        let api = ClientAPI(tenantID: tenantID, baseURL: baseURL, transport: transport)
+        let tokens = TokenCache()
+        self.tenantID = tenantID
+        self.baseURL = api.baseURL
+        self.tokens = tokens
+        self.push = AssentPush(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens)
+    }
+
+    /// Caches `token` (a short-lived token from tracking an action on your backend) for calls that need one and are
+    /// not given one, such as ``AssentPush/addCredential(token:userPresenceRequired:pushToken:)``.
+    public func setToken(_ token: String) {
+        tokens.set(token)
+    }
+
+    /// Forgets the cached token.
+    public func clearToken() {
+        tokens.set(nil)
+    }
+
+    /// The cached token, if any.
+    public var token: String? { tokens.get() }
+}

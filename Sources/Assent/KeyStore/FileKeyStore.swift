@@ -1,0 +1,183 @@
+import AssentCrypto
+import Foundation
+import Synchronization
+
+/// A ``KeyStore`` for Linux: one file per key in a directory only this user can use, the private key sealed with
+/// AES-256-GCM.
+///
+/// **Where the sealing key comes from.**
+/// - With a passphrase: PBKDF2-HMAC-SHA256 over the passphrase with a random 16-byte salt per key file
+///   (``defaultIterations`` rounds, the OWASP figure for PBKDF2-SHA256); the salt and count are stored with the key.
+///   Whoever copies the directory still needs the passphrase.
+/// - Without one: a random 32-byte key in `keystore.secret` beside the keys (created once, `0600`). That keeps keys
+///   out of plain sight (backups of single files, accidental `cat`, grep) but protects nothing from someone who can
+///   read the whole directory as this user. Use a passphrase where that matters.
+///
+/// The GCM additional data binds the key's name, public key, `userPresenceRequired` and sealing parameters, so a
+/// file renamed, edited or swapped for another fails to open as ``KeyStoreError/Code/corrupted``. A wrong passphrase
+/// fails as ``KeyStoreError/Code/wrongPassphrase``; no key is ever replaced because it could not be read.
+///
+/// **Files.** The directory is created `0700`, every file `0600`, all written atomically (temporary file, `fsync`,
+/// rename, directory `fsync`); a directory or file other users can access is refused. A key lives in `<name>.key`,
+/// a JSON document: `format`, `name`, `publicKey` (base64 SPKI), `userPresenceRequired`, `protection`
+/// (`passphrase` or `keyfile`), `kdf` (`algorithm`, `iterations`, `salt`), and `nonce`, `ciphertext`, `tag`
+/// (base64) — the private scalar appears only inside `ciphertext`.
+public final class FileKeyStore: KeyStore {
+    /// PBKDF2 rounds for new keys sealed under a passphrase.
+    public static let defaultIterations = 600_000
+
+    /// The directory holding the keys.
+    public let directory: String
+    private let passphrase: [UInt8]?
+    private let iterations: Int
+    /// Sealing keys already derived from the passphrase, by salt and rounds: a key file is read and opened afresh on
+    /// every load, but PBKDF2 runs once per salt for the life of the store.
+    private let derivedKeys = Mutex<[String: [UInt8]]>([:])
+
+    /// The store in `directory` (created on first write). `passphrase` nil or empty selects the key-file scheme.
+    /// `iterations` applies to keys created from now on; existing keys keep the count stored with them.
+    public init(directory: String, passphrase: String? = nil, iterations: Int = FileKeyStore.defaultIterations) {
+        self.directory = directory
+        self.passphrase = passphrase.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+        self.iterations = max(1, iterations)
+    }
+
+    /// `$XDG_DATA_HOME/assent/keys`, else `~/.local/share/assent/keys`: where ``Assent/init(tenantID:baseURL:)``
+    /// keeps keys.
+    public static var defaultDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return (data as NSString).appendingPathComponent("assent/keys")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(".local/share/assent/keys")
+    }
+
+    /// Whether keys are sealed under a passphrase (otherwise under the random key file).
+    public var usesPassphrase: Bool { passphrase != nil }
+
+    // MARK: KeyStore
+
+    /// The key under `name`, or nil when there is none.
+    public func loadKey(named name: String) async throws -> (any SigningKey)? {
+        let path = try keyPath(name)
+        guard try SecureFile.prepareDirectory(directory, create: false) else { return nil }
+        guard let bytes = try SecureFile.read(path) else { return nil }
+        guard let file = try? JSONDecoder().decode(KeyFile.self, from: Data(bytes)) else {
+            throw KeyStoreError(.corrupted, "\(path) is not an Assent key file")
+        }
+        return try open(file, name: name, path: path)
+    }
+
+    /// Generates a new key under `name`, sealed and written atomically, replacing any key stored there.
+    public func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey {
+        let path = try keyPath(name)
+        try SecureFile.prepareDirectory(directory, create: true)
+        let privateKey = P256.PrivateKey()
+        let file = try seal(privateKey, name: name, userPresenceRequired: userPresenceRequired)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try SecureFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
+        return SoftwareSigningKey(privateKey: privateKey, userPresenceRequired: userPresenceRequired)
+    }
+
+    /// Deletes the key file for `name`; returns whether there was one.
+    @discardableResult
+    public func deleteKey(named name: String) async throws -> Bool {
+        let path = try keyPath(name)
+        guard try SecureFile.prepareDirectory(directory, create: false) else { return false }
+        return try SecureFile.remove(path)
+    }
+
+    // MARK: Sealing
+
+    private static let format = "assent-key-v1"
+    private static let kdfAlgorithm = "PBKDF2-HMAC-SHA256"
+    private static let keyFileName = "keystore.secret"
+    private static let maximumIterations = 10_000_000
+
+    private func keyPath(_ name: String) throws -> String {
+        guard KeyName.isValid(name) else { throw KeyStoreError(.invalidName, "invalid key name '\(name)'") }
+        return (directory as NSString).appendingPathComponent("\(name).key")
+    }
+
+    private func seal(_ privateKey: P256.PrivateKey, name: String, userPresenceRequired: Bool) throws -> KeyFile {
+        var file = KeyFile(
+            format: Self.format, name: name, publicKey: Base64.encode(privateKey.publicKey.spkiDER),
+            userPresenceRequired: userPresenceRequired, protection: passphrase == nil ? .keyfile : .passphrase,
+            kdf: nil, nonce: "", ciphertext: "", tag: "")
+        let sealingKey: [UInt8]
+        if let passphrase {
+            let salt = SecureRandom.bytes(16)
+            file.kdf = KeyFile.KDF(algorithm: Self.kdfAlgorithm, iterations: iterations, salt: Base64.encode(salt))
+            sealingKey = try derive(passphrase, salt: salt, iterations: iterations)
+        } else {
+            sealingKey = try storeSecret(create: true)
+        }
+        let nonce = SecureRandom.bytes(12)
+        let sealed = try AES.GCM.seal(privateKey.rawRepresentation, key: sealingKey, nonce: nonce,
+                                      authenticating: file.associatedData)
+        file.nonce = Base64.encode(nonce)
+        file.ciphertext = Base64.encode(sealed.ciphertext)
+        file.tag = Base64.encode(sealed.tag)
+        return file
+    }
+
+    private func open(_ file: KeyFile, name: String, path: String) throws -> SoftwareSigningKey {
+        guard file.format == Self.format, file.name == name,
+              let nonce = Base64.decodeStrict(file.nonce), let ciphertext = Base64.decodeStrict(file.ciphertext),
+              let tag = Base64.decodeStrict(file.tag), let spki = Base64.decodeStrict(file.publicKey),
+              let publicKey = try? P256.PublicKey(spkiDER: spki)
+        else { throw KeyStoreError(.corrupted, "\(path) is malformed") }
+        let sealingKey: [UInt8]
+        switch (file.protection, passphrase) {
+        case (.passphrase, nil):
+            throw KeyStoreError(.passphraseRequired, "the key in \(path) is sealed under a passphrase; none was given")
+        case (.keyfile, .some):
+            throw KeyStoreError(
+                .protectionMismatch, "the key in \(path) was stored without a passphrase; open the store without one")
+        case (.passphrase, .some(let passphrase)):
+            guard let kdf = file.kdf, kdf.algorithm == Self.kdfAlgorithm,
+                  (1...Self.maximumIterations).contains(kdf.iterations), let salt = Base64.decodeStrict(kdf.salt)
+            else { throw KeyStoreError(.corrupted, "\(path) has unusable key-derivation parameters") }
+            sealingKey = try derive(passphrase, salt: salt, iterations: kdf.iterations)
+        case (.keyfile, nil):
+            sealingKey = try storeSecret(create: false)
+        }
+        let scalar: [UInt8]
+        do {
+            scalar = try AES.GCM.open(ciphertext, tag: tag, key: sealingKey, nonce: nonce,
+                                      authenticating: file.associatedData)
+        } catch {
+            if file.protection == .passphrase {
+                throw KeyStoreError(.wrongPassphrase, "the passphrase does not open the key in \(path)")
+            }
+            throw KeyStoreError(.corrupted, "the key in \(path) does not open with \(Self.keyFileName)")
+        }
+        guard let privateKey = try? P256.PrivateKey(rawRepresentation: scalar), privateKey.publicKey == publicKey else {
+            throw KeyStoreError(.corrupted, "the key in \(path) does not match its public key")
+        }
+        return SoftwareSigningKey(privateKey: privateKey, userPresenceRequired: file.userPresenceRequired)
+    }
+
+    private func derive(_ passphrase: [UInt8], salt: [UInt8], iterations: Int) throws -> [UInt8] {
+        let cacheKey = "\(Base64.encode(salt)):\(iterations)"
+        if let known = derivedKeys.withLock({ $0[cacheKey] }) { return known }
+        let key = try PBKDF2.deriveSHA256(password: passphrase, salt: salt, iterations: iterations, outputByteCount: 32)
+        derivedKeys.withLock { $0[cacheKey] = key }
+        return key
+    }
+
+    /// The random key-file secret, created (first writer wins) when `create` is set.
+    private func storeSecret(create: Bool) throws -> [UInt8] {
+        let path = (directory as NSString).appendingPathComponent(Self.keyFileName)
+        if let existing = try SecureFile.read(path) {
+            guard existing.count == 32 else { throw KeyStoreError(.corrupted, "\(path) is not a 32-byte key") }
+            return existing
+        }
+        guard create else { throw KeyStoreError(.corrupted, "\(path) is missing, so no key in \(directory) can be opened") }
+        let secret = SecureRandom.bytes(32)
+        if try SecureFile.write(secret, to: path, replace: false) { return secret }
+        return try storeSecret(create: false)
+    }
+}

@@ -1,0 +1,41 @@
+import AssentCrypto
+import Synchronization
+
+/// A ``KeyStore`` that keeps keys in memory only, for tests and short-lived tools.
+public final class InMemoryKeyStore: KeyStore {
+    private let keys = Mutex<[String: SoftwareSigningKey]>([:])
+
+    /// An empty store.
+    public init() {}
+
+    /// The key under `name`, if any.
+    public func loadKey(named name: String) async throws -> (any SigningKey)? {
+        try Self.check(name)
+        return keys.withLock { $0[name] }
+    }
+
+    /// Generates and keeps a new key under `name`.
+    public func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey {
+        try Self.check(name)
+        let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), userPresenceRequired: userPresenceRequired)
+        keys.withLock { $0[name] = key }
+        return key
+    }
+
+    /// Forgets the key under `name`.
+    @discardableResult
+    public func deleteKey(named name: String) async throws -> Bool {
+        try Self.check(name)
+        return keys.withLock { $0.removeValue(forKey: name) != nil }
+    }
+
+    /// Stores `key` under `name` (tests use it to plant a known key).
+    public func store(_ key: SoftwareSigningKey, named name: String) throws {
+        try Self.check(name)
+        keys.withLock { $0[name] = key }
+    }
+
+    private static func check(_ name: String) throws {
+        guard KeyName.isValid(name) else { throw KeyStoreError(.invalidName, "invalid key name '\(name)'") }
+    }
+}

@@ -1,0 +1,26 @@
+/// The JSON document of one sealed key.
+struct KeyFile: Codable {
+    enum Protection: String, Codable { case passphrase, keyfile }
+    struct KDF: Codable {
+        var algorithm: String
+        var iterations: Int
+        var salt: String
+    }
+
+    var format: String
+    var name: String
+    var publicKey: String
+    var userPresenceRequired: Bool
+    var protection: Protection
+    var kdf: KDF?
+    var nonce: String
+    var ciphertext: String
+    var tag: String
+
+    /// Everything but the ciphertext, bound into the GCM tag.
+    var associatedData: [UInt8] {
+        let kdfText = kdf.map { "\($0.algorithm):\($0.iterations):\($0.salt)" } ?? "-"
+        return Array([format, name, publicKey, String(userPresenceRequired), protection.rawValue, kdfText]
+            .joined(separator: "\n").utf8)
+    }
+}

@@ -1,0 +1,20 @@
+/// Where the device keeps its signing keys: one P-256 key per name (``AssentPush/keyName`` for push).
+///
+/// The SDK loads a key before every signed call, creates one at enrolment when none exists (an existing key is
+/// reused, as the official SDKs do) and deletes it when the credential is removed. Implementations: ``InMemoryKeyStore``
+/// for tests, ``FileKeyStore`` for Linux; a platform adapter can back it with the Keychain / Secure Enclave.
+public protocol KeyStore: Sendable {
+    /// The key stored under `name`, or nil when there is none.
+    ///
+    /// - Throws: ``KeyStoreError`` when a key exists but cannot be read (wrong passphrase, damaged file, unsafe
+    ///   permissions). Never answers nil in that case: the caller must not replace a key it merely failed to read.
+    func loadKey(named name: String) async throws -> (any SigningKey)?
+
+    /// Generates a new key under `name`, replacing any key stored there, with `userPresenceRequired` recorded as an
+    /// attribute of the key.
+    func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey
+
+    /// Deletes the key under `name`; returns whether there was one.
+    @discardableResult
+    func deleteKey(named name: String) async throws -> Bool
+}
