@@ -1,0 +1,136 @@
+import Assent
+import Foundation
+
+/// The directory that makes this machine a device (`--home`, default `~/.assent-device`, created `0700`):
+/// `device.json` remembers the tenant and server from enrolment so later commands need neither, and `keys/` is the
+/// ``FileKeyStore`` holding the private keys, sealed under `ASSENT_DEVICE_PASSPHRASE` when set, else under a random
+/// key file beside them.
+struct DeviceHome: Sendable {
+    /// What enrolment remembers (`device.json`).
+    struct Enrolment: Codable, Sendable, Equatable {
+        /// The tenant the device belongs to.
+        var tenantId: String
+        /// The server's base URL, including `/v1`.
+        var baseURL: String
+        /// The user the push credential belongs to.
+        var userId: String?
+        /// The push credential's ID.
+        var credentialId: String?
+    }
+
+    /// The directory.
+    let path: String
+    /// The passphrase sealing the keys, if any.
+    let passphrase: String?
+
+    /// `--home` and `--passphrase` / `ASSENT_DEVICE_PASSPHRASE`, which every device command takes.
+    static let options: [Option] = [
+        .optional("--home", "DIR", "the device's directory (default ~/.assent-device)", environment: "ASSENT_DEVICE_HOME"),
+        .optional(
+            "--passphrase", "P",
+            "seals the private keys (PBKDF2 + AES-256-GCM); prefer the environment variable (flags show in ps). "
+                + "Without one, keys are sealed under a random key file in the directory",
+            environment: "ASSENT_DEVICE_PASSPHRASE"),
+    ]
+
+    /// The home the options name.
+    init(_ invocation: Invocation) throws {
+        let options = invocation.options
+        if let home = try options.nonEmpty("--home") {
+            path = (home as NSString).expandingTildeInPath
+        } else {
+            let user = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+            path = (user as NSString).appendingPathComponent(".assent-device")
+        }
+        if options.isGiven("--passphrase") {
+            Output.warning("--passphrase is visible to other users of this machine (ps, /proc); prefer ASSENT_DEVICE_PASSPHRASE")
+        }
+        passphrase = options.string("--passphrase")
+    }
+
+    private var enrolmentPath: String { (path as NSString).appendingPathComponent("device.json") }
+
+    /// The key store in `keys/`.
+    var keyStore: FileKeyStore {
+        FileKeyStore(directory: (path as NSString).appendingPathComponent("keys"), passphrase: passphrase)
+    }
+
+    /// What enrolment remembered, or a failure telling the user to enrol.
+    func enrolment() throws -> Enrolment {
+        let bytes: [UInt8]?
+        do {
+            try SecureFile.prepareDirectory(path, create: false)
+            bytes = try SecureFile.read(enrolmentPath)
+        } catch {
+            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
+        guard let bytes else {
+            throw CLIError.failure(
+                "this device is not enrolled (no \(enrolmentPath)); run 'assent device push enrol' first",
+                errorCode: AssentErrorCode.credentialNotFound)
+        }
+        guard let enrolment = try? JSONDecoder().decode(Enrolment.self, from: Data(bytes)) else {
+            throw CLIError.failure("\(enrolmentPath) is damaged; remove it and enrol again", errorCode: "corrupted")
+        }
+        return enrolment
+    }
+
+    /// What enrolment remembered, or nil when the device is not enrolled.
+    func existingEnrolment() throws -> Enrolment? {
+        do {
+            guard try SecureFile.prepareDirectory(path, create: false), try SecureFile.read(enrolmentPath) != nil else {
+                return nil
+            }
+        } catch {
+            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
+        return try enrolment()
+    }
+
+    /// Creates the directory (`0700`) or checks that only its owner can use it, before anything is sent anywhere.
+    func prepare() throws {
+        do {
+            try SecureFile.prepareDirectory(path, create: true)
+        } catch {
+            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
+    }
+
+    /// Writes `device.json` atomically, owner-only.
+    func save(_ enrolment: Enrolment) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try SecureFile.prepareDirectory(path, create: true)
+            try SecureFile.write(Array(try encoder.encode(enrolment)) + [0x0A], to: enrolmentPath)
+        } catch {
+            throw CLIError.failure("cannot save \(enrolmentPath): \(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
+    }
+
+    /// Forgets the enrolment.
+    func forget() throws {
+        do {
+            try SecureFile.remove(enrolmentPath)
+        } catch {
+            throw CLIError.failure("cannot remove \(enrolmentPath): \(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
+    }
+
+    /// The SDK for `enrolment`, over this home's key store.
+    func sdk(_ enrolment: Enrolment, device: DeviceInfo = .current) -> Assent {
+        Assent(tenantID: enrolment.tenantId, baseURL: enrolment.baseURL, keyStore: keyStore,
+               transport: URLSessionTransport(), clock: .system, device: device)
+    }
+
+    /// `--url` as the SDK's base URL: `/v1` appended unless already there; only http(s) with a host.
+    static func sdkBaseURL(_ text: String) throws -> String {
+        var base = text.trimmingCharacters(in: .whitespaces)
+        while base.hasSuffix("/") { base.removeLast() }
+        if !base.hasSuffix("/v1") { base += "/v1" }
+        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else { throw CLIError.usage("--url must be an http(s) base URL such as http://127.0.0.1:8420, got '\(text)'") }
+        return base
+    }
+}
