@@ -20,6 +20,7 @@ public final class AssentApplication: Sendable {
     private let tenants: TenantDirectory
     private let logger: Logger
     private let publicURLBox: PublicURL
+    private let webhooks: WebhookDispatcher
 
     /// Validated configuration in, ready server out (not yet listening).
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -54,6 +55,11 @@ public final class AssentApplication: Sendable {
             logger: logger
         ).register(in: &router)
 
+        var policy = WebhookDispatcher.Policy()
+        policy.retryBase = configuration.webhookRetrySeconds
+        policy.maxAttempts = configuration.webhookMaxAttempts
+        webhooks = WebhookDispatcher(store: store, tenants: tenants, clock: clock, logger: logger, policy: policy)
+
         var http = HTTPServer.Configuration()
         http.host = configuration.host
         http.port = configuration.port
@@ -71,6 +77,7 @@ public final class AssentApplication: Sendable {
             development = try await tenants.create(name: "Development")
         }
         try server.start()
+        webhooks.start()
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
         logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.sqlitePath)])
@@ -80,6 +87,7 @@ public final class AssentApplication: Sendable {
     /// Stops accepting, lets in-flight requests finish, then closes the database.
     public func shutdown() async {
         await server.shutdown()
+        await webhooks.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])
     }

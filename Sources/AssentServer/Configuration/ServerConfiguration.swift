@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var masterKeyFile: String?
     /// Whether to create a development tenant when the database has none.
     public var createDevelopmentTenant = true
+    /// Seconds before the first webhook retry (doubling after each further failure).
+    public var webhookRetrySeconds: Double = 30
+    /// Webhook attempts in all before an event is given up.
+    public var webhookMaxAttempts = 4
 
     /// The defaults.
     public init() {}
@@ -52,6 +56,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         ("--connection-timeout SECONDS", "ASSENT_CONNECTION_TIMEOUT", "idle connection timeout (default 30)"),
         ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside the database)"),
         ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
+        ("--webhook-retry SECONDS", "ASSENT_WEBHOOK_RETRY", "delay before the first webhook retry, doubling (default 30)"),
+        ("--webhook-attempts N", "ASSENT_WEBHOOK_ATTEMPTS", "webhook attempts before giving up (default 4)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "don't create a development tenant in an empty database"),
     ]
 
@@ -65,6 +71,7 @@ public struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_PUBLIC_URL": "--public-url", "ASSENT_THREADS": "--threads",
             "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
             "ASSENT_CONNECTION_TIMEOUT": "--connection-timeout", "ASSENT_MASTER_KEY_FILE": "--master-key-file",
+            "ASSENT_WEBHOOK_RETRY": "--webhook-retry", "ASSENT_WEBHOOK_ATTEMPTS": "--webhook-attempts",
         ]
         for (env, flag) in names.sorted(by: { $0.key < $1.key }) {
             if let value = environment[env], !value.isEmpty { values[flag] = value }
@@ -138,6 +145,8 @@ public struct ServerConfiguration: Sendable, Hashable {
             config.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         config.masterKeyFile = values["--master-key-file"]
+        if let value = try integer("--webhook-retry", 1...86_400) { config.webhookRetrySeconds = Double(value) }
+        if let value = try integer("--webhook-attempts", 1...20) { config.webhookMaxAttempts = value }
         if config.database.hasPrefix("postgres://") || config.database.hasPrefix("postgresql://") {
             throw Invalid(description: "PostgreSQL is not supported by this build yet; use an SQLite file path for --database")
         }

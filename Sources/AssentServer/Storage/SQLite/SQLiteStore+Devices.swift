@@ -41,7 +41,7 @@ extension SQLiteStore {
                 stored.authorizationType = candidate.authorizationType
                 stored.erroredAt = nil
                 stored.errorCode = nil
-                try Self.updateAuthenticator(stored, in: db)
+                _ = try Self.updateAuthenticator(stored, in: db)
                 try Self.enqueue(events(stored, false), in: db)
                 return (stored, false)
             }

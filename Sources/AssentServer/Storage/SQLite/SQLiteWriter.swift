@@ -33,6 +33,7 @@ final class SQLiteWriter: Sendable {
     }
 
     /// Runs `body` in the next batch and returns its result once the batch is committed.
+    @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let job = Job(

@@ -1,0 +1,99 @@
+import AssentCrypto
+import AssentHTTP
+@testable import AssentServer
+import Foundation
+import Testing
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A clock tests move by hand.
+final class ManualClock: Sendable {
+    private let milliseconds = Mutex<Int64>(1_800_000_000_000)
+    var clock: WallClock { WallClock { [self] in milliseconds.withLock { $0 } } }
+    func advance(seconds: Int64) { milliseconds.withLock { $0 += seconds * 1000 } }
+    var nowSeconds: Int64 { milliseconds.withLock { $0 } / 1000 }
+}
+
+/// A real assentd (AssentApplication over HTTP on a free loopback port) with a manual clock, for tests of expiry.
+final class LiveServer: Sendable {
+    let directory: TemporaryDirectory
+    let application: AssentApplication
+    let clock = ManualClock()
+    let baseURL: String
+    let tenant: TenantDirectory.Credentials
+    let databasePath: String
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.database = directory.file("assent.sqlite")
+        configuration.threads = 2
+        databasePath = configuration.database
+        application = try AssentApplication(
+            configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.clock)
+        let started = try await application.start()
+        baseURL = started.publicURL
+        tenant = try #require(started.developmentTenant)
+    }
+
+    func stop() async { await application.shutdown() }
+
+    struct Reply {
+        let status: Int
+        let json: [String: Any]
+    }
+
+    func request(
+        _ method: String, _ path: String, json body: [String: Any]? = nil, headers: [String: String] = [:]
+    ) async throws -> Reply {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Reply(status: (response as! HTTPURLResponse).statusCode, json: object)
+    }
+
+    var secretAuth: [String: String] {
+        ["Authorization": "Basic " + Base64.encode(Array((tenant.secretKey + ":").utf8))]
+    }
+
+    var tenantAuth: [String: String] {
+        ["Authorization": "Basic " + Base64.encodeURL(Array((tenant.tenant.id + ":").utf8))]
+    }
+
+    func track(_ user: String, _ action: String = "signIn", scope: String? = nil) async throws -> (token: String, key: String) {
+        var body: [String: Any] = [:]
+        if let scope { body["scope"] = scope }
+        let reply = try await request("POST", "/v1/users/\(user)/actions/\(action)", json: body, headers: secretAuth)
+        return (try #require(reply.json["token"] as? String), try #require(reply.json["idempotencyKey"] as? String))
+    }
+
+    /// Counts rows, to show a refusal changed nothing.
+    func rowCounts() async throws -> [String: Int] {
+        let store = try SQLiteStore(path: databasePath)
+        defer { Task { await store.close() } }
+        var counts: [String: Int] = [:]
+        for table in ["users", "actions", "authenticators", "challenges", "nonces", "webhook_outbox"] {
+            counts[table] = try store.read { db in
+                try db.queryOne("SELECT COUNT(*) FROM \(table)") { Int($0.int64(0)) } ?? 0
+            }
+        }
+        return counts
+    }
+}
+
+/// A device key speaking the iOS SDK's encodings.
+struct TestDevice {
+    let key = P256.PrivateKey()
+    var publicKey: String { Base64.encode(key.publicKey.spkiDER) }
+    var query: String { Base64.encodeURL(Array(publicKey.utf8)) }
+    func sign(_ message: String) throws -> String { Base64.encode(try key.signature(for: Array(message.utf8))) }
+}

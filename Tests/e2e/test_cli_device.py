@@ -1,0 +1,48 @@
+"""The full push flow with the `assent` CLI as the device and Authsignal's Python SDK as the backend."""
+import json
+import os
+import subprocess
+import tempfile
+import uuid
+
+import requests
+from authsignal.client import AuthsignalClient
+
+from conftest import BIN, assent
+
+
+def device(home, *args):
+    out = subprocess.run([os.path.join(BIN, "assent"), "device", "push", *args, "--home", home, "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_full_push_flow_with_the_cli_as_the_device(server):
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-device")
+    assent("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant["tenantId"],
+           "--number-matching", "on")
+    sdk = AuthsignalClient(tenant["secretKey"], api_url=server.api)
+    user = f"cli-{uuid.uuid4().hex[:6]}"
+    with tempfile.TemporaryDirectory() as home:
+        token = sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        enrolled = device(home, "enrol", "--url", server.url, "--tenant", tenant["tenantId"], "--token", token)
+        assert enrolled["userId"] == user
+
+        tracked = sdk.track(user, "signIn", {"ipAddress": "192.0.2.8", "userAgent": "Safari"})
+        bearer = {"Authorization": "Bearer " + tracked["token"]}
+        started = requests.post(f"{server.api}/client/challenge/push", json={"action": "signIn"}, headers=bearer).json()
+
+        pending = device(home, "challenge")
+        assert pending["challengeId"] == started["challengeId"]
+        assert pending["ipAddress"] == "192.0.2.8" and pending["userAgent"] == "Safari"
+
+        device(home, "approve", "--code", started["verificationCode"])
+        verified = requests.post(f"{server.api}/client/verify/push", json={"challengeId": started["challengeId"]},
+                                 headers=bearer).json()
+        assert verified["isVerified"] is True
+        result = sdk.validate_challenge({"token": verified["accessToken"]})
+        assert result["is_valid"] is True and result["verification_method"] == "PUSH"
+
+        device(home, "remove")
+        assert sdk.get_authenticators(user) == []
