@@ -1,8 +1,8 @@
 # Assent: `make run` starts assentd on 127.0.0.1:8420; `make test` runs every test. Both install what is missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libmicrohttpd-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv
+BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv zbar-tools chromium chromium-driver
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3
 LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite

@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Wrappers for C macros and variadic calls that Swift cannot import.
         .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd")]),
 
@@ -23,11 +25,12 @@ let package = Package(
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
-        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "CSQLite"]),
+        .target(name: "AssentQRCode", dependencies: ["CQREncode", "CZlib"]),
+        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRCode", "CSQLite"]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),
-        .executableTarget(name: "assent-bench", path: "Benchmarks/AssentBench"),
+        .executableTarget(name: "assent-bench", dependencies: ["AssentCrypto"], path: "Benchmarks/AssentBench"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP"]),
@@ -35,6 +38,7 @@ let package = Package(
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
         .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
+        .testTarget(name: "AssentQRCodeTests", dependencies: ["AssentQRCode"]),
     ],
     swiftLanguageModes: [.v6]
 )

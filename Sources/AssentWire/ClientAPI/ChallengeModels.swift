@@ -167,3 +167,115 @@ public struct VerifyPushResponse: Codable, Sendable, Hashable {
         self.accessToken = accessToken
     }
 }
+
+/// `POST /v1/client/challenge/qr-code`: anonymous (tenant Basic, with `action` and `custom`) or for a tracked action
+/// (Bearer track token, whose action and custom data are used).
+public struct StartQRChallengeRequest: Codable, Sendable, Hashable {
+    /// The action code (anonymous challenges).
+    public var action: String?
+    /// Custom data (anonymous challenges).
+    public var custom: [String: JSONValue]?
+    /// Creates a request.
+    public init(action: String? = nil, custom: [String: JSONValue]? = nil) {
+        self.action = action
+        self.custom = custom
+    }
+}
+
+/// The answer to starting a QR challenge.
+public struct StartQRChallengeResponse: Codable, Sendable, Hashable {
+    /// The challenge (what the QR code carries).
+    public var challengeId: String
+    /// Expiry (ISO-8601).
+    public var expiresAt: String
+    /// The poll secret: only its holder learns the result through `verify/qr-code`.
+    public var deviceCode: String?
+    /// The text to render as the QR code (``QRPayload``).
+    public var qrPayload: String?
+    /// Creates a response.
+    public init(challengeId: String, expiresAt: String, deviceCode: String?, qrPayload: String?) {
+        self.challengeId = challengeId
+        self.expiresAt = expiresAt
+        self.deviceCode = deviceCode
+        self.qrPayload = qrPayload
+    }
+}
+
+/// `POST /v1/client/verify/qr-code` (tenant Basic).
+public struct VerifyQRRequest: Codable, Sendable, Hashable {
+    /// The challenge.
+    public var challengeId: String
+    /// The poll secret from the start.
+    public var deviceCode: String
+    /// Creates a request.
+    public init(challengeId: String, deviceCode: String) {
+        self.challengeId = challengeId
+        self.deviceCode = deviceCode
+    }
+}
+
+/// The state of a QR challenge for the page that shows it.
+public struct VerifyQRResponse: Codable, Sendable, Hashable {
+    /// A device claimed it.
+    public var isClaimed: Bool
+    /// Answered or expired.
+    public var isConsumed: Bool
+    /// Approved.
+    public var isVerified: Bool
+    /// For the backend's `POST /v1/validate`, once approved.
+    public var accessToken: String?
+    /// Creates a response.
+    public init(isClaimed: Bool, isConsumed: Bool, isVerified: Bool, accessToken: String?) {
+        self.isClaimed = isClaimed
+        self.isConsumed = isConsumed
+        self.isVerified = isVerified
+        self.accessToken = accessToken
+    }
+}
+
+/// `POST /v1/client/user-authenticators/qr-code/challenge/claim`: signed over the challenge id.
+public struct ClaimChallengeRequest: Codable, Sendable, Hashable {
+    /// The challenge from the QR code.
+    public var challengeId: String
+    /// The credential's public key.
+    public var publicKey: String
+    /// Base64 DER ECDSA signature over the challenge id.
+    public var signature: String
+    /// Creates a request.
+    public init(challengeId: String, publicKey: String, signature: String) {
+        self.challengeId = challengeId
+        self.publicKey = publicKey
+        self.signature = signature
+    }
+}
+
+/// What the claiming device learns about who is asking.
+public struct ClaimChallengeResponse: Codable, Sendable, Hashable {
+    /// True when this device now holds the claim.
+    public var success: Bool
+    /// The initiating page's IP address.
+    public var ipAddress: String?
+    /// The initiating page's user agent.
+    public var userAgent: String?
+    /// The action code.
+    public var actionCode: String?
+    /// The action's idempotency key.
+    public var idempotencyKey: String?
+    /// Public custom data of the action.
+    public var custom: [String: JSONValue]?
+    /// Public custom data of the user.
+    public var user: ChallengeUser?
+    /// Creates a response.
+    public init(
+        success: Bool, ipAddress: String?, userAgent: String?, actionCode: String?, idempotencyKey: String?,
+        custom: [String: JSONValue]?, user: ChallengeUser?
+    ) {
+        self.success = success
+        self.ipAddress = ipAddress
+        self.userAgent = userAgent
+        self.actionCode = actionCode
+        self.idempotencyKey = idempotencyKey
+        self.custom = custom
+        self.user = user
+    }
+}

@@ -1,0 +1,4 @@
+#ifndef ASSENT_CQRENCODE_SHIM_H
+#define ASSENT_CQRENCODE_SHIM_H
+#include <qrencode.h>
+#endif
