@@ -35,24 +35,30 @@ public final class AssentApplication: Sendable {
         let metrics = HTTPMetrics()
         publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
 
+        let tokenLifetime = Int64(configuration.tokenLifetimeSeconds)
         let webhookEvents = WebhookEvents(clock: clock, source: publicURLBox)
+        let challengeEvents = ChallengeEvents()
+        let credentials = ClientCredentials(tenants: store, tokens: tokens)
+        let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
+        let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents)
+        let qrChallenges = QRChallengeService(
+            store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
+
         var router = Router()
         SystemAPI(store: store, metrics: metrics, logger: logger).register(in: &router)
         ServerAPI(
             tenants: tenants,
-            actions: ActionService(
-                store: store, tokens: tokens, clock: clock,
-                defaultTokenLifetime: Int64(configuration.tokenLifetimeSeconds)),
+            actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
             logger: logger, publicURL: publicURLBox
         ).register(in: &router)
         ClientAPI(
-            credentials: ClientCredentials(tenants: store, tokens: tokens),
-            devices: DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents),
-            push: PushChallengeService(
-                store: store, clock: clock, tokens: tokens,
-                defaultTokenLifetime: Int64(configuration.tokenLifetimeSeconds)),
-            logger: logger
+            credentials: credentials, devices: devices,
+            push: PushChallengeService(store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime),
+            decisions: decisions, logger: logger
+        ).register(in: &router)
+        QRCodeAPI(
+            credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, logger: logger
         ).register(in: &router)
 
         var policy = WebhookDispatcher.Policy()

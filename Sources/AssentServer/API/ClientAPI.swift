@@ -9,6 +9,7 @@ struct ClientAPI: Sendable {
     let credentials: ClientCredentials
     let devices: DeviceCredentialService
     let push: PushChallengeService
+    let decisions: ChallengeDecisions
     let logger: Logger
 
     private static let base = "/v1/client/user-authenticators"
@@ -120,7 +121,7 @@ struct ClientAPI: Sendable {
         let update = try Self.updateChallengeRequest(try JSONBody(request))
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
-        let answered = try await push.answer(
+        let answered = try await decisions.answer(
             tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push, method: .push,
             from: [.pending])
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))

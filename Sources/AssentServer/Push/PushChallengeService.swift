@@ -114,47 +114,6 @@ struct PushChallengeService: Sendable {
         return subset.isEmpty ? nil : subset
     }
 
-    /// Records `authenticator`'s approval or denial of a challenge, signed over its id (and, when sent or required,
-    /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
-    func answer(
-        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
-        kind: Challenge.Kind, method: VerificationMethod, from states: [Challenge.State]
-    ) async throws -> Challenge {
-        guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
-            throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
-        }
-        let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
-        if let bound = request.boundSignature {
-            let message = SignedMessage.decision(challengeId: request.challengeId, approved: request.approved, verificationCode: code)
-            guard key.verifies(bound, message: message) else {
-                throw AssentError(.invalidSignature, "The bound signature does not verify over this decision.")
-            }
-        } else if tenant.settings.requireBoundSignature {
-            throw AssentError(.invalidSignature, "This tenant requires a bound signature over the decision.")
-        }
-        let now = clock.nowMilliseconds()
-        guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
-              challenge.kind == kind
-        else { throw AssentError(.notFound, "No such challenge.") }
-        guard challenge.userID == authenticator.userID,
-              challenge.targetAuthenticatorID == nil || challenge.targetAuthenticatorID == authenticator.id,
-              kind != .qrCode || challenge.answeredBy == authenticator.id
-        else { throw AssentError(.forbidden, "This credential may not answer this challenge.") }
-        guard challenge.isOpen(at: now) else {
-            throw AssentError(.challengeClosed, "The challenge has expired or was already answered.")
-        }
-        if request.approved, let expected = challenge.verificationCode {
-            guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
-                throw AssentError(.invalidRequest, "verificationCode does not match the code shown on the initiating page.")
-            }
-        }
-        guard let answered = try await store.answerChallenge(
-            tenantID: tenant.id, id: challenge.id, from: states, approved: request.approved,
-            authenticatorID: authenticator.id, verificationMethod: method, now: now)
-        else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
-        return answered
-    }
-
     /// The challenge's state for the page that started it; an approved challenge comes with an access token.
     func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> VerifyPushResponse {
         guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),

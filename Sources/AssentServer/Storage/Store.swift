@@ -95,6 +95,14 @@ public protocol Store: Sendable {
         verificationMethod: VerificationMethod, now: Int64
     ) async throws -> Challenge?
 
+    /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
+    /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
+    /// `anonymousAction` (with that user) as its action in the same transaction. Returns the claimed challenge, or nil
+    /// when it was not open (someone else won, or it expired).
+    func claimChallenge(
+        tenantID: String, id: String, authenticator: Authenticator, anonymousAction: Action?, now: Int64
+    ) async throws -> Challenge?
+
     // MARK: Webhook outbox
     /// Events due at `now`, oldest first.
     func dueWebhookEvents(now: Int64, limit: Int) async throws -> [WebhookEvent]

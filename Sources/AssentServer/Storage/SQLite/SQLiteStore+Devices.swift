@@ -214,9 +214,10 @@ extension SQLiteStore {
                 """
                 UPDATE challenges SET state = ?, answered_at = ?, answered_by = ?
                 WHERE id = ? AND tenant_id = ? AND state IN (\(states)) AND expires_at > ?
+                  AND (state = 'pending' OR answered_by = ?)
                 """,
                 [.text(approved ? "approved" : "denied"), .integer(now), .text(authenticatorID), .text(id),
-                 .text(tenantID), .integer(now)])
+                 .text(tenantID), .integer(now), .text(authenticatorID)])
             guard changed == 1,
                   let challenge = try db.queryOne(
                       "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], Self.challenge)
@@ -234,6 +235,34 @@ extension SQLiteStore {
                 "UPDATE authenticators SET last_verified_at = ? WHERE id = ? AND tenant_id = ?",
                 [.integer(now), .text(authenticatorID), .text(tenantID)])
             return challenge
+        }
+    }
+
+    public func claimChallenge(
+        tenantID: String, id: String, authenticator: Authenticator, anonymousAction: Action?, now: Int64
+    ) async throws -> Challenge? {
+        try await writer.write { db in
+            let changed = try db.run(
+                """
+                UPDATE challenges SET state = 'claimed', answered_by = ?, user_id = COALESCE(user_id, ?),
+                  action_code = COALESCE(action_code, ?), idempotency_key = COALESCE(idempotency_key, ?)
+                WHERE id = ? AND tenant_id = ? AND kind = 'qr' AND state = 'pending' AND expires_at > ?
+                  AND (user_id IS NULL OR user_id = ?)
+                """,
+                [.text(authenticator.id), .text(authenticator.userID), .optional(anonymousAction?.actionCode),
+                 .optional(anonymousAction?.idempotencyKey), .text(id), .text(tenantID), .integer(now),
+                 .text(authenticator.userID)])
+            guard changed == 1,
+                  let claimed = try db.queryOne(
+                      "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], Self.challenge)
+            else { return nil }
+            if let action = anonymousAction, claimed.idempotencyKey == action.idempotencyKey {
+                if try Self.user(tenantID: tenantID, userID: action.userID, in: db) == nil {
+                    try Self.saveUser(User(tenantID: tenantID, userID: action.userID, now: now), in: db)
+                }
+                try Self.insertAction(action, in: db)
+            }
+            return claimed
         }
     }
 

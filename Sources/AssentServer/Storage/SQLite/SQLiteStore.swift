@@ -230,16 +230,18 @@ public final class SQLiteStore: Store {
             try Self.saveUser(user(current), in: db)
             var decided = action
             decide(&decided, authenticators)
-            try db.run(
-                "INSERT INTO actions (\(Self.actionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(decided.tenantID), .text(decided.idempotencyKey), .text(decided.userID),
-                 .text(decided.actionCode), .text(decided.state.rawValue), .integer(decided.createdAt),
-                 .integer(decided.stateUpdatedAt), .optional(decided.verificationMethod?.rawValue),
-                 .optional(decided.ipAddress), .optional(decided.userAgent), .optional(decided.deviceID),
-                 .optional(decided.redirectURL), Self.encodeCustom(decided.custom), .optional(decided.scope),
-                 .optional(decided.validatedAt)])
+            try Self.insertAction(decided, in: db)
             return TrackOutcome(action: decided, authenticators: authenticators, created: true)
         }
+    }
+
+    static func insertAction(_ a: Action, in db: SQLiteConnection) throws {
+        try db.run(
+            "INSERT INTO actions (\(actionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(a.tenantID), .text(a.idempotencyKey), .text(a.userID), .text(a.actionCode), .text(a.state.rawValue),
+             .integer(a.createdAt), .integer(a.stateUpdatedAt), .optional(a.verificationMethod?.rawValue),
+             .optional(a.ipAddress), .optional(a.userAgent), .optional(a.deviceID), .optional(a.redirectURL),
+             encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt)])
     }
 
     public func action(tenantID: String, idempotencyKey: String) async throws -> Action? {

@@ -1,0 +1,86 @@
+import AssentHTTP
+import AssentWire
+import Foundation
+
+/// The QR code parts of the client API: the page opens and polls a challenge, the device claims and answers it.
+struct QRCodeAPI: Sendable {
+    let credentials: ClientCredentials
+    let devices: DeviceCredentialService
+    let qr: QRChallengeService
+    let decisions: ChallengeDecisions
+    let logger: Logger
+
+    func register(in router: inout Router) {
+        router.add("POST", "/v1/client/challenge/qr-code", handle(start))
+        router.add("POST", "/v1/client/verify/qr-code", handle(verify))
+        router.add("POST", "/v1/client/user-authenticators/qr-code/challenge/claim", handle(claim))
+        router.add("POST", "/v1/client/user-authenticators/qr-code/challenge", handle(answer))
+    }
+
+    private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {
+        { [logger] request, _ in
+            do {
+                return try await body(request)
+            } catch {
+                return APIResponses.failure(error, request: request, logger: logger)
+            }
+        }
+    }
+
+    static func initiator(_ request: HTTPRequest) -> QRChallengeService.Initiator {
+        QRChallengeService.Initiator(
+            ipAddress: request.remoteAddress, userAgent: request.headers["User-Agent"].map { String($0.prefix(512)) })
+    }
+
+    private func start(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let isBearer = request.headers["Authorization"]?.lowercased().hasPrefix("bearer ") ?? false
+        let (tenant, claims): (Tenant, TokenClaims?) = isBearer
+            ? try await credentials.bearer(request) : (try await credentials.tenant(request), nil)
+        let body = try JSONBody(request)
+        let action = try body.string("action", maxLength: 100)
+        if let action, claims == nil {
+            guard action.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-.:".unicodeScalars.contains($0)
+            }) else { throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :") }
+        }
+        let (challenge, deviceCode) = try await qr.start(
+            tenant: tenant, claims: claims, action: action, custom: try body.object("custom"),
+            initiator: Self.initiator(request))
+        return APIResponses.ok(
+            StartQRChallengeResponse(
+                challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
+                deviceCode: deviceCode, qrPayload: QRPayload(tenantID: tenant.id, challengeID: challenge.id).text))
+    }
+
+    private func verify(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let tenant = try await credentials.tenant(request)
+        let body = try JSONBody(request)
+        return APIResponses.ok(
+            try await qr.verify(
+                tenant: tenant, challengeID: try body.requiredString("challengeId", maxLength: 200),
+                deviceCode: try body.requiredString("deviceCode", maxLength: 200)))
+    }
+
+    private func claim(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let tenant = try await credentials.tenant(request)
+        let body = try JSONBody(request)
+        let claim = ClaimChallengeRequest(
+            challengeId: try body.requiredString("challengeId", maxLength: 200),
+            publicKey: try body.requiredString("publicKey", maxLength: 512),
+            signature: try body.requiredString("signature", maxLength: 256))
+        let key = try DeviceKey(base64: claim.publicKey)
+        let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
+        return APIResponses.ok(try await qr.claim(tenant: tenant, authenticator: authenticator, key: key, request: claim))
+    }
+
+    private func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let tenant = try await credentials.tenant(request)
+        let update = try ClientAPI.updateChallengeRequest(try JSONBody(request))
+        let key = try DeviceKey(base64: update.publicKey)
+        let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
+        let answered = try await decisions.answer(
+            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode, method: .device,
+            from: [.claimed])
+        return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
+    }
+}
