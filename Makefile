@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv zbar-tools chromium chromium-driver
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv zbar-tools librsvg2-bin qrencode chromium chromium-driver
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3
 LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite

@@ -25,8 +25,8 @@ let package = Package(
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
-        .target(name: "AssentQRCode", dependencies: ["CQREncode", "CZlib"]),
-        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRCode", "CSQLite"]),
+        .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
+        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite"]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),
@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
         .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
-        .testTarget(name: "AssentQRCodeTests", dependencies: ["AssentQRCode"]),
+        .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],
     swiftLanguageModes: [.v6]
 )

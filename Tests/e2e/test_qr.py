@@ -150,3 +150,22 @@ def test_refusals_change_nothing(tenant, server):
     after = server.snapshot()
     assert claim(device, challenge["challengeId"]).status_code == 410, "already claimed"
     assert server.snapshot() == after
+
+
+def test_the_png_and_svg_images_decode_to_the_payload_with_a_real_qr_reader(tenant, server, tmp_path):
+    import subprocess
+    challenge = tenant.start(action="signIn")
+    base = f"{server.api}/client/challenge/qr-code/{challenge['challengeId']}/image"
+    png = requests.get(base + ".png", params={"tenant": tenant.id})
+    assert png.status_code == 200 and png.headers["Content-Type"] == "image/png"
+    (tmp_path / "qr.png").write_bytes(png.content)
+    svg = requests.get(base + ".svg", params={"tenant": tenant.id})
+    assert svg.status_code == 200 and svg.headers["Content-Type"] == "image/svg+xml"
+    (tmp_path / "qr.svg").write_bytes(svg.content)
+    subprocess.run(["rsvg-convert", "-o", str(tmp_path / "svg.png"), str(tmp_path / "qr.svg")], check=True, timeout=30)
+    for name in ["qr.png", "svg.png"]:
+        out = subprocess.run(["zbarimg", "-q", "--raw", str(tmp_path / name)], capture_output=True, text=True, timeout=30)
+        assert out.stdout.strip() == challenge["qrPayload"], name
+    # Another tenant's id, an unknown challenge: no image.
+    assert requests.get(base + ".png", params={"tenant": str(uuid.uuid4())}).status_code == 404
+    assert requests.get(f"{server.api}/client/challenge/qr-code/{'0' * 64}/image.svg", params={"tenant": tenant.id}).status_code == 404

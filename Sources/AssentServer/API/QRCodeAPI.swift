@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentQRRender
 import AssentWire
 import Foundation
 
@@ -15,6 +16,33 @@ struct QRCodeAPI: Sendable {
         router.add("POST", "/v1/client/verify/qr-code", handle(verify))
         router.add("POST", "/v1/client/user-authenticators/qr-code/challenge/claim", handle(claim))
         router.add("POST", "/v1/client/user-authenticators/qr-code/challenge", handle(answer))
+        router.add("GET", "/v1/client/challenge/qr-code/{challengeId}/image.svg") { request, parameters in
+            await handle { try await image($0, parameters, png: false) }(request, parameters)
+        }
+        router.add("GET", "/v1/client/challenge/qr-code/{challengeId}/image.png") { request, parameters in
+            await handle { try await image($0, parameters, png: true) }(request, parameters)
+        }
+    }
+
+    /// The challenge's QR code as SVG or PNG (for `<img src>`, so the tenant comes as `?tenant=`). The image only
+    /// carries the payload, which the page already knows; it is served for open QR challenges of that tenant.
+    private func image(_ request: HTTPRequest, _ parameters: RouteParameters, png: Bool) async throws -> HTTPResponse {
+        guard let tenantID = request.queryItem("tenant"), !tenantID.isEmpty,
+              let id = parameters["challengeId"],
+              let challenge = try await qr.openChallenge(tenantID: tenantID, id: id)
+        else { throw AssentError(.notFound, "No open QR challenge with this id for this tenant.") }
+        let matrix = try QRCodeMatrix(QRPayload(tenantID: challenge.tenantID, challengeID: challenge.id).text)
+        var response: HTTPResponse
+        if png {
+            response = HTTPResponse(status: 200, headers: HTTPHeaders(), body: try QRCodeImage.png(matrix, moduleSize: 8))
+            response.headers.replace("Content-Type", "image/png")
+        } else {
+            response = .text(
+                200, try QRCodeImage.svg(matrix, moduleSize: 8, title: "QR code to sign in with your phone"),
+                contentType: "image/svg+xml")
+        }
+        response.headers.replace("Cache-Control", "no-store")
+        return response
     }
 
     private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {

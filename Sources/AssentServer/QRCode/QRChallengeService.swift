@@ -95,6 +95,15 @@ struct QRChallengeService: Sendable {
             user: userCustom.map { ChallengeUser(custom: $0) })
     }
 
+    /// The QR challenge with this id when it is still open (pending or claimed, unexpired).
+    func openChallenge(tenantID: String, id: String) async throws -> Challenge? {
+        guard id.utf8.count <= 200, tenantID.utf8.count <= 128,
+              let challenge = try await store.challenge(tenantID: tenantID, id: id),
+              challenge.kind == .qrCode, challenge.isOpen(at: clock.nowMilliseconds())
+        else { return nil }
+        return challenge
+    }
+
     /// The challenge's state for the holder of its device code.
     func verify(tenant: Tenant, challengeID: String, deviceCode: String) async throws -> VerifyQRResponse {
         guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),

@@ -30,9 +30,11 @@ public struct QRCodeMatrix: Sendable, Hashable {
         case .high: level = QR_ECLEVEL_H
         }
         let bytes = Array(text.utf8)
-        guard !bytes.isEmpty, !bytes.contains(0) else { throw QRCodeError("the text must be non-empty and hold no NUL") }
+        guard !bytes.isEmpty, !bytes.contains(0) else {
+            throw QRCodeImageError(.invalidText, "the text must be non-empty and hold no NUL")
+        }
         guard let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level) }) else {
-            throw QRCodeError("libqrencode could not encode \(bytes.count) bytes: \(String(cString: strerror(errno)))")
+            throw QRCodeImageError(.encodingFailed, "libqrencode could not encode \(bytes.count) bytes: \(String(cString: strerror(errno)))")
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)
@@ -43,11 +45,4 @@ public struct QRCodeMatrix: Sendable, Hashable {
 
     /// Whether the module at `row`, `column` is dark.
     public subscript(row: Int, column: Int) -> Bool { modules[row * size + column] }
-}
-
-/// Encoding a QR code failed.
-public struct QRCodeError: Error, CustomStringConvertible, Sendable {
-    /// What went wrong.
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

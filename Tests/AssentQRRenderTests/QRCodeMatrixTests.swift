@@ -1,4 +1,4 @@
-import AssentQRCode
+import AssentQRRender
 import Testing
 
 @Suite struct QRCodeMatrixTests {
@@ -14,6 +14,6 @@ import Testing
     }
 
     @Test func `empty text is refused`() {
-        #expect(throws: QRCodeError.self) { try QRCodeMatrix("") }
+        #expect(throws: QRCodeImageError(.invalidText, "")) { try QRCodeMatrix("") }
     }
 }
