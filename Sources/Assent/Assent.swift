@@ -22,6 +22,8 @@ public final class Assent: Sendable {
     public let baseURL: String
     /// Push verification: enrol the device, keep its push token fresh, fetch and answer challenges.
     public let push: AssentPush
+    /// QR code verification: enrol the device, claim the challenge a scanned code names, approve or decline it.
+    public let qr: AssentQRCode
 
     private let tokens: TokenCache
 
@@ -52,6 +54,7 @@ public final class Assent: Sendable {
         self.baseURL = api.baseURL
         self.tokens = tokens
         self.push = AssentPush(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens)
+        self.qr = AssentQRCode(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens)
     }
 
     /// Caches `token` (a short-lived token from tracking an action on your backend) for calls that need one and are

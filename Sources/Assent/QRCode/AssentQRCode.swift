@@ -1,0 +1,221 @@
+import AssentCrypto
+import AssentWire
+
+/// QR code verification, operation for operation as the specification (`qr-code-verification.md`) describes it: a
+/// page (desktop, kiosk) shows a QR code naming a challenge; this device, enrolled with its own P-256 key
+/// (``keyName``, separate from push), claims the challenge to learn who is asking, then approves or declines it.
+///
+/// ```swift
+/// let claim = await assent.qr.claimChallenge(payload: scannedText)
+/// if let claim = claim.data {  // show claim.ipAddress, claim.userAgent, claim.actionCode, claim.custom
+///     _ = await assent.qr.updateChallenge(challengeId: claim.challengeId, approved: true)
+/// }
+/// ```
+///
+/// Every operation answers an ``AssentResponse`` and never drops an error; the codes are those of
+/// ``AssentErrorCode`` plus the server's own `errorCode`s passed through — notably `challenge_closed` when the
+/// challenge expired or another device claimed it first, and `forbidden` when this credential may not act on it.
+public final class AssentQRCode: Sendable {
+    private let api: ClientAPI
+    private let keyStore: any KeyStore
+    private let clock: AssentClock
+    private let device: DeviceInfo
+    private let tokens: TokenCache
+
+    init(api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache) {
+        self.api = api
+        self.keyStore = keyStore
+        self.clock = clock
+        self.device = device
+        self.tokens = tokens
+    }
+
+    private static let credentialPath = "/client/user-authenticators/qr-code"
+    /// The name of the QR code credential's key in the ``KeyStore`` (distinct from ``AssentPush/keyName``: the two
+    /// credentials are enrolled, used and removed independently).
+    public static let keyName = "assent_signing_key_qr_code"
+    private var keyName: String { Self.keyName }
+
+    // MARK: Credential
+
+    /// Enrols this device for QR code verification: creates the key pair (or reuses the QR key already on the
+    /// device, as the official SDKs do) and registers its public key with the server.
+    ///
+    /// - Parameters:
+    ///   - token: A short-lived token from tracking an action with scope `add:authenticators`; the token set with
+    ///     ``Assent/setToken(_:)`` when nil.
+    ///   - userPresenceRequired: Require the user's biometrics or PIN for every use of the key (recorded with a new
+    ///     key; enforced by platform key stores).
+    /// - Returns: The credential, or `token_not_set`, `create_key_pair_failed`, `key_store_error`, `network_error`,
+    ///   or the server's code (e.g. `expired_token`).
+    public func addCredential(token: String? = nil, userPresenceRequired: Bool = false) async
+        -> AssentResponse<AppCredential>
+    {
+        await .run { () async throws(ClientFailure) -> AppCredential? in
+            guard let token = tokens.resolve(token) else { throw .tokenNotSet }
+            let key: any SigningKey
+            if let existing = try await loadKey() {
+                key = existing
+            } else {
+                do {
+                    key = try await keyStore.createKey(named: keyName, userPresenceRequired: userPresenceRequired)
+                } catch {
+                    throw ClientFailure("Failed to create a key pair: \(error)", AssentErrorCode.createKeyPairFailed)
+                }
+            }
+            let request = AddCredentialRequest(
+                publicKey: AssentPush.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
+                userPresenceRequired: userPresenceRequired)
+            let response = try await api.send(
+                "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
+            return AppCredential(response)
+        }
+    }
+
+    /// The QR code credential on this device as the server knows it.
+    ///
+    /// - Returns: The credential, or `credential_not_found` when the device holds no QR key, `invalid_credential`
+    ///   when the server no longer knows it, `network_error`, ...
+    public func getCredential() async -> AssentResponse<AppCredential> {
+        await .run { () async throws(ClientFailure) -> AppCredential? in
+            let key = try await requireKey()
+            let response = try await api.send(
+                "GET", Self.credentialPath, publicKey: AssentPush.publicKey(key), as: CredentialResponse.self)
+            return AppCredential(response)
+        }
+    }
+
+    /// Removes the QR code credential: signs the current time window, asks the server to remove it, then deletes the
+    /// key from this device whatever the server answered (so a device whose credential was already removed on the
+    /// server can start over). The push credential, if any, is untouched.
+    ///
+    /// - Returns: `true` when both the server and the device removed it. When the server refused or could not be
+    ///   reached, `data` is `false` and `error`/`errorCode` say why — the local key is gone all the same.
+    ///   `credential_not_found` when the device held no QR key.
+    public func removeCredential() async -> AssentResponse<Bool> {
+        let key: any SigningKey
+        do {
+            key = try await requireKey()
+        } catch {
+            return AssentResponse(error: error.error, errorCode: error.errorCode)
+        }
+        var serverFailure: ClientFailure?
+        do {
+            let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
+            let request = RemoveCredentialRequest(
+                publicKey: AssentPush.publicKey(key), signature: try await AssentPush.sign(message, with: key))
+            _ = try await api.send("POST", Self.credentialPath + "/remove", json: request, as: RemoveCredentialResponse.self)
+        } catch {
+            serverFailure = error
+        }
+        do {
+            try await keyStore.deleteKey(named: keyName)
+        } catch {
+            let local = "The key could not be deleted from this device: \(error)"
+            let message = serverFailure.map { "\($0.error) \(local)" } ?? local
+            return AssentResponse(
+                data: false, error: message, errorCode: serverFailure?.errorCode ?? AssentErrorCode.keyStoreError)
+        }
+        if let serverFailure {
+            return AssentResponse(data: false, error: serverFailure.error, errorCode: serverFailure.errorCode)
+        }
+        return AssentResponse(data: true)
+    }
+
+    // MARK: Challenge
+
+    /// Claims the challenge a scanned QR code names, so that this device — and no other — may answer it, and
+    /// returns the context of the page that shows the code. The request is signed over the challenge ID.
+    ///
+    /// - Parameter challengeId: The challenge ID from the QR code (see ``claimChallenge(payload:)`` for the code's
+    ///   text as scanned).
+    /// - Returns: The claim with its context; or `challenge_closed` when the challenge expired or another device
+    ///   claimed it first, `forbidden` when it was started for another user, `invalid_credential` when the server
+    ///   no longer knows this device's credential, `credential_not_found` when the device holds no QR key, ...
+    public func claimChallenge(challengeId: String) async -> AssentResponse<ClaimedChallenge> {
+        await .run { () async throws(ClientFailure) -> ClaimedChallenge? in
+            try await claim(challengeId)
+        }
+    }
+
+    /// Claims the challenge named by a QR code's text as scanned: `assent://qr?tenant=<id>&challenge=<id>` (what
+    /// the server's `qrPayload` holds) or a bare challenge ID (64 hex characters).
+    ///
+    /// A payload that names another tenant is refused with `tenant_mismatch` before anything is signed or sent; text
+    /// that is not a QR payload at all is `invalid_qr_payload`. Otherwise as ``claimChallenge(challengeId:)``.
+    public func claimChallenge(payload: String) async -> AssentResponse<ClaimedChallenge> {
+        await .run { () async throws(ClientFailure) -> ClaimedChallenge? in
+            try await claim(try challengeId(fromPayload: payload))
+        }
+    }
+
+    /// Approves or declines a challenge this device claimed. Sends the compatible signature over the challenge ID
+    /// and Assent's bound signature over ``AssentWire/SignedMessage/decision(challengeId:approved:verificationCode:)``,
+    /// so neither the decision nor the code can be altered in transit.
+    ///
+    /// - Parameters:
+    ///   - challengeId: The challenge from ``claimChallenge(challengeId:)``.
+    ///   - approved: The user's answer.
+    ///   - verificationCode: A code the page shows, for a challenge that requires one.
+    /// - Returns: `true` when the server recorded the answer; or `forbidden` when another device holds the claim
+    ///   (or none does yet), `challenge_closed` when it expired or was already answered, ...
+    public func updateChallenge(challengeId: String, approved: Bool, verificationCode: String? = nil) async
+        -> AssentResponse<Bool>
+    {
+        await .run { () async throws(ClientFailure) -> Bool? in
+            let key = try await requireKey()
+            let request = UpdateChallengeRequest(
+                challengeId: challengeId, publicKey: AssentPush.publicKey(key), approved: approved,
+                signature: try await AssentPush.sign(SignedMessage.challenge(challengeId), with: key),
+                verificationCode: verificationCode,
+                boundSignature: try await AssentPush.sign(
+                    SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
+                    with: key))
+            _ = try await api.send(
+                "POST", Self.credentialPath + "/challenge", json: request, as: UpdateChallengeResponse.self)
+            return true
+        }
+    }
+
+    // MARK: Payloads
+
+    /// The challenge ID in a QR payload meant for this SDK's tenant.
+    func challengeId(fromPayload text: String) throws(ClientFailure) -> String {
+        guard let payload = QRPayload(text: text) else {
+            throw ClientFailure(
+                "The QR code is not an Assent challenge (expected assent://qr?tenant=…&challenge=… or a challenge ID).",
+                AssentErrorCode.invalidQRPayload)
+        }
+        if let tenant = payload.tenantID, tenant != api.tenantID {
+            throw ClientFailure(
+                "The QR code is for tenant '\(tenant)', but this device is enrolled with tenant '\(api.tenantID)'.",
+                AssentErrorCode.tenantMismatch)
+        }
+        return payload.challengeID
+    }
+
+    private func claim(_ challengeId: String) async throws(ClientFailure) -> ClaimedChallenge {
+        let key = try await requireKey()
+        let request = ClaimChallengeRequest(
+            challengeId: challengeId, publicKey: AssentPush.publicKey(key),
+            signature: try await AssentPush.sign(SignedMessage.challenge(challengeId), with: key))
+        let response = try await api.send(
+            "POST", Self.credentialPath + "/challenge/claim", json: request, as: ClaimChallengeResponse.self)
+        return ClaimedChallenge(challengeId: challengeId, response)
+    }
+
+    // MARK: Keys
+
+    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? {
+        do {
+            return try await keyStore.loadKey(named: keyName)
+        } catch {
+            throw ClientFailure("The key store could not read the credential's key: \(error)", AssentErrorCode.keyStoreError)
+        }
+    }
+
+    private func requireKey() async throws(ClientFailure) -> any SigningKey {
+        guard let key = try await loadKey() else { throw .credentialNotFound }
+        return key
+    }
+}
