@@ -77,7 +77,8 @@ import Testing
         ["enrol", "--url", "ftp://example.com", "--tenant", "t", "--token", "x"],
         ["claim"],
         ["claim", "--payload", "x", "--image", "y.png"],
-        ["claim", "positional"],
+        ["claim", "one", "two"],
+        ["claim", "--payload", "x", "bare"],
         ["approve", "--challenge"],
         ["show", "extra"],
     ])
@@ -90,7 +91,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.path))
     }
 
-    @Test(arguments: [["show"], ["claim", "--payload", challengeID], ["approve"], ["decline"], ["remove"]])
+    @Test(arguments: [["show"], ["claim", "--payload", challengeID], ["claim", challengeID], ["approve"], ["decline"], ["remove"]])
     func `commands before enrolment fail with credential_not_found`(_ arguments: [String]) throws {
         let home = try Home()
         defer { home.remove() }
@@ -196,7 +197,7 @@ import Testing
         let challenge = try await start(server, custom: ["terminal": "Lobby 2", "secret": "x"])
         let challengeId = try #require(challenge["challengeId"] as? String, "\(challenge)")
         let payload = try #require(challenge["qrPayload"] as? String)
-        let claimed = try qr(home, ["claim", "--payload", payload])
+        let claimed = try qr(home, ["claim", payload])
         #expect(claimed.status == 0, "\(claimed.stderr)")
         for text in [challengeId, "kioskSignIn", "127.0.0.1", Self.kioskAgent, #""terminal":"Lobby 2""#, "qr approve"] {
             #expect(claimed.stdout.contains(text), "\(text) in \(claimed.stdout)")

@@ -12,6 +12,8 @@ struct Option: Sendable {
     var isRepeatable = false
     /// An environment variable that supplies the value when the flag is absent.
     var environment: String?
+    /// Whether a bare word (not starting with `--`) on the command line is taken as this option's value.
+    var takesBareWord = false
 
     /// A required option with a value.
     static func required(_ name: String, _ valueName: String, _ help: String, environment: String? = nil) -> Option {
@@ -26,6 +28,11 @@ struct Option: Sendable {
     /// An optional option that may be repeated.
     static func repeatable(_ name: String, _ valueName: String, _ help: String) -> Option {
         Option(name: name, valueName: valueName, help: help, isRepeatable: true)
+    }
+
+    /// An optional option whose value may also be given as the command's one bare word.
+    static func bareWord(_ name: String, _ valueName: String, _ help: String) -> Option {
+        Option(name: name, valueName: valueName, help: help, takesBareWord: true)
     }
 
     /// A flag without a value.

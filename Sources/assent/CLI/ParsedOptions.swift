@@ -4,8 +4,9 @@ struct ParsedOptions: Sendable {
     private let options: [String: Option]
     private let environment: [String: String]
 
-    /// Parses `arguments` (the words after the command's name). Accepts `--name VALUE` and `--name=VALUE`; rejects
-    /// unknown options, positional words, missing values and repeated non-repeatable options.
+    /// Parses `arguments` (the words after the command's name). Accepts `--name VALUE` and `--name=VALUE`, and one
+    /// bare word when an option takes it; rejects unknown options, other positional words, missing values and repeated
+    /// non-repeatable options.
     init(parsing arguments: [String], options list: [Option], environment: [String: String]) throws {
         var options: [String: Option] = [:]
         for option in list { options[option.name] = option }
@@ -15,6 +16,10 @@ struct ParsedOptions: Sendable {
             let argument = arguments[index]
             index += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
+                if let bare = list.first(where: \.takesBareWord), values[bare.name] == nil {
+                    values[bare.name] = [argument]
+                    continue
+                }
                 throw CLIError.usage("unexpected argument '\(argument)'")
             }
             var name = argument

@@ -88,7 +88,7 @@ enum DeviceQRCommands {
             challenge is remembered, so 'assent device qr approve' or 'decline' can follow without arguments.
             """,
         options: DeviceHome.options + [
-            .optional("--payload", "TEXT", "the QR code's text"),
+            .bareWord("--payload", "TEXT", "the QR code's text (also accepted as a bare word: claim 'assent://qr?...')"),
             .optional("--image", "FILE", "an image (PNG, JPEG, ...) of the QR code"),
         ]
     ) { invocation in
