@@ -16,6 +16,10 @@
 #include <unistd.h>
 
 #include <microhttpd.h>
+#include <netinet/tcp.h>
+#include <openssl/evp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 struct assent_http_daemon {
   struct MHD_Daemon *mhd;
@@ -142,6 +146,7 @@ assent_http_daemon *assent_http_start(int listen_fd, const assent_http_options *
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
                        MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
   if (options->ipv6) flags |= MHD_USE_IPv6;
+  if (options->allow_upgrade) flags |= MHD_ALLOW_UPGRADE;
 
   d->mhd = MHD_start_daemon(
       flags, 0, NULL, NULL, &access_handler, d,
@@ -245,6 +250,22 @@ size_t assent_http_header_bytes(struct MHD_Connection *connection) {
   return total;
 }
 
+// Adds the `name\0value\0` pairs of `header_block` to `response`; 0, or -1 if one was refused.
+static int add_header_block(struct MHD_Response *response, const char *header_block,
+                            size_t header_block_length) {
+  size_t offset = 0;
+  while (header_block != NULL && offset < header_block_length) {
+    const char *name = header_block + offset;
+    size_t name_length = strnlen(name, header_block_length - offset);
+    if (offset + name_length + 1 >= header_block_length) break;  // malformed block: no value
+    const char *value = name + name_length + 1;
+    size_t value_length = strnlen(value, header_block_length - offset - name_length - 1);
+    if (MHD_add_response_header(response, name, value) != MHD_YES) return -1;
+    offset += name_length + 1 + value_length + 1;
+  }
+  return 0;
+}
+
 int assent_http_respond(struct MHD_Connection *connection, unsigned int status,
                         const char *header_block, size_t header_block_length, const void *body,
                         size_t body_length) {
@@ -253,21 +274,10 @@ int assent_http_respond(struct MHD_Connection *connection, unsigned int status,
       body_length, (void *)(body_length > 0 && body != NULL ? body : empty),
       MHD_RESPMEM_MUST_COPY);
   if (response == NULL) return ASSENT_HTTP_RESPOND_NO_MEMORY;
-
-  size_t offset = 0;
-  while (header_block != NULL && offset < header_block_length) {
-    const char *name = header_block + offset;
-    size_t name_length = strnlen(name, header_block_length - offset);
-    if (offset + name_length + 1 >= header_block_length) break;  // malformed block: no value
-    const char *value = name + name_length + 1;
-    size_t value_length = strnlen(value, header_block_length - offset - name_length - 1);
-    if (MHD_add_response_header(response, name, value) != MHD_YES) {
-      MHD_destroy_response(response);
-      return ASSENT_HTTP_RESPOND_BAD_HEADER;
-    }
-    offset += name_length + 1 + value_length + 1;
+  if (add_header_block(response, header_block, header_block_length) != 0) {
+    MHD_destroy_response(response);
+    return ASSENT_HTTP_RESPOND_BAD_HEADER;
   }
-
   enum MHD_Result queued = MHD_queue_response(connection, status, response);
   MHD_destroy_response(response);
   return queued == MHD_YES ? ASSENT_HTTP_RESPOND_OK : ASSENT_HTTP_RESPOND_NOT_QUEUED;
@@ -279,4 +289,108 @@ void assent_http_suspend(struct MHD_Connection *connection) {
 
 void assent_http_resume(struct MHD_Connection *connection) {
   MHD_resume_connection(connection);
+}
+
+// MARK: - Upgrade (WebSocket)
+
+// MHD calls this once the 101 head has been handed to the kernel. The socket is
+// duplicated and MHD told at once that the application is done with its
+// descriptor (MHD_UPGRADE_ACTION_CLOSE): MHD then closes its copy and frees the
+// connection, its memory pool and its slot under MHD_OPTION_CONNECTION_LIMIT,
+// while the duplicate keeps the TCP connection open for the caller. Measured on
+// 0.9.75 without TLS: that close path calls no shutdown(), so the duplicate
+// stays fully usable. (With MHD's TLS the socket would be one end of a
+// socketpair that MHD forwards, and this would not work; AssentHTTP has no TLS.)
+static void upgraded(void *cls, struct MHD_Connection *connection, void *request_context,
+                     const char *extra_in, size_t extra_in_size, MHD_socket sock,
+                     struct MHD_UpgradeResponseHandle *urh) {
+  const assent_http_upgrade_target *target = cls;
+  (void)connection;
+  int error = 0;
+  int fd = fcntl(sock, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) {
+    error = errno;
+  } else {
+    int flags = fcntl(fd, F_GETFL);
+    int on = 1;
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) {
+      error = errno;
+      close(fd);
+      fd = -1;
+    } else {
+      // MHD turns TCP_NODELAY off before the hand-over; small frames must not wait for Nagle.
+      (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    }
+  }
+  target->upgraded(target->context, request_context, extra_in, extra_in_size, fd, error);
+  (void)MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+int assent_http_respond_upgrade(struct MHD_Connection *connection, const char *header_block,
+                                size_t header_block_length,
+                                const assent_http_upgrade_target *target) {
+  struct MHD_Response *response = MHD_create_response_for_upgrade(&upgraded, (void *)target);
+  if (response == NULL) return ASSENT_HTTP_RESPOND_NO_MEMORY;
+  if (add_header_block(response, header_block, header_block_length) != 0) {
+    MHD_destroy_response(response);
+    return ASSENT_HTTP_RESPOND_BAD_HEADER;
+  }
+  enum MHD_Result queued = MHD_queue_response(connection, MHD_HTTP_SWITCHING_PROTOCOLS, response);
+  MHD_destroy_response(response);
+  return queued == MHD_YES ? ASSENT_HTTP_RESPOND_OK : ASSENT_HTTP_RESPOND_NOT_QUEUED;
+}
+
+int assent_http_sha1(const void *data, size_t length, unsigned char digest[20]) {
+  unsigned int written = 0;
+  if (EVP_Digest(data, length, digest, &written, EVP_sha1(), NULL) != 1 || written != 20) return -1;
+  return 0;
+}
+
+// MARK: - Event loop primitives (WebSocket I/O thread)
+
+_Static_assert(ASSENT_WS_EVENT_IN == EPOLLIN, "event bits must match epoll's");
+_Static_assert(ASSENT_WS_EVENT_OUT == EPOLLOUT, "event bits must match epoll's");
+_Static_assert(ASSENT_WS_EVENT_ERR == EPOLLERR, "event bits must match epoll's");
+_Static_assert(ASSENT_WS_EVENT_HUP == EPOLLHUP, "event bits must match epoll's");
+_Static_assert(ASSENT_WS_EVENT_RDHUP == EPOLLRDHUP, "event bits must match epoll's");
+
+int assent_ws_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int assent_ws_epoll_set(int epoll_fd, int op, int fd, uint32_t events, uint64_t token) {
+  struct epoll_event event;
+  memset(&event, 0, sizeof event);
+  event.events = events;
+  event.data.u64 = token;
+  int c_op = op == ASSENT_WS_ADD ? EPOLL_CTL_ADD : op == ASSENT_WS_MODIFY ? EPOLL_CTL_MOD : EPOLL_CTL_DEL;
+  return epoll_ctl(epoll_fd, c_op, fd, c_op == EPOLL_CTL_DEL ? NULL : &event) == 0 ? 0 : errno;
+}
+
+int assent_ws_epoll_wait(int epoll_fd, uint64_t *tokens, uint32_t *events, int capacity,
+                         int timeout_ms) {
+  struct epoll_event ready[256];
+  if (capacity > 256) capacity = 256;
+  int n = epoll_wait(epoll_fd, ready, capacity, timeout_ms);
+  if (n < 0) return errno == EINTR ? 0 : -errno;
+  for (int i = 0; i < n; i++) {
+    tokens[i] = ready[i].data.u64;
+    events[i] = ready[i].events;
+  }
+  return n;
+}
+
+int assent_ws_wake_create(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+void assent_ws_wake(int wake_fd) {
+  uint64_t one = 1;
+  ssize_t written;
+  do {
+    written = write(wake_fd, &one, sizeof one);
+  } while (written < 0 && errno == EINTR);
+  // EAGAIN means the counter is already non-zero: the loop will wake anyway.
+}
+
+void assent_ws_wake_drain(int wake_fd) {
+  uint64_t value;
+  while (read(wake_fd, &value, sizeof value) > 0) {
+  }
 }

@@ -3,7 +3,9 @@
 /// `Content-Length` and `Date` are added by the server; a `Content-Length` or
 /// `Transfer-Encoding` set here is ignored. The server also adds `X-Request-Id`.
 public struct HTTPResponse: Sendable, Equatable {
-    /// The status code, 100...599. Anything else is answered as `500 internal_error`.
+    /// The status code, 200...599. Anything else (an informational 1xx too) is
+    /// answered as `500 internal_error`; `101` comes only from an accepted
+    /// WebSocket handshake.
     public var status: Int
     /// The response header fields.
     public var headers: HTTPHeaders

@@ -9,6 +9,9 @@ import Synchronization
 /// - `open_connections`: gauge of open TCP connections.
 /// - `requests_in_flight`: gauge of requests started but not finished.
 ///
+/// And `assent_websocket_connections`: gauge of open WebSockets (upgraded
+/// sockets are no longer counted in `open_connections`).
+///
 /// `route` is the matched route pattern, or `unmatched` (never the raw path),
 /// and `method` is one of the standard methods or `OTHER`, so the number of
 /// series stays bounded whatever clients send. A request the client abandoned
@@ -44,6 +47,7 @@ public final class HTTPMetrics: Sendable {
     private let storage = Mutex(Storage())
     private let openConnectionCount = Atomic<Int>(0)
     private let inFlightCount = Atomic<Int>(0)
+    private let webSocketCount = Atomic<Int>(0)
 
     /// Creates empty metrics.
     public init() {}
@@ -72,6 +76,14 @@ public final class HTTPMetrics: Sendable {
     public func requestsInFlightChanged(by delta: Int) {
         inFlightCount.add(delta, ordering: .relaxed)
     }
+
+    /// Adjusts the open-WebSockets gauge by `delta`.
+    public func webSocketsChanged(by delta: Int) {
+        webSocketCount.add(delta, ordering: .relaxed)
+    }
+
+    /// The current number of open WebSockets.
+    public var openWebSockets: Int { webSocketCount.load(ordering: .relaxed) }
 
     /// The current number of open connections.
     public var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
@@ -115,6 +127,9 @@ public final class HTTPMetrics: Sendable {
         text += "# HELP assent_http_requests_in_flight HTTP requests received but not yet finished.\n"
         text += "# TYPE assent_http_requests_in_flight gauge\n"
         text += "assent_http_requests_in_flight \(requestsInFlight)\n"
+        text += "# HELP assent_websocket_connections Open WebSocket connections.\n"
+        text += "# TYPE assent_websocket_connections gauge\n"
+        text += "assent_websocket_connections \(openWebSockets)\n"
         return text
     }
 

@@ -9,6 +9,9 @@
 ///
 /// `HEAD` falls back to the `GET` route of the same pattern when no `HEAD`
 /// route was added (libmicrohttpd sends the headers without the body).
+///
+/// WebSocket routes (``addWebSocket(_:_:)``) are `GET` routes whose requests
+/// the server answers with the RFC 6455 handshake instead of a handler call.
 public struct Router: Sendable {
     /// Handles one request. Handlers may suspend for as long as they need (a
     /// database commit, a long poll); the server keeps serving other
@@ -35,6 +38,16 @@ public struct Router: Sendable {
         let pattern: String
         let segments: [Segment]
         let handler: Handler
+        /// Set for WebSocket routes; ``handler`` then only answers `426`.
+        let webSocket: (any WebSocketHandler)?
+    }
+
+    /// What the server does with a request: ``match(method:path:)`` plus WebSocket routes.
+    enum Resolution: Sendable {
+        case handler(Handler, RouteParameters, pattern: String)
+        case webSocket(any WebSocketHandler, RouteParameters, pattern: String)
+        case methodNotAllowed(allowed: [String])
+        case notFound
     }
 
     private var routes: [Route] = []
@@ -48,8 +61,29 @@ public struct Router: Sendable {
     /// anything else (including `a{b}`) is a literal.
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with '/': \(pattern)")
-        routes.append(Route(method: method, pattern: pattern, segments: Self.parse(pattern), handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: Self.parse(pattern), handler: handler, webSocket: nil))
     }
+
+    /// Adds a WebSocket route: a `GET` on `pattern` that carries a valid
+    /// RFC 6455 handshake is offered to `handler`, which accepts it (the server
+    /// answers `101` and the connection becomes a ``WebSocket``) or rejects it.
+    /// A `GET` without a valid handshake gets a JSON error: `426
+    /// upgrade_required` without `Upgrade: websocket`, `426
+    /// unsupported_websocket_version` (with `Sec-WebSocket-Version: 13`) for
+    /// another version, `400 bad_websocket_handshake` otherwise.
+    ///
+    /// Seen through ``match(method:path:)`` the route is an ordinary `GET`
+    /// route whose handler answers `426 upgrade_required`.
+    public mutating func addWebSocket(_ pattern: String, _ handler: any WebSocketHandler) {
+        precondition(pattern.hasPrefix("/"), "route pattern must start with '/': \(pattern)")
+        routes.append(Route(
+            method: "GET", pattern: pattern, segments: Self.parse(pattern),
+            handler: { _, _ in WebSocketHandshake.upgradeRequired() }, webSocket: handler
+        ))
+    }
+
+    /// Whether any WebSocket route was added (the server then enables upgrades).
+    var hasWebSocketRoutes: Bool { routes.contains { $0.webSocket != nil } }
 
     /// The patterns added so far, in order, with their methods.
     public var patterns: [(method: String, pattern: String)] {
@@ -58,29 +92,45 @@ public struct Router: Sendable {
 
     /// Finds the handler for `method` and the raw `path` (without query).
     public func match(method: String, path: String) -> Match {
+        switch resolve(method: method, path: path) {
+        case .handler(let handler, let parameters, let pattern): .found(handler, parameters, pattern: pattern)
+        case .webSocket(_, let parameters, let pattern): .found({ _, _ in WebSocketHandshake.upgradeRequired() }, parameters, pattern: pattern)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound: .notFound
+        }
+    }
+
+    /// Finds what handles `method` on the raw `path`; like ``match(method:path:)``
+    /// but tells WebSocket routes apart.
+    func resolve(method: String, path: String) -> Resolution {
         guard path.hasPrefix("/") else { return .notFound }
         let pathSegments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { Substring($0) }
         var allowed: Set<String> = []
-        var getFallback: (Handler, RouteParameters, String)?
+        var getFallback: (Route, RouteParameters)?
         for route in routes {
             guard route.segments.count == pathSegments.count,
                   let parameters = Self.bind(route.segments, to: pathSegments)
             else { continue }
             if route.method == method {
-                return .found(route.handler, parameters, pattern: route.pattern)
+                return Self.resolution(route, parameters)
             }
             allowed.insert(route.method)
             if method == "HEAD", route.method == "GET", getFallback == nil {
-                getFallback = (route.handler, parameters, route.pattern)
+                getFallback = (route, parameters)
             }
         }
         if let getFallback {
-            return .found(getFallback.0, getFallback.1, pattern: getFallback.2)
+            return Self.resolution(getFallback.0, getFallback.1)
         }
         if allowed.isEmpty { return .notFound }
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allowed: allowed.sorted())
+    }
+
+    private static func resolution(_ route: Route, _ parameters: RouteParameters) -> Resolution {
+        if let webSocket = route.webSocket { return .webSocket(webSocket, parameters, pattern: route.pattern) }
+        return .handler(route.handler, parameters, pattern: route.pattern)
     }
 
     private static func parse(_ pattern: String) -> [Segment] {

@@ -44,6 +44,8 @@ extension HTTPServer {
         /// libmicrohttpd splits it evenly over its threads and stops accepting
         /// while at the limit: further connections wait, unanswered, in the
         /// kernel's listen backlog (``listenBacklog``) until a slot frees.
+        /// Upgraded WebSockets do not count: libmicrohttpd releases a
+        /// connection once it has handed its socket over (see ``maxWebSockets``).
         public var maxConnections = 10_000
         /// The most connections from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
         /// `0` = no limit (the default, since a reverse proxy shows as one address).
@@ -53,6 +55,22 @@ extension HTTPServer {
         /// How long ``HTTPServer/shutdown()`` waits for requests in flight to
         /// finish before answering the remaining ones `503 shutting_down`.
         public var shutdownGraceSeconds: Double = 10
+
+        /// The most WebSockets open at once; further handshakes get `503
+        /// too_many_websockets`. Each open WebSocket holds one file descriptor,
+        /// so the process's `ulimit -n` must exceed this plus ``maxConnections``.
+        public var maxWebSockets = 20_000
+        /// The largest text message a client may send, summed over its
+        /// fragments; a larger one closes the socket with 1009.
+        public var webSocketMaxMessageBytes = 64 << 10
+        /// The server pings every open WebSocket this often, and drops one
+        /// from which nothing arrived for twice as long.
+        public var webSocketPingIntervalSeconds: Double = 30
+        /// How long a close started by the server (``WebSocket/close(code:reason:)``,
+        /// shutdown) waits for the client's close frame, and how long a closed
+        /// socket waits for the client to end the TCP connection.
+        /// ``HTTPServer/shutdown()`` waits at most about twice this for WebSockets.
+        public var webSocketCloseTimeoutSeconds: Double = 2
 
         /// A configuration with the defaults above.
         public init() {}
@@ -72,10 +90,23 @@ extension HTTPServer {
             try check((0...1_000_000).contains(maxConnectionsPerIP), "maxConnectionsPerIP must be in 0...1000000, got \(maxConnectionsPerIP)")
             try check((1...65_535).contains(listenBacklog), "listenBacklog must be in 1...65535, got \(listenBacklog)")
             try check(shutdownGraceSeconds >= 0 && shutdownGraceSeconds.isFinite, "shutdownGraceSeconds must be a finite number >= 0")
+            try check((1...1_000_000).contains(maxWebSockets), "maxWebSockets must be in 1...1000000, got \(maxWebSockets)")
+            try check((125...(64 << 20)).contains(webSocketMaxMessageBytes), "webSocketMaxMessageBytes must be in 125...64 MiB, got \(webSocketMaxMessageBytes)")
+            try check(webSocketPingIntervalSeconds >= 0.05 && webSocketPingIntervalSeconds <= 86_400, "webSocketPingIntervalSeconds must be in 0.05...86400")
+            try check(webSocketCloseTimeoutSeconds >= 0 && webSocketCloseTimeoutSeconds <= 60, "webSocketCloseTimeoutSeconds must be in 0...60")
         }
 
         /// libmicrohttpd's per-connection memory pool size for ``maxHeaderBytes``.
         var connectionMemoryLimit: Int { maxHeaderBytes + 16 << 10 }
+
+        /// The WebSocket settings for the I/O thread.
+        var webSocketSettings: WebSocketLoop.Settings {
+            WebSocketLoop.Settings(
+                maxMessageBytes: webSocketMaxMessageBytes,
+                pingInterval: .milliseconds(Int64(webSocketPingIntervalSeconds * 1000)),
+                closeTimeout: .milliseconds(Int64(webSocketCloseTimeoutSeconds * 1000))
+            )
+        }
 
         /// How much the read buffer grows at a time.
         var connectionMemoryIncrement: Int { 4 << 10 }

@@ -18,8 +18,19 @@ import Darwin
 /// JSON (`{"error","errorCode","errorDescription"}`): `404 not_found`,
 /// `405 method_not_allowed` (with `Allow`), `413 payload_too_large`,
 /// `431 request_header_fields_too_large`, `500 internal_error` (a handler's
-/// response that cannot be sent: status outside 100...599, or a header name
+/// response that cannot be sent: status outside 200...599, or a header name
 /// that is not a token or a value with CR, LF or NUL), `503 shutting_down`.
+///
+/// WebSocket routes (``Router/addWebSocket(_:_:)``) answer a valid handshake
+/// the handler accepts with `101`, then serve the socket from one epoll I/O
+/// thread shared by all WebSockets; libmicrohttpd lets go of the connection
+/// at once, so WebSockets count neither against ``Configuration/maxConnections``
+/// nor in `assent_http_open_connections` (they have their own gauge,
+/// `assent_websocket_connections`, and cap, ``Configuration/maxWebSockets``:
+/// `503 too_many_websockets`). Bad handshakes get `400
+/// bad_websocket_handshake` or `426`. The `101` is in the access log like any
+/// response; each closed WebSocket writes one `info` line `"websocket closed"`
+/// (`socketId`, `requestId`, `route`, `remote`, `code`, `durationMs`).
 ///
 /// Some limits and protocol errors are handled by libmicrohttpd before the
 /// application sees the request. Its answers are not JSON, carry no
@@ -63,6 +74,7 @@ public final class HTTPServer: Sendable {
         if case .drain(let daemon) = lifecycle.withLock({ $0.beginShutdown() }) {
             core.draining.store(true, ordering: .relaxed)
             _ = assent_http_quiesce(daemon.pointer)
+            core.webSockets?.stopNow()
             core.forceFinishRunning()
             assent_http_stop(daemon.pointer)
             Unmanaged.passUnretained(core).release()
@@ -101,11 +113,17 @@ public final class HTTPServer: Sendable {
                 connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                 connection_memory_limit: configuration.connectionMemoryLimit,
                 connection_memory_increment: configuration.connectionMemoryIncrement,
-                ipv6: ipv6
+                ipv6: ipv6,
+                allow_upgrade: core.webSockets == nil ? 0 : 1
             )
+            if let webSockets = core.webSockets, !webSockets.start() {
+                close(fd)
+                throw HTTPServerError(.daemonStartFailed, "the WebSocket I/O thread did not start")
+            }
             let context = Unmanaged.passRetained(core).toOpaque()
             var callbacks = MHDCallbacks.table(context: context)
             guard let daemon = assent_http_start(fd, &options, &callbacks) else {
+                core.webSockets?.stopNow()
                 Unmanaged<ServerCore>.fromOpaque(context).release()
                 throw HTTPServerError(.daemonStartFailed, "libmicrohttpd did not start (see its log lines)")
             }
@@ -123,6 +141,13 @@ public final class HTTPServer: Sendable {
     /// waits briefly for those answers to go out, and stops the daemon
     /// (closing idle keep-alive connections). Responses sent while draining
     /// carry `Connection: close`. Safe to call more than once and before start.
+    ///
+    /// Meanwhile every open WebSocket gets close 1001 at once; new handshakes
+    /// get `503 shutting_down`. Sockets whose client answers the close are
+    /// closed then, the others after
+    /// ``Configuration/webSocketCloseTimeoutSeconds``; the WebSocket thread
+    /// stops, and shutdown waits (a few seconds at most) until every
+    /// ``WebSocketHandler/didClose(_:code:)`` has returned.
     public func shutdown() async {
         switch lifecycle.withLock({ $0.beginShutdown() }) {
         case .none:
@@ -136,12 +161,19 @@ public final class HTTPServer: Sendable {
             let started = ContinuousClock.now
             core.draining.store(true, ordering: .relaxed)
             _ = assent_http_quiesce(daemon.pointer)
+            core.webSockets?.beginShutdown()
             let grace = Duration.milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
             let finished = await waitForRequests(until: started + grace)
             var forced = 0
             if !finished {
                 forced = core.forceFinishRunning()
                 _ = await waitForRequests(until: .now + .seconds(1))
+            }
+            if let webSockets = core.webSockets {
+                let closeTimeout = Duration.milliseconds(Int64(configuration.webSocketCloseTimeoutSeconds * 1000))
+                if !(await webSockets.waitUntilFinished(until: started + closeTimeout * 2 + .seconds(3))) {
+                    core.logger.warning("websocket handlers still running at shutdown", [:])
+                }
             }
             assent_http_stop(daemon.pointer)
             Unmanaged.passUnretained(core).release()

@@ -32,8 +32,10 @@ final class RequestState: @unchecked Sendable {
         case idle
         /// The handler runs; the connection is suspended.
         case running
-        /// A response is waiting to be queued; the connection has been (or is being) resumed.
-        case ready(HTTPResponse)
+        /// A response is waiting to be queued; the connection has been (or is
+        /// being) resumed. With an upgrade, the response is the `101` of an
+        /// accepted WebSocket handshake.
+        case ready(HTTPResponse, PendingUpgrade?)
         /// The response was queued.
         case taken
     }
@@ -51,6 +53,9 @@ final class RequestState: @unchecked Sendable {
     var route = "unmatched"
     var status: Int?
     var bytesOut = 0
+    /// An accepted WebSocket upgrade whose `101` is queued, waiting for
+    /// libmicrohttpd to hand the socket over (on this connection's thread).
+    var upgrade: PendingUpgrade?
 
     let outcome = Mutex(Outcome.idle)
 
@@ -71,11 +76,11 @@ final class RequestState: @unchecked Sendable {
         return String(target[target.utf8.index(after: question)...])
     }
 
-    /// Moves `running` to `ready(response)`; returns whether the caller must resume the connection.
-    func complete(with response: HTTPResponse) -> Bool {
+    /// Moves `running` to `ready(response, upgrade)`; returns whether the caller must resume the connection.
+    func complete(with response: HTTPResponse, upgrade: PendingUpgrade? = nil) -> Bool {
         outcome.withLock { outcome in
             guard case .running = outcome else { return false }
-            outcome = .ready(response)
+            outcome = .ready(response, upgrade)
             return true
         }
     }
@@ -83,11 +88,11 @@ final class RequestState: @unchecked Sendable {
     /// Takes a ready response for queuing. Whatever the outcome was, it is
     /// `taken` afterwards, so a handler still running can no longer resume
     /// the connection.
-    func takeResponse() -> HTTPResponse? {
+    func takeResponse() -> (HTTPResponse, PendingUpgrade?)? {
         outcome.withLock { outcome in
             defer { outcome = .taken }
-            guard case .ready(let response) = outcome else { return nil }
-            return response
+            guard case .ready(let response, let upgrade) = outcome else { return nil }
+            return (response, upgrade)
         }
     }
 

@@ -26,11 +26,33 @@ final class ServerCore: Sendable {
 
     private let registry = Mutex(Registry())
 
+    /// The WebSocket I/O thread; only when the router has WebSocket routes.
+    let webSockets: WebSocketLoop?
+    /// Where libmicrohttpd reports upgraded sockets: this core, unretained
+    /// (the server keeps the core alive until the daemon has stopped).
+    let upgradeTarget: UpgradeTarget
+
     init(configuration: HTTPServer.Configuration, router: Router, logger: Logger, metrics: HTTPMetrics) {
         self.configuration = configuration
         self.router = router
         self.logger = logger
         self.metrics = metrics
+        self.webSockets = router.hasWebSocketRoutes
+            ? WebSocketLoop(settings: configuration.webSocketSettings, logger: logger, metrics: metrics)
+            : nil
+        self.upgradeTarget = UpgradeTarget()
+        upgradeTarget.pointer.initialize(to: assent_http_upgrade_target(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            upgraded: { context, requestContext, extra, extraLength, fd, error in
+                Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
+                    .upgraded(requestContext: requestContext, extra: extra, extraLength: extraLength, fd: fd, error: error)
+            }
+        ))
+    }
+
+    deinit {
+        upgradeTarget.pointer.deinitialize(count: 1)
+        upgradeTarget.pointer.deallocate()
     }
 
     // MARK: - Callbacks
@@ -92,11 +114,14 @@ final class ServerCore: Sendable {
 
         case .dispatched:
             // Resumed: the handler (or the shutdown sweep) left a response.
-            // (A WebSocket upgrade or a long poll would come back through here
-            // too: the handler's outcome decides what to queue.)
-            guard let response = state.takeResponse() else {
+            // An accepted WebSocket handshake comes back here too, with its
+            // pending upgrade: then the `101` is queued (ServerCore+WebSocket).
+            guard let (response, upgrade) = state.takeResponse() else {
                 logger.error("resumed without a response", ["requestId": .string(state.requestID)])
                 return respond(state, connection, Self.internalError())
+            }
+            if let upgrade {
+                return respondUpgrade(state, connection, response, upgrade)
             }
             return respond(state, connection, response)
 
@@ -190,8 +215,10 @@ final class ServerCore: Sendable {
     /// The pattern of the route that would handle this request, for logs and
     /// metrics of requests answered before dispatch; `unmatched` if none.
     private func routePattern(_ state: RequestState) -> String {
-        if case .found(_, _, let pattern) = router.match(method: state.method, path: state.path) { return pattern }
-        return "unmatched"
+        switch router.resolve(method: state.method, path: state.path) {
+        case .handler(_, _, let pattern), .webSocket(_, _, let pattern): return pattern
+        case .methodNotAllowed, .notFound: return "unmatched"
+        }
     }
 
     /// Reads and drops body bytes past the cap. libmicrohttpd 0.9.75 cannot
@@ -208,42 +235,49 @@ final class ServerCore: Sendable {
 
     private func dispatch(_ state: RequestState, _ connection: OpaquePointer) -> Bool {
         let path = state.path
-        switch router.match(method: state.method, path: path) {
+        switch router.resolve(method: state.method, path: path) {
         case .notFound:
             return respond(state, connection, .error(404, code: "not_found", description: "No route matches this path."))
         case .methodNotAllowed(let allowed):
             var response = HTTPResponse.error(405, code: "method_not_allowed", description: "This path does not accept this method.")
             response.headers.add("Allow", allowed.joined(separator: ", "))
             return respond(state, connection, response)
-        case .found(let handler, let parameters, let pattern):
+        case .handler(let handler, let parameters, let pattern):
             state.route = pattern
-            let request = HTTPRequest(
-                method: state.method,
-                path: path,
-                rawQuery: state.rawQuery,
-                headers: headers(connection),
-                body: state.body,
-                remoteAddress: state.remoteAddress,
-                requestID: state.requestID
-            )
+            let request = makeRequest(state, connection)
             state.body = []
-            return run(handler, request, parameters, state, connection)
+            return run(state, connection) { (await handler(request, parameters), nil) }
+        case .webSocket(let handler, _, let pattern):
+            state.route = pattern
+            let request = makeRequest(state, connection)
+            state.body = []
+            return dispatchWebSocket(handler, request, state, connection)
         }
     }
 
-    /// Suspends the connection and runs `handler` in a task; the task resumes
-    /// the connection when the response is ready and the next access call
-    /// queues it.
+    private func makeRequest(_ state: RequestState, _ connection: OpaquePointer) -> HTTPRequest {
+        HTTPRequest(
+            method: state.method,
+            path: state.path,
+            rawQuery: state.rawQuery,
+            headers: headers(connection),
+            body: state.body,
+            remoteAddress: state.remoteAddress,
+            requestID: state.requestID
+        )
+    }
+
+    /// Suspends the connection and runs `body` (a handler) in a task; the task
+    /// resumes the connection when the response is ready and the next access
+    /// call queues it.
     ///
     /// Order matters: the connection is suspended and the state marked
     /// `running` before the task exists, so a handler that returns at once
     /// cannot resume a connection that is not yet suspended.
-    private func run(
-        _ handler: @escaping Router.Handler,
-        _ request: HTTPRequest,
-        _ parameters: RouteParameters,
+    func run(
         _ state: RequestState,
-        _ connection: OpaquePointer
+        _ connection: OpaquePointer,
+        _ body: @escaping @Sendable () async -> (HTTPResponse, PendingUpgrade?)
     ) -> Bool {
         let handle = ConnectionHandle(pointer: connection)
         state.stage = .dispatched
@@ -260,16 +294,16 @@ final class ServerCore: Sendable {
             return true
         }
         Task {
-            let response = await handler(request, parameters)
-            self.finish(state, response: response, connection: handle)
+            let (response, upgrade) = await body()
+            self.finish(state, response: response, upgrade: upgrade, connection: handle)
         }
         return true
     }
 
     /// Hands the handler's response over and resumes the connection, unless
     /// shutdown already answered the request.
-    func finish(_ state: RequestState, response: HTTPResponse, connection: ConnectionHandle) {
-        guard state.complete(with: response) else { return }
+    func finish(_ state: RequestState, response: HTTPResponse, upgrade: PendingUpgrade? = nil, connection: ConnectionHandle) {
+        guard state.complete(with: response, upgrade: upgrade) else { return }
         _ = registry.withLock { $0.running.removeValue(forKey: ObjectIdentifier(state)) }
         assent_http_resume(connection.pointer)
     }
@@ -296,7 +330,7 @@ final class ServerCore: Sendable {
 
     /// Queues `response` (with `X-Request-Id`, and `Connection: close` while
     /// draining). A response libmicrohttpd rejects (bad header) becomes `500 internal_error`.
-    private func respond(_ state: RequestState, _ connection: OpaquePointer, _ response: HTTPResponse) -> Bool {
+    func respond(_ state: RequestState, _ connection: OpaquePointer, _ response: HTTPResponse) -> Bool {
         var response = response
         if !Self.isSendable(response) {
             logger.error("handler returned an invalid response", [
@@ -304,20 +338,7 @@ final class ServerCore: Sendable {
             ])
             response = Self.internalError()
         }
-        var block: [UInt8] = []
-        block.reserveCapacity(128)
-        func add(_ name: String, _ value: String) {
-            block.append(contentsOf: name.utf8)
-            block.append(0)
-            block.append(contentsOf: value.utf8)
-            block.append(0)
-        }
-        for (name, value) in response.headers where !Self.isManagedHeader(name) {
-            add(name, value)
-        }
-        add("X-Request-Id", state.requestID)
-        if draining.load(ordering: .relaxed) { add("Connection", "close") }
-
+        let block = headerBlock(response, state, connectionClose: draining.load(ordering: .relaxed))
         let result = block.withUnsafeBufferPointer { headerBytes in
             response.body.withUnsafeBufferPointer { bodyBytes in
                 headerBytes.withMemoryRebound(to: CChar.self) { headerChars in
@@ -348,6 +369,25 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// The response's headers as `name\0value\0` pairs for the shims, without
+    /// the managed ones, plus `X-Request-Id` (and `Connection: close`).
+    func headerBlock(_ response: HTTPResponse, _ state: RequestState, connectionClose: Bool) -> [UInt8] {
+        var block: [UInt8] = []
+        block.reserveCapacity(128)
+        func add(_ name: String, _ value: String) {
+            block.append(contentsOf: name.utf8)
+            block.append(0)
+            block.append(contentsOf: value.utf8)
+            block.append(0)
+        }
+        for (name, value) in response.headers where !Self.isManagedHeader(name) {
+            add(name, value)
+        }
+        add("X-Request-Id", state.requestID)
+        if connectionClose { add("Connection", "close") }
+        return block
+    }
+
     /// Headers libmicrohttpd or this server set themselves.
     private static func isManagedHeader(_ name: String) -> Bool {
         HTTPHeaders.namesEqual(name, "Content-Length")
@@ -356,10 +396,11 @@ final class ServerCore: Sendable {
             || HTTPHeaders.namesEqual(name, "Connection")
     }
 
-    /// Whether the status is in 100...599 and every header is a token name
-    /// with a value free of CR, LF and NUL.
+    /// Whether the status is in 200...599 (an informational 1xx cannot end a
+    /// request; `101` comes only from an accepted WebSocket handshake) and
+    /// every header is a token name with a value free of CR, LF and NUL.
     static func isSendable(_ response: HTTPResponse) -> Bool {
-        guard (100...599).contains(response.status) else { return false }
+        guard (200...599).contains(response.status) else { return false }
         for (name, value) in response.headers {
             guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else { return false }
             guard !value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else { return false }

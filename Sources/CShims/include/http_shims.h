@@ -59,6 +59,7 @@ typedef struct assent_http_options {
   size_t connection_memory_limit;
   size_t connection_memory_increment;
   int ipv6;                               // the listen socket is AF_INET6
+  int allow_upgrade;                      // MHD_ALLOW_UPGRADE (WebSocket routes exist)
 } assent_http_options;
 
 /// Creates a non-blocking TCP listen socket bound to `host` (a numeric IPv4 or
@@ -121,6 +122,70 @@ enum {
 int assent_http_respond(struct MHD_Connection *_Nonnull connection, unsigned int status,
                         const char *_Nullable header_block, size_t header_block_length,
                         const void *_Nullable body, size_t body_length);
+
+/// Called on an MHD worker thread once a 101 head has been handed to the
+/// kernel. `request_context` is the request's context pointer. `fd` is a
+/// duplicate of the connection's socket, non-blocking, close-on-exec and with
+/// TCP_NODELAY, that the callee now owns and must close; or -1 with `error` =
+/// errno when it could not be made (e.g. EMFILE). `extra` holds bytes that the
+/// client sent after the request head and MHD had already read; they are only
+/// valid during the call. MHD's own descriptor is released right after the
+/// call returns (MHD_UPGRADE_ACTION_CLOSE), so the connection no longer counts
+/// against MHD's connection limits.
+typedef void (*assent_http_upgraded_fn)(void *_Nullable context, void *_Nullable request_context,
+                                        const char *_Nullable extra, size_t extra_length,
+                                        int fd, int error);
+
+typedef struct assent_http_upgrade_target {
+  void *_Nullable context;
+  assent_http_upgraded_fn _Nonnull upgraded;
+} assent_http_upgrade_target;
+
+/// Queues `101 Switching Protocols` with the `name\0value\0` pairs of
+/// `header_block` (which must include `Upgrade`; MHD adds `Connection:
+/// Upgrade`). After the head is sent, `target->upgraded` is called; `target`
+/// must stay valid until the daemon stops. Needs `allow_upgrade` at start.
+/// Returns an ASSENT_HTTP_RESPOND_* value.
+int assent_http_respond_upgrade(struct MHD_Connection *_Nonnull connection,
+                                const char *_Nullable header_block, size_t header_block_length,
+                                const assent_http_upgrade_target *_Nonnull target);
+
+/// SHA-1 of `data` into `digest` (20 bytes) through EVP_Digest. 0, or -1 on failure.
+int assent_http_sha1(const void *_Nullable data, size_t length, unsigned char *_Nonnull digest);
+
+// Event-loop primitives for the WebSocket I/O thread. `struct epoll_event` is
+// packed on x86-64, so it never crosses into Swift: tokens and event masks are
+// copied into two plain arrays instead.
+
+enum {
+  ASSENT_WS_ADD = 1,
+  ASSENT_WS_MODIFY = 2,
+  ASSENT_WS_DELETE = 3,
+};
+
+enum {
+  ASSENT_WS_EVENT_IN = 0x001,     // EPOLLIN
+  ASSENT_WS_EVENT_OUT = 0x004,    // EPOLLOUT
+  ASSENT_WS_EVENT_ERR = 0x008,    // EPOLLERR
+  ASSENT_WS_EVENT_HUP = 0x010,    // EPOLLHUP
+  ASSENT_WS_EVENT_RDHUP = 0x2000, // EPOLLRDHUP
+};
+
+/// epoll_create1(EPOLL_CLOEXEC): a descriptor, or -1.
+int assent_ws_epoll_create(void);
+/// epoll_ctl with `events` (ASSENT_WS_EVENT_* bits, level-triggered) and a
+/// 64-bit `token` returned by assent_ws_epoll_wait. 0, or errno.
+int assent_ws_epoll_set(int epoll_fd, int op, int fd, uint32_t events, uint64_t token);
+/// epoll_wait for at most `capacity` (<= 256) events: their tokens and masks go
+/// to the two arrays. Returns the count (0 on timeout or EINTR), or -errno.
+int assent_ws_epoll_wait(int epoll_fd, uint64_t *_Nonnull tokens, uint32_t *_Nonnull events,
+                         int capacity, int timeout_ms);
+/// A non-blocking, close-on-exec eventfd: a descriptor, or -1.
+int assent_ws_wake_create(void);
+/// Makes the eventfd readable (wakes the loop).
+void assent_ws_wake(int wake_fd);
+/// Reads the eventfd back to zero.
+void assent_ws_wake_drain(int wake_fd);
 
 /// MHD_suspend_connection / MHD_resume_connection.
 void assent_http_suspend(struct MHD_Connection *_Nonnull connection);
