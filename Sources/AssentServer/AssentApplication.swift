@@ -60,6 +60,10 @@ public final class AssentApplication: Sendable {
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, logger: logger
         ).register(in: &router)
+        router.addWebSocket(
+            "/v1/ws-v1-challenge",
+            QRWebSocketHandler(
+                tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, logger: logger))
 
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds

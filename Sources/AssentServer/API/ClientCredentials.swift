@@ -30,7 +30,11 @@ struct ClientCredentials: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw AssentError(.unauthorized, "A Bearer token is required.")
         }
-        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        return try await trackToken(String(parts[1]).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The tenant and claims of a track token.
+    func trackToken(_ token: String) async throws -> (Tenant, TokenClaims) {
         guard token.utf8.count <= 4096, let tenantID = TokenIssuer.claimedTenantID(of: token),
               let tenant = try await tenants.tenant(id: tenantID)
         else {
