@@ -64,6 +64,7 @@ public final class AssentApplication: Sendable {
             "/v1/ws-v1-challenge",
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, logger: logger))
+        WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
 
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds

@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var webhookRetrySeconds: Double = 30
     /// Webhook attempts in all before an event is given up.
     public var webhookMaxAttempts = 4
+    /// The directory the demo pages are served from (relative paths from the working directory).
+    public var webRoot = "web"
 
     /// The defaults.
     public init() {}
@@ -58,6 +60,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
         ("--webhook-retry SECONDS", "ASSENT_WEBHOOK_RETRY", "delay before the first webhook retry, doubling (default 30)"),
         ("--webhook-attempts N", "ASSENT_WEBHOOK_ATTEMPTS", "webhook attempts before giving up (default 4)"),
+        ("--web-root DIR", "ASSENT_WEB_ROOT", "directory of the demo pages served under /web/ (default web)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "don't create a development tenant in an empty database"),
     ]
 
@@ -72,6 +75,7 @@ public struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
             "ASSENT_CONNECTION_TIMEOUT": "--connection-timeout", "ASSENT_MASTER_KEY_FILE": "--master-key-file",
             "ASSENT_WEBHOOK_RETRY": "--webhook-retry", "ASSENT_WEBHOOK_ATTEMPTS": "--webhook-attempts",
+            "ASSENT_WEB_ROOT": "--web-root",
         ]
         for (env, flag) in names.sorted(by: { $0.key < $1.key }) {
             if let value = environment[env], !value.isEmpty { values[flag] = value }
@@ -147,6 +151,10 @@ public struct ServerConfiguration: Sendable, Hashable {
         config.masterKeyFile = values["--master-key-file"]
         if let value = try integer("--webhook-retry", 1...86_400) { config.webhookRetrySeconds = Double(value) }
         if let value = try integer("--webhook-attempts", 1...20) { config.webhookMaxAttempts = value }
+        if let root = values["--web-root"] {
+            guard !root.isEmpty else { throw Invalid(description: "--web-root must not be empty") }
+            config.webRoot = root
+        }
         if config.database.hasPrefix("postgres://") || config.database.hasPrefix("postgresql://") {
             throw Invalid(description: "PostgreSQL is not supported by this build yet; use an SQLite file path for --database")
         }
