@@ -44,12 +44,18 @@ if let tenant = started.developmentTenant {
           tenant ID:  \(tenant.tenant.id)
           secret key: \(tenant.secretKey)
           base URL:   \(started.publicURL)/v1
+          Sign in with QR:  \(started.publicURL)/web/qr-sign-in.html?tenant=\(tenant.tenant.id)
 
         """
     FileHandle.standardOutput.write(Data(notice.utf8))
 }
 FileHandle.standardOutput.write(Data(
-    "assentd is listening on \(started.publicURL) (database \(configuration.sqlitePath)); Ctrl-C stops it.\n".utf8))
+    """
+    assentd is listening on \(started.publicURL) (database \(configuration.sqlitePath)); Ctrl-C stops it.
+    Demo pages: \(started.publicURL)/web/ (Sign in with QR: /web/qr-sign-in.html?tenant=TENANT_ID; \
+    Approve with push: the url a track answers, /challenge?token=TOKEN)
+
+    """.utf8))
 
 // Wait for SIGINT or SIGTERM on a thread of its own (never block the concurrency pool), then shut down gracefully.
 signal(SIGINT, SIG_IGN)
