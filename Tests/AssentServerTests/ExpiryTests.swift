@@ -109,4 +109,31 @@ import Testing
         #expect(reply.status == 401 && reply.json["errorCode"] as? String == "invalid_signature")
         await server.stop()
     }
+
+    @Test func `a QR challenge cannot be claimed after it expired, and the claim changes nothing`() async throws {
+        let server = try await LiveServer()
+        let device = TestDevice()
+        let (token, _) = try await server.track("frank", "enrol", scope: "add:authenticators")
+        let enrolled = try await server.request(
+            "POST", "/v1/client/user-authenticators/qr-code", json: ["publicKey": device.publicKey],
+            headers: ["Authorization": "Bearer \(token)"])
+        #expect(enrolled.status == 200)
+        let started = try await server.request(
+            "POST", "/v1/client/challenge/qr-code", json: ["action": "kioskSignIn"], headers: server.tenantAuth)
+        let challengeID = try #require(started.json["challengeId"] as? String)
+        server.clock.advance(seconds: 121)
+        let before = try await server.rowCounts()
+        let claim = try await server.request(
+            "POST", "/v1/client/user-authenticators/qr-code/challenge/claim",
+            json: ["challengeId": challengeID, "publicKey": device.publicKey, "signature": try device.sign(challengeID)],
+            headers: server.tenantAuth)
+        #expect(claim.status == 410 && claim.json["errorCode"] as? String == "challenge_closed")
+        #expect(try await server.rowCounts() == before)
+        let poll = try await server.request(
+            "POST", "/v1/client/verify/qr-code",
+            json: ["challengeId": challengeID, "deviceCode": try #require(started.json["deviceCode"] as? String)],
+            headers: server.tenantAuth)
+        #expect(poll.json["isConsumed"] as? Bool == true && poll.json["isClaimed"] as? Bool == false)
+        await server.stop()
+    }
 }
