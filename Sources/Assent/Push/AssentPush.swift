@@ -26,6 +26,9 @@ public final class AssentPush: Sendable {
     /// The name of the push credential's key in the ``KeyStore``.
     public static let keyName = "assent_signing_key_push"
     private var keyName: String { Self.keyName }
+    private var credential: CredentialKey {
+        CredentialKey(api: api, keyStore: keyStore, clock: clock, name: Self.keyName, path: Self.credentialPath)
+    }
 
     // MARK: Credential
 
@@ -56,7 +59,7 @@ public final class AssentPush: Sendable {
                 }
             }
             let request = AddCredentialRequest(
-                publicKey: Self.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
+                publicKey: CredentialKey.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
                 pushToken: pushToken, userPresenceRequired: userPresenceRequired)
             let response = try await api.send(
                 "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
@@ -72,7 +75,7 @@ public final class AssentPush: Sendable {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             let key = try await requireKey()
             let response = try await api.send(
-                "GET", Self.credentialPath, publicKey: Self.publicKey(key), as: CredentialResponse.self)
+                "GET", Self.credentialPath, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
             return AppCredential(response)
         }
     }
@@ -88,14 +91,14 @@ public final class AssentPush: Sendable {
     {
         await .run { () async throws(ClientFailure) -> UpdatedAppCredential? in
             let key = try await requireKey()
-            let publicKey = Self.publicKey(key)
+            let publicKey = CredentialKey.publicKey(key)
             let nonce = try await api.send(
                 "POST", Self.credentialPath + "/sign", publicKey: publicKey, as: SigningMessageResponse.self)
             guard let challengeId = nonce.challengeId, let message = nonce.message else {
                 throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
             }
             let request = UpdateCredentialRequest(
-                challengeId: challengeId, publicKey: publicKey, signature: try await Self.sign(message, with: key),
+                challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(message, with: key),
                 pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
             let response = try await api.send(
                 "PATCH", Self.credentialPath, json: request, as: UpdateCredentialResponse.self)
@@ -111,31 +114,7 @@ public final class AssentPush: Sendable {
     ///   reached, `data` is `false` and `error`/`errorCode` say why — the local key is gone all the same.
     ///   `credential_not_found` when the device held no key.
     public func removeCredential() async -> AssentResponse<Bool> {
-        let key: any SigningKey
-        do {
-            key = try await requireKey()
-        } catch {
-            return AssentResponse(error: error.error, errorCode: error.errorCode)
-        }
-        var serverFailure: ClientFailure?
-        do {
-            let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
-            let request = RemoveCredentialRequest(publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
-            _ = try await api.send("POST", Self.credentialPath + "/remove", json: request, as: RemoveCredentialResponse.self)
-        } catch {
-            serverFailure = error
-        }
-        do {
-            try await keyStore.deleteKey(named: keyName)
-        } catch {
-            let local = "The key could not be deleted from this device: \(error)"
-            let message = serverFailure.map { "\($0.error) \(local)" } ?? local
-            return AssentResponse(data: false, error: message, errorCode: serverFailure?.errorCode ?? AssentErrorCode.keyStoreError)
-        }
-        if let serverFailure {
-            return AssentResponse(data: false, error: serverFailure.error, errorCode: serverFailure.errorCode)
-        }
-        return AssentResponse(data: true)
+        await credential.remove()
     }
 
     // MARK: Challenge
@@ -151,13 +130,13 @@ public final class AssentPush: Sendable {
     public func getChallenge() async -> AssentResponse<AppChallenge?> {
         let response: AssentResponse<AppChallenge?> = await .run { () async throws(ClientFailure) -> AppChallenge?? in
             let key = try await requireKey()
-            let publicKey = Self.publicKey(key)
+            let publicKey = CredentialKey.publicKey(key)
             var headers: [String: String] = [:]
             do throws(ClientFailure) {
                 let nonce = try await api.send(
                     "POST", Self.credentialPath + "/challenge/sign", publicKey: publicKey, as: SigningMessageResponse.self)
                 if let message = nonce.message {
-                    headers["X-Authsignal-Signature"] = try await Self.sign(message, with: key)
+                    headers["X-Authsignal-Signature"] = try await CredentialKey.sign(message, with: key)
                 }
             } catch {
                 // An older server without the nonce endpoint (404, no body) gets the unsigned request; any other
@@ -186,47 +165,12 @@ public final class AssentPush: Sendable {
     public func updateChallenge(challengeId: String, approved: Bool, verificationCode: String? = nil) async
         -> AssentResponse<Bool>
     {
-        await .run { () async throws(ClientFailure) -> Bool? in
-            let key = try await requireKey()
-            let request = UpdateChallengeRequest(
-                challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved,
-                signature: try await Self.sign(SignedMessage.challenge(challengeId), with: key),
-                verificationCode: verificationCode,
-                boundSignature: try await Self.sign(
-                    SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
-                    with: key))
-            _ = try await api.send(
-                "POST", Self.credentialPath + "/challenge", json: request, as: UpdateChallengeResponse.self)
-            return true
-        }
+        await credential.answer(challengeId: challengeId, approved: approved, verificationCode: verificationCode)
     }
 
     // MARK: Keys and signatures
 
-    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? {
-        do {
-            return try await keyStore.loadKey(named: keyName)
-        } catch {
-            throw ClientFailure("The key store could not read the credential's key: \(error)", AssentErrorCode.keyStoreError)
-        }
-    }
+    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? { try await credential.load() }
 
-    private func requireKey() async throws(ClientFailure) -> any SigningKey {
-        guard let key = try await loadKey() else { throw .credentialNotFound }
-        return key
-    }
-
-    /// Base64 (standard, padded) of the key's SPKI DER.
-    static func publicKey(_ key: any SigningKey) -> String {
-        Base64.encode(key.publicKey.spkiDER)
-    }
-
-    /// Base64 (standard, padded) of the DER ECDSA-SHA256 signature over the UTF-8 of `message`.
-    static func sign(_ message: String, with key: any SigningKey) async throws(ClientFailure) -> String {
-        do {
-            return Base64.encode(try await key.signature(for: Array(message.utf8)))
-        } catch {
-            throw ClientFailure("The key could not sign: \(error)", AssentErrorCode.signingFailed)
-        }
-    }
+    private func requireKey() async throws(ClientFailure) -> any SigningKey { try await credential.require() }
 }

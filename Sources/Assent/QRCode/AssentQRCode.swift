@@ -35,6 +35,9 @@ public final class AssentQRCode: Sendable {
     /// credentials are enrolled, used and removed independently).
     public static let keyName = "assent_signing_key_qr_code"
     private var keyName: String { Self.keyName }
+    private var credential: CredentialKey {
+        CredentialKey(api: api, keyStore: keyStore, clock: clock, name: Self.keyName, path: Self.credentialPath)
+    }
 
     // MARK: Credential
 
@@ -64,7 +67,7 @@ public final class AssentQRCode: Sendable {
                 }
             }
             let request = AddCredentialRequest(
-                publicKey: AssentPush.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
+                publicKey: CredentialKey.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
                 userPresenceRequired: userPresenceRequired)
             let response = try await api.send(
                 "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
@@ -80,7 +83,7 @@ public final class AssentQRCode: Sendable {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             let key = try await requireKey()
             let response = try await api.send(
-                "GET", Self.credentialPath, publicKey: AssentPush.publicKey(key), as: CredentialResponse.self)
+                "GET", Self.credentialPath, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
             return AppCredential(response)
         }
     }
@@ -93,33 +96,7 @@ public final class AssentQRCode: Sendable {
     ///   reached, `data` is `false` and `error`/`errorCode` say why — the local key is gone all the same.
     ///   `credential_not_found` when the device held no QR key.
     public func removeCredential() async -> AssentResponse<Bool> {
-        let key: any SigningKey
-        do {
-            key = try await requireKey()
-        } catch {
-            return AssentResponse(error: error.error, errorCode: error.errorCode)
-        }
-        var serverFailure: ClientFailure?
-        do {
-            let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
-            let request = RemoveCredentialRequest(
-                publicKey: AssentPush.publicKey(key), signature: try await AssentPush.sign(message, with: key))
-            _ = try await api.send("POST", Self.credentialPath + "/remove", json: request, as: RemoveCredentialResponse.self)
-        } catch {
-            serverFailure = error
-        }
-        do {
-            try await keyStore.deleteKey(named: keyName)
-        } catch {
-            let local = "The key could not be deleted from this device: \(error)"
-            let message = serverFailure.map { "\($0.error) \(local)" } ?? local
-            return AssentResponse(
-                data: false, error: message, errorCode: serverFailure?.errorCode ?? AssentErrorCode.keyStoreError)
-        }
-        if let serverFailure {
-            return AssentResponse(data: false, error: serverFailure.error, errorCode: serverFailure.errorCode)
-        }
-        return AssentResponse(data: true)
+        await credential.remove()
     }
 
     // MARK: Challenge
@@ -162,19 +139,7 @@ public final class AssentQRCode: Sendable {
     public func updateChallenge(challengeId: String, approved: Bool, verificationCode: String? = nil) async
         -> AssentResponse<Bool>
     {
-        await .run { () async throws(ClientFailure) -> Bool? in
-            let key = try await requireKey()
-            let request = UpdateChallengeRequest(
-                challengeId: challengeId, publicKey: AssentPush.publicKey(key), approved: approved,
-                signature: try await AssentPush.sign(SignedMessage.challenge(challengeId), with: key),
-                verificationCode: verificationCode,
-                boundSignature: try await AssentPush.sign(
-                    SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
-                    with: key))
-            _ = try await api.send(
-                "POST", Self.credentialPath + "/challenge", json: request, as: UpdateChallengeResponse.self)
-            return true
-        }
+        await credential.answer(challengeId: challengeId, approved: approved, verificationCode: verificationCode)
     }
 
     // MARK: Payloads
@@ -197,8 +162,8 @@ public final class AssentQRCode: Sendable {
     private func claim(_ challengeId: String) async throws(ClientFailure) -> ClaimedChallenge {
         let key = try await requireKey()
         let request = ClaimChallengeRequest(
-            challengeId: challengeId, publicKey: AssentPush.publicKey(key),
-            signature: try await AssentPush.sign(SignedMessage.challenge(challengeId), with: key))
+            challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
+            signature: try await CredentialKey.sign(SignedMessage.challenge(challengeId), with: key))
         let response = try await api.send(
             "POST", Self.credentialPath + "/challenge/claim", json: request, as: ClaimChallengeResponse.self)
         return ClaimedChallenge(challengeId: challengeId, response)
@@ -206,16 +171,7 @@ public final class AssentQRCode: Sendable {
 
     // MARK: Keys
 
-    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? {
-        do {
-            return try await keyStore.loadKey(named: keyName)
-        } catch {
-            throw ClientFailure("The key store could not read the credential's key: \(error)", AssentErrorCode.keyStoreError)
-        }
-    }
+    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? { try await credential.load() }
 
-    private func requireKey() async throws(ClientFailure) -> any SigningKey {
-        guard let key = try await loadKey() else { throw .credentialNotFound }
-        return key
-    }
+    private func requireKey() async throws(ClientFailure) -> any SigningKey { try await credential.require() }
 }

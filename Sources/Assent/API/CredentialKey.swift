@@ -1,0 +1,91 @@
+import AssentCrypto
+import AssentWire
+
+/// One kind of device credential's key (push or QR code) and the calls both kinds make the same way: loading the key,
+/// signing, removing the credential, and answering a challenge with the compatible and the bound signature.
+struct CredentialKey: Sendable {
+    let api: ClientAPI
+    let keyStore: any KeyStore
+    let clock: AssentClock
+    /// The key's name in the ``KeyStore``.
+    let name: String
+    /// The credential's path under the base URL, e.g. `/client/user-authenticators/push`.
+    let path: String
+
+    /// The key, or nil when this device holds none.
+    func load() async throws(ClientFailure) -> (any SigningKey)? {
+        do {
+            return try await keyStore.loadKey(named: name)
+        } catch {
+            throw ClientFailure("The key store could not read the credential's key: \(error)", AssentErrorCode.keyStoreError)
+        }
+    }
+
+    /// The key, or `credential_not_found`.
+    func require() async throws(ClientFailure) -> any SigningKey {
+        guard let key = try await load() else { throw .credentialNotFound }
+        return key
+    }
+
+    /// Base64 (standard, padded) of the key's SPKI DER.
+    static func publicKey(_ key: any SigningKey) -> String {
+        Base64.encode(key.publicKey.spkiDER)
+    }
+
+    /// Base64 (standard, padded) of the DER ECDSA-SHA256 signature over the UTF-8 of `message`.
+    static func sign(_ message: String, with key: any SigningKey) async throws(ClientFailure) -> String {
+        do {
+            return Base64.encode(try await key.signature(for: Array(message.utf8)))
+        } catch {
+            throw ClientFailure("The key could not sign: \(error)", AssentErrorCode.signingFailed)
+        }
+    }
+
+    /// Signs the current time window, asks the server to remove the credential, then deletes the key from this device
+    /// whatever the server answered. `true` when both removed it; otherwise `false` with the server's (or the key
+    /// store's) error.
+    func remove() async -> AssentResponse<Bool> {
+        let key: any SigningKey
+        do {
+            key = try await require()
+        } catch {
+            return AssentResponse(error: error.error, errorCode: error.errorCode)
+        }
+        var serverFailure: ClientFailure?
+        do {
+            let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
+            let request = RemoveCredentialRequest(publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
+            _ = try await api.send("POST", path + "/remove", json: request, as: RemoveCredentialResponse.self)
+        } catch {
+            serverFailure = error
+        }
+        do {
+            try await keyStore.deleteKey(named: name)
+        } catch {
+            let local = "The key could not be deleted from this device: \(error)"
+            let message = serverFailure.map { "\($0.error) \(local)" } ?? local
+            return AssentResponse(data: false, error: message, errorCode: serverFailure?.errorCode ?? AssentErrorCode.keyStoreError)
+        }
+        if let serverFailure {
+            return AssentResponse(data: false, error: serverFailure.error, errorCode: serverFailure.errorCode)
+        }
+        return AssentResponse(data: true)
+    }
+
+    /// Approves or declines a challenge: the signature over the challenge ID plus the bound signature over
+    /// ``AssentWire/SignedMessage/decision(challengeId:approved:verificationCode:)``.
+    func answer(challengeId: String, approved: Bool, verificationCode: String?) async -> AssentResponse<Bool> {
+        await .run { () async throws(ClientFailure) -> Bool? in
+            let key = try await require()
+            let request = UpdateChallengeRequest(
+                challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved,
+                signature: try await Self.sign(SignedMessage.challenge(challengeId), with: key),
+                verificationCode: verificationCode,
+                boundSignature: try await Self.sign(
+                    SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
+                    with: key))
+            _ = try await api.send("POST", path + "/challenge", json: request, as: UpdateChallengeResponse.self)
+            return true
+        }
+    }
+}
