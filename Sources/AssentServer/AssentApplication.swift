@@ -21,6 +21,7 @@ public final class AssentApplication: Sendable {
     private let logger: Logger
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
+    private let sweeper: Sweeper
 
     /// Validated configuration in, ready server out (not yet listening).
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -66,6 +67,7 @@ public final class AssentApplication: Sendable {
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, logger: logger))
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
 
+        sweeper = Sweeper(store: store, clock: clock, logger: logger)
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds
         policy.maxAttempts = configuration.webhookMaxAttempts
@@ -89,6 +91,7 @@ public final class AssentApplication: Sendable {
         }
         try server.start()
         webhooks.start()
+        sweeper.start()
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
         logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.sqlitePath)])
@@ -99,6 +102,7 @@ public final class AssentApplication: Sendable {
     public func shutdown() async {
         await server.shutdown()
         await webhooks.stop()
+        await sweeper.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])
     }

@@ -137,3 +137,23 @@ import Testing
         await server.stop()
     }
 }
+
+@Suite struct SweepTests {
+    @Test func `the sweep removes challenges a day past expiry and expired nonces, and keeps the rest`() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.file("a.sqlite"))
+        try await store.insertTenant(Tenant(id: "t", name: "T", secretHash: [1], secretVersion: 1, keyVersion: 1,
+                                            settings: TenantSettings(), createdAt: 0))
+        for (id, expiry) in [("old", Int64(1_000)), ("recent", Int64(90_000_000)), ("open", Int64(200_000_000))] {
+            var challenge = Challenge(id: id, tenantID: "t", kind: .qrCode, createdAt: 0, expiresAt: expiry)
+            challenge.actionCode = "signIn"
+            #expect(try await store.insertChallenge(challenge, maxOpenForUser: nil))
+        }
+        let removed = try await store.sweep(now: 100_000_000, challengesBefore: 100_000_000 - 86_400_000, eventsBefore: 0)
+        #expect(removed == 1)
+        #expect(try await store.challenge(tenantID: "t", id: "old") == nil)
+        #expect(try await store.challenge(tenantID: "t", id: "recent") != nil)
+        #expect(try await store.challenge(tenantID: "t", id: "open") != nil)
+        await store.close()
+    }
+}

@@ -75,15 +75,20 @@ import Testing
                                             body: ["challengeId": challengeId])
         #expect(waiting.json["isVerified"] as? Bool == false && waiting.json["isConsumed"] as? Bool == false)
 
-        // A wrong code is refused and changes nothing; the right one approves.
+        // A wrong code is refused and declines the challenge (one guess only); a new challenge with the right code
+        // is approved.
         let wrong = String((Int(code3)! + 1) % 1000).leftPadded(3)
         let refused = await assent.push.updateChallenge(challengeId: challengeId, approved: true, verificationCode: wrong)
         #expect(refused.isError && refused.data == nil)
-        let approved = await assent.push.updateChallenge(challengeId: challengeId, approved: true, verificationCode: code3)
+        let declined = try await server.call("POST", "/v1/client/verify/push", authorization: "Bearer \(token)",
+                                             body: ["challengeId": challengeId])
+        #expect(declined.json["isVerified"] as? Bool == false && declined.json["isConsumed"] as? Bool == true)
+        let (token2, challengeId2, code2) = try await startPush(server)
+        let approved = await assent.push.updateChallenge(challengeId: challengeId2, approved: true, verificationCode: code2)
         #expect(approved.data == true, "\(approved.error ?? "") \(approved.errorCode ?? "")")
 
-        let verified = try await server.call("POST", "/v1/client/verify/push", authorization: "Bearer \(token)",
-                                             body: ["challengeId": challengeId])
+        let verified = try await server.call("POST", "/v1/client/verify/push", authorization: "Bearer \(token2)",
+                                             body: ["challengeId": challengeId2])
         #expect(verified.status == 200 && verified.json["isVerified"] as? Bool == true)
         let accessToken = try #require(verified.json["accessToken"] as? String)
 
@@ -95,7 +100,7 @@ import Testing
 
         // Answered once: nothing is pending any more, and a second answer is refused.
         #expect(await assent.push.getChallenge().data == .some(nil))
-        #expect(await assent.push.updateChallenge(challengeId: challengeId, approved: true, verificationCode: code3).isError)
+        #expect(await assent.push.updateChallenge(challengeId: challengeId2, approved: true, verificationCode: code2).isError)
     }
 
     @Test func `a denial reaches the page, and removal is seen by the server`() async throws {

@@ -263,12 +263,17 @@ def test_number_matching(server):
     code = started["verificationCode"]
     assert len(code) == 3 and code.isdigit()
     assert device.challenge().json()["verificationCodeRequired"] is True
-    before = server.snapshot()
+    # One guess only: a wrong (or missing) code declines the challenge, so codes cannot be found by trying.
     wrong = str((int(code) + 1) % 1000).zfill(3)
     refused(device.answer(started["challengeId"], code=wrong), 400, "invalid_request")
+    assert tenant.verify(tracked, started["challengeId"]) == {"isVerified": False, "isConsumed": True}
+    refused(device.answer(started["challengeId"], code=code), 410, "challenge_closed")
+    tracked, r = tenant.start(user)
+    started = r.json()
     refused(device.answer(started["challengeId"]), 400, "invalid_request")
-    assert server.snapshot() == before
-    assert device.answer(started["challengeId"], code=code, bound=True).status_code == 200
+    tracked, r = tenant.start(user)
+    started = r.json()
+    assert device.answer(started["challengeId"], code=started["verificationCode"], bound=True).status_code == 200
     assert tenant.verify(tracked, started["challengeId"])["isVerified"] is True
 
 
@@ -301,3 +306,73 @@ def test_targeting_one_authenticator(server, tenant):
     refused(phone.answer(challenge_id), 403, "forbidden")
     assert tablet.answer(challenge_id).status_code == 200
     refused(tenant.start(user, userAuthenticatorId="nope")[1], 404, "not_found")
+
+
+def test_an_action_the_backend_blocked_is_never_turned_into_a_success(server, tenant):
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    device = tenant.enrol(user)
+    tracked, r = tenant.start(user)
+    challenge_id = r.json()["challengeId"]
+    tenant.sdk.update_action(user, "signIn", tracked["idempotency_key"], {"state": "BLOCK"})
+    before = server.snapshot()
+    refused(device.answer(challenge_id), 409, "conflict")
+    assert server.snapshot() == before
+    assert tenant.sdk.get_action(user, "signIn", tracked["idempotency_key"])["state"] == "BLOCK"
+    # ...and a blocked (or already answered) action gets no new challenge.
+    refused(requests.post(f"{server.api}/client/challenge/push", json={},
+                          headers={"Authorization": "Bearer " + tracked["token"]}), 409, "conflict")
+
+
+def test_a_denied_action_gets_no_further_push(server, tenant):
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    device = tenant.enrol(user)
+    tracked, r = tenant.start(user)
+    assert device.answer(r.json()["challengeId"], approved=False).status_code == 200
+    refused(requests.post(f"{server.api}/client/challenge/push", json={},
+                          headers={"Authorization": "Bearer " + tracked["token"]}), 409, "conflict")
+
+
+def test_an_enrolment_token_enrols_one_key(server, tenant):
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    token = tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+    first = Device(server, tenant.id)
+    assert first.add(token).status_code == 200
+    assert first.add(token).status_code == 200, "the same key again is idempotent"
+    before = server.snapshot()
+    refused(Device(server, tenant.id).add(token), 403, "forbidden")
+    assert server.snapshot() == before
+
+
+def test_concurrent_starts_cannot_pass_the_pending_cap(server):
+    import threading
+    capped = Tenant(server, "--max-pending-push", "3")
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    capped.enrol(user)
+    tokens = [capped.sdk.track(user, "signIn")["token"] for _ in range(32)]
+    barrier = threading.Barrier(len(tokens))
+    codes = [None] * len(tokens)
+
+    def go(i):
+        barrier.wait()
+        codes[i] = requests.post(f"{server.api}/client/challenge/push", json={},
+                                 headers={"Authorization": "Bearer " + tokens[i]}).status_code
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(len(tokens))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert codes.count(200) == 3 and codes.count(429) == 29, codes
+
+
+def test_a_flood_of_signing_messages_cannot_lock_the_device_out_of_its_challenges(server, tenant):
+    user = f"u-{uuid.uuid4().hex[:8]}"
+    device = tenant.enrol(user)
+    tenant.start(user, attributes={"custom": {"amount": 5}})
+    n = requests.post(device.url("push/challenge/sign") + "?publicKey=" + device.query, headers=device.basic).json()
+    for _ in range(20):  # anyone who knows the tenant and the public key can ask for messages
+        requests.post(device.url("push/challenge/sign") + "?publicKey=" + device.query, headers=device.basic)
+    r = requests.get(device.url("push/challenge") + "?publicKey=" + device.query,
+                     headers={**device.basic, "X-Authsignal-Signature": device.sign(n["message"])})
+    assert r.status_code == 200 and r.json()["challengeId"], "the challenge still arrives, without the custom data"
+    assert "custom" not in r.json()

@@ -72,7 +72,7 @@ struct QRCodeAPI: Sendable {
             }) else { throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :") }
         }
         let (challenge, deviceCode) = try await qr.start(
-            tenant: tenant, claims: claims, action: action, custom: try body.object("custom"),
+            tenant: tenant, claims: claims, action: action, custom: try body.object("custom", maxBytes: 4096),
             initiator: Self.initiator(request))
         return APIResponses.ok(
             StartQRChallengeResponse(

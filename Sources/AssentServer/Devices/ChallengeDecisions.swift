@@ -39,15 +39,32 @@ struct ChallengeDecisions: Sendable {
         }
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
-                throw AssentError(.invalidRequest, "verificationCode does not match the code shown on the initiating page.")
+                // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
+                if let declined = try? await record(challenge, states, approved: false, authenticator, method, now) {
+                    events.publish(declined)
+                }
+                throw AssentError(
+                    .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
             }
         }
-        guard let answered = try await store.answerChallenge(
-            tenantID: tenant.id, id: challenge.id, from: states, approved: request.approved,
-            authenticatorID: authenticator.id, verificationMethod: method, now: now)
-        else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
+        let answered = try await record(challenge, states, approved: request.approved, authenticator, method, now)
         events.publish(answered)
         return answered
+    }
+
+    private func record(
+        _ challenge: Challenge, _ states: [Challenge.State], approved: Bool, _ authenticator: Authenticator,
+        _ method: VerificationMethod, _ now: Int64
+    ) async throws -> Challenge {
+        do {
+            guard let answered = try await store.answerChallenge(
+                tenantID: challenge.tenantID, id: challenge.id, from: states, approved: approved,
+                authenticatorID: authenticator.id, verificationMethod: method, now: now)
+            else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
+            return answered
+        } catch let error as StoreError where error.code == .constraintViolation {
+            throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
+        }
     }
 
 }

@@ -36,10 +36,13 @@ struct DeviceCredentialService: Sendable {
             candidate.expiresAt = now + Int64(lease) * 1000
         }
         do {
-            let (stored, _) = try await store.enrollDeviceCredential(candidate) { [webhooks] stored, created in
+            let (stored, _) = try await store.enrollDeviceCredential(candidate, enrolmentKey: claims.idk) {
+                [webhooks] stored, created in
                 webhooks.authenticator(created ? .authenticatorCreated : .authenticatorUpdated, stored, tenant: tenant)
             }
             return stored
+        } catch is EnrolmentTokenUsed {
+            throw AssentError(.forbidden, "This token already enrolled another device; track a new action to enrol this one.")
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "This key is already enrolled for another user.")
         }
@@ -96,8 +99,9 @@ struct DeviceCredentialService: Sendable {
         let now = clock.nowMilliseconds()
         // Verify before consuming, so a bad signature cannot burn the device's nonce; consuming is then the
         // compare-and-set that makes the nonce single-use.
-        let open = try await store.openNonces(authenticatorID: authenticator.id, purpose: .updateCredential, now: now)
-        guard let nonce = open.first(where: { $0.id == nonceID }) else {
+        guard let nonce = try await store.openNonce(
+            id: nonceID, authenticatorID: authenticator.id, purpose: .updateCredential, now: now)
+        else {
             throw AssentError(.invalidSignature, "The signing message is unknown, used or expired; ask for a new one.")
         }
         guard key.verifies(signature, message: nonce.message) else {

@@ -20,6 +20,11 @@ struct PushChallengeService: Sendable {
         guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
               tracked.userID == claims.sub
         else { throw AssentError(.invalidToken, "The token's action no longer exists.") }
+        // Only an action waiting for a challenge gets one: not one the backend blocked or allowed, nor one that a
+        // device already approved or denied ("this wasn't me" ends the action's pushes).
+        guard tracked.state == .challengeRequired else {
+            throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
+        }
         let now = clock.nowMilliseconds()
         var targets = try await store.authenticators(tenantID: tenant.id, userID: claims.sub).filter {
             $0.verificationMethod == .push && !$0.isExpired(at: now)
@@ -32,10 +37,6 @@ struct PushChallengeService: Sendable {
         }
         guard !targets.isEmpty else {
             throw AssentError(.notFound, "The user has no live push credential.")
-        }
-        let open = try await store.openChallengeCount(tenantID: tenant.id, userID: claims.sub, kind: .push, now: now)
-        guard open < tenant.settings.maxPendingPushChallenges else {
-            throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
         }
         let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
         var challenge = Challenge(
@@ -51,7 +52,9 @@ struct PushChallengeService: Sendable {
         if tenant.settings.numberMatching {
             challenge.verificationCode = Self.code()
         }
-        try await store.insertChallenge(challenge)
+        guard try await store.insertChallenge(challenge, maxOpenForUser: tenant.settings.maxPendingPushChallenges) else {
+            throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
+        }
         return (challenge, targets)
     }
 
@@ -76,13 +79,14 @@ struct PushChallengeService: Sendable {
         let now = clock.nowMilliseconds()
         var signed = false
         if let signature {
+            // A signature that matches no open message only withholds the public custom data: a refusal here would
+            // let anyone who floods the nonce endpoint lock the device out of its challenges.
             let open = try await store.openNonces(authenticatorID: authenticator.id, purpose: .getChallenge, now: now)
-            guard let nonce = open.first(where: { key.verifies(signature, message: $0.message) }),
-                  try await store.consumeNonce(id: nonce.id, authenticatorID: authenticator.id, purpose: .getChallenge, now: now) != nil
-            else {
-                throw AssentError(.invalidSignature, "X-Authsignal-Signature does not verify over an open signing message.")
+            if let nonce = open.first(where: { key.verifies(signature, message: $0.message) }),
+               try await store.consumeNonce(id: nonce.id, authenticatorID: authenticator.id, purpose: .getChallenge, now: now) != nil
+            {
+                signed = true
             }
-            signed = true
         }
         var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
         guard let challenge = try await store.pendingPushChallenge(

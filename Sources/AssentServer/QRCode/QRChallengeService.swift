@@ -32,6 +32,9 @@ struct QRChallengeService: Sendable {
             guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
                   tracked.userID == claims.sub
             else { throw AssentError(.invalidToken, "The token's action no longer exists.") }
+            guard tracked.state == .challengeRequired else {
+                throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
+            }
             challenge.userID = claims.sub
             challenge.actionCode = claims.act
             challenge.idempotencyKey = claims.idk
@@ -50,7 +53,7 @@ struct QRChallengeService: Sendable {
         }
         let deviceCode = Base64.encodeURL(SecureRandom.bytes(24))
         challenge.deviceCodeHash = SHA256.hash(Array(deviceCode.utf8))
-        try await store.insertChallenge(challenge)
+        _ = try await store.insertChallenge(challenge, maxOpenForUser: nil)
         return (challenge, deviceCode)
     }
 

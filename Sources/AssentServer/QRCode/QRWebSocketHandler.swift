@@ -94,6 +94,9 @@ final class QRWebSocketHandler: WebSocketHandler {
             }
             let action = data["actionCode"] as? String
             let custom = data["custom"].flatMap { JSONValue(foundation: $0)?.objectValue }
+            if let raw = data["custom"], (try? JSONSerialization.data(withJSONObject: raw))?.count ?? 0 > 4096 {
+                throw AssentError(.invalidRequest, "custom must be at most 4096 bytes of JSON.")
+            }
             if session.claims == nil {
                 guard let action, !action.isEmpty, action.utf8.count <= 100 else {
                     throw AssentError(.invalidRequest, "actionCode is required for an anonymous QR challenge.")

@@ -127,8 +127,12 @@ public struct ActionService: Sendable {
             response.error = "The token belongs to another action."
             return response
         }
+        guard claims.typ == .access else {
+            response.error = "Only the access token a completed challenge gives can be validated; this is a track token."
+            return response
+        }
         switch action.state {
-        case .challengeSucceeded, .reviewSucceeded, .allow:
+        case .challengeSucceeded, .reviewSucceeded:
             if try await store.markActionValidated(
                 tenantID: tenant.id, idempotencyKey: action.idempotencyKey, at: clock.nowMilliseconds())
             {

@@ -63,8 +63,11 @@ public protocol Store: Sendable {
     /// updates that record's device fields (keeping its id) — re-enrolment reuses the key. Fails with
     /// `constraintViolation` when the key belongs to another user. Queues `events(stored, created)` in the same
     /// transaction.
+    /// The enrolment token's action (`enrolmentKey`) is marked as having enrolled this key in the same transaction;
+    /// when it already enrolled another key the enrolment fails with ``EnrolmentTokenUsed``.
     func enrollDeviceCredential(
-        _ candidate: Authenticator, events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+        _ candidate: Authenticator, enrolmentKey: String,
+        events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> (Authenticator, created: Bool)
     /// Replaces an authenticator's mutable fields (push token, lease, last verification, delivery errors), queueing
     /// `events` in the same transaction; false when it no longer exists.
@@ -75,18 +78,19 @@ public protocol Store: Sendable {
     func insertNonce(_ nonce: Nonce) async throws
     /// Unused, unexpired nonces of an authenticator for `purpose`, newest first.
     func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce]
+    /// The open (unused, unexpired) nonce with this id issued to `authenticatorID` for `purpose`.
+    func openNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
     /// Marks the nonce used, once: returns it for the first caller while unexpired, nil otherwise.
     func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
 
     // MARK: Challenges
-    /// Stores a new challenge.
-    func insertChallenge(_ challenge: Challenge) async throws
+    /// Stores a new challenge unless its user already has `maxOpenForUser` open ones of its kind (counted in the
+    /// same transaction, so concurrent starts cannot pass the cap); false when refused.
+    func insertChallenge(_ challenge: Challenge, maxOpenForUser: Int?) async throws -> Bool
     /// The challenge with this id in this tenant.
     func challenge(tenantID: String, id: String) async throws -> Challenge?
     /// The newest open push challenge of `userID` that `authenticatorID` may answer.
     func pendingPushChallenge(tenantID: String, userID: String, authenticatorID: String, now: Int64) async throws -> Challenge?
-    /// Number of open challenges of a kind for a user.
-    func openChallengeCount(tenantID: String, userID: String, kind: Challenge.Kind, now: Int64) async throws -> Int
     /// Records a device's answer, once, in one transaction: moves the challenge from an open state in `from` to
     /// `approved` or `denied` (only while unexpired), sets its action's state and verification method, and stamps
     /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open.
@@ -110,6 +114,10 @@ public protocol Store: Sendable {
     func markWebhookDelivered(id: String, at: Int64) async throws
     /// Records a failed attempt: retry at `nextAttemptAt`, or give up when it is nil.
     func markWebhookAttemptFailed(id: String, attempts: Int, nextAttemptAt: Int64?, error: String, at: Int64) async throws
+
+    /// Deletes what can no longer matter: challenges expired before `challengesBefore`, expired nonces, and outbox
+    /// events delivered or given up before `eventsBefore`. Returns how many rows went.
+    func sweep(now: Int64, challengesBefore: Int64, eventsBefore: Int64) async throws -> Int
 
     /// Throws unless the database answers a trivial query and accepts a trivial write.
     func healthCheck() async throws

@@ -84,6 +84,9 @@ final class SQLiteConnection: @unchecked Sendable {
 
     var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// True outside a transaction — also after SQLite rolled one back by itself (disk full, I/O error, ...).
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     func error(_ rc: Int32, _ message: String, file: String = #fileID, line: Int = #line) -> StoreError {
         switch rc & 0xff {
         case SQLITE_CONSTRAINT: return StoreError(.constraintViolation, message, file: file, line: line)

@@ -121,6 +121,10 @@ enum SQLiteMigrations {
         );
         CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
         """),
+        (3, """
+        ALTER TABLE actions ADD COLUMN enrolled_authenticator_id TEXT;
+        CREATE INDEX challenges_expiry ON challenges(expires_at);
+        """),
     ]
 
     /// Applies every step newer than the database's `user_version`, each in its own transaction.

@@ -16,9 +16,21 @@ extension SQLiteStore {
     }
 
     public func enrollDeviceCredential(
-        _ candidate: Authenticator, events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+        _ candidate: Authenticator, enrolmentKey: String,
+        events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> (Authenticator, created: Bool) {
         try await writer.write { db in
+            /// The token's action enrols one key (again, idempotently, but never a second one).
+            func claimEnrolment(_ authenticatorID: String) throws {
+                let claimed = try db.run(
+                    """
+                    UPDATE actions SET enrolled_authenticator_id = ?
+                    WHERE tenant_id = ? AND idempotency_key = ?
+                      AND (enrolled_authenticator_id IS NULL OR enrolled_authenticator_id = ?)
+                    """,
+                    [.text(authenticatorID), .text(candidate.tenantID), .text(enrolmentKey), .text(authenticatorID)])
+                guard claimed == 1 else { throw EnrolmentTokenUsed() }
+            }
             let existing = try db.queryOne(
                 """
                 SELECT \(Self.authenticatorColumns) FROM authenticators
@@ -42,10 +54,12 @@ extension SQLiteStore {
                 stored.erroredAt = nil
                 stored.errorCode = nil
                 _ = try Self.updateAuthenticator(stored, in: db)
+                try claimEnrolment(stored.id)
                 try Self.enqueue(events(stored, false), in: db)
                 return (stored, false)
             }
             try Self.insertAuthenticator(candidate, in: db)
+            try claimEnrolment(candidate.id)
             try Self.enqueue(events(candidate, true), in: db)
             return (candidate, true)
         }
@@ -99,6 +113,14 @@ extension SQLiteStore {
                 "INSERT INTO nonces (\(Self.nonceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
                 [.text(nonce.id), .text(nonce.tenantID), .text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
                  .text(nonce.message), .integer(nonce.createdAt), .integer(nonce.expiresAt)])
+            // At most `maxOpenNonces` per authenticator and purpose: the oldest make way.
+            try db.run(
+                """
+                DELETE FROM nonces WHERE authenticator_id = ? AND purpose = ? AND id NOT IN (
+                  SELECT id FROM nonces WHERE authenticator_id = ? AND purpose = ? ORDER BY created_at DESC LIMIT ?)
+                """,
+                [.text(nonce.authenticatorID), .text(nonce.purpose.rawValue), .text(nonce.authenticatorID),
+                 .text(nonce.purpose.rawValue), .integer(Int64(Self.maxOpenNonces))])
         }
     }
 
@@ -111,6 +133,20 @@ extension SQLiteStore {
                 ORDER BY created_at DESC LIMIT 8
                 """,
                 [.text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
+        }
+    }
+
+    /// Open nonces kept per authenticator and purpose.
+    static let maxOpenNonces = 8
+
+    public func openNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
+        try read { db in
+            try db.queryOne(
+                """
+                SELECT \(Self.nonceColumns) FROM nonces
+                WHERE id = ? AND authenticator_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+                """,
+                [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
         }
     }
 
@@ -158,8 +194,17 @@ extension SQLiteStore {
         return challenge
     }
 
-    public func insertChallenge(_ c: Challenge) async throws {
+    public func insertChallenge(_ c: Challenge, maxOpenForUser: Int?) async throws -> Bool {
         try await writer.write { db in
+            if let maxOpenForUser, let user = c.userID {
+                let open = try db.queryOne(
+                    """
+                    SELECT COUNT(*) FROM challenges WHERE tenant_id = ? AND user_id = ? AND kind = ?
+                      AND state IN ('pending', 'claimed') AND expires_at > ?
+                    """,
+                    [.text(c.tenantID), .text(user), .text(c.kind.rawValue), .integer(c.createdAt)]) { Int($0.int64(0)) } ?? 0
+                guard open < maxOpenForUser else { return false }
+            }
             try db.run(
                 "INSERT INTO challenges (\(Self.challengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
@@ -167,6 +212,7 @@ extension SQLiteStore {
                  .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
                  .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
                  Self.encodeCustom(c.custom), c.deviceCodeHash.map(SQLiteValue.blob) ?? .null])
+            return true
         }
     }
 
@@ -193,17 +239,6 @@ extension SQLiteStore {
         }
     }
 
-    public func openChallengeCount(tenantID: String, userID: String, kind: Challenge.Kind, now: Int64) async throws -> Int {
-        try read { db in
-            try db.queryOne(
-                """
-                SELECT COUNT(*) FROM challenges
-                WHERE tenant_id = ? AND user_id = ? AND kind = ? AND state IN ('pending', 'claimed') AND expires_at > ?
-                """,
-                [.text(tenantID), .text(userID), .text(kind.rawValue), .integer(now)]) { Int($0.int64(0)) } ?? 0
-        }
-    }
-
     public func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64
@@ -215,21 +250,29 @@ extension SQLiteStore {
                 UPDATE challenges SET state = ?, answered_at = ?, answered_by = ?
                 WHERE id = ? AND tenant_id = ? AND state IN (\(states)) AND expires_at > ?
                   AND (state = 'pending' OR answered_by = ?)
+                  AND EXISTS (SELECT 1 FROM authenticators WHERE id = ? AND tenant_id = ?
+                              AND (expires_at IS NULL OR expires_at > ?))
                 """,
                 [.text(approved ? "approved" : "denied"), .integer(now), .text(authenticatorID), .text(id),
-                 .text(tenantID), .integer(now), .text(authenticatorID)])
+                 .text(tenantID), .integer(now), .text(authenticatorID), .text(authenticatorID), .text(tenantID),
+                 .integer(now)])
             guard changed == 1,
                   let challenge = try db.queryOne(
                       "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], Self.challenge)
             else { return nil }
             if let key = challenge.idempotencyKey {
-                try db.run(
+                // Only an action still waiting for its challenge moves: one the backend blocked (or that already
+                // failed) is never turned into a success by a late approval. The whole answer is then undone.
+                let moved = try db.run(
                     """
                     UPDATE actions SET state = ?, verification_method = ?, state_updated_at = ?
-                    WHERE tenant_id = ? AND idempotency_key = ?
+                    WHERE tenant_id = ? AND idempotency_key = ? AND state = 'CHALLENGE_REQUIRED'
                     """,
                     [.text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
                      .text(verificationMethod.rawValue), .integer(now), .text(tenantID), .text(key)])
+                guard moved == 1 else {
+                    throw StoreError(.constraintViolation, "the action is no longer waiting for a challenge")
+                }
             }
             try db.run(
                 "UPDATE authenticators SET last_verified_at = ? WHERE id = ? AND tenant_id = ?",
@@ -263,6 +306,15 @@ extension SQLiteStore {
                 try Self.insertAction(action, in: db)
             }
             return claimed
+        }
+    }
+
+    public func sweep(now: Int64, challengesBefore: Int64, eventsBefore: Int64) async throws -> Int {
+        try await writer.write { db in
+            try db.run("DELETE FROM challenges WHERE expires_at < ?", [.integer(challengesBefore)])
+                + db.run("DELETE FROM nonces WHERE expires_at < ?", [.integer(now)])
+                + db.run(
+                    "DELETE FROM webhook_outbox WHERE COALESCE(delivered_at, failed_at) < ?", [.integer(eventsBefore)])
         }
     }
 
@@ -323,3 +375,6 @@ extension SQLiteStore {
         }
     }
 }
+
+/// The enrolment token's action already enrolled another key.
+public struct EnrolmentTokenUsed: Error, Sendable {}

@@ -99,7 +99,14 @@ final class SQLiteWriter: Sendable {
         var succeeded: [@Sendable () -> Void] = []
         var failed: [(Job, any Error)] = []
         succeeded.reserveCapacity(batch.count)
-        for job in batch {
+        for (index, job) in batch.enumerated() {
+            // A failure that made SQLite abandon the whole transaction ends the batch: nothing of it is on disk,
+            // so every caller hears the failure and no later job runs outside the transaction.
+            if index > 0, connection.isAutocommit {
+                let failure = StoreError(.queryFailed, "the transaction was rolled back by SQLite")
+                batch.forEach { $0.fail(failure) }
+                return
+            }
             do {
                 try connection.execute("SAVEPOINT job")
                 do {
