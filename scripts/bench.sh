@@ -133,9 +133,10 @@ secret=$(read_field secretKey) || { say "no secretKey in the output of assent ad
 unset tenant_json
 say "tenant $tenant_id"
 
-# The secret goes through the environment, not argv, so ps never shows it.
+# The secret goes through the environment, not argv, so ps never shows it; the tenant ID
+# (not a secret) is what device scenarios such as push-flow send as tenant Basic auth.
 # Run in the background and wait, so Ctrl-C or SIGTERM stops everything at once.
-ASSENT_BENCH_SECRET=$secret "$bin/assent-bench" --url "$url" \
+ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id "$bin/assent-bench" --url "$url" \
     --scenario "$scenarios" --concurrency "$concurrency" \
     --duration "$duration" --warmup "$warmup" "$@" &
 bench_pid=$!

@@ -49,6 +49,7 @@ enum AssentBench {
             endpoint: endpoint,
             secretAuthorization: "Basic " + Data((secret + ":").utf8).base64EncodedString(),
             usersPerConnection: configuration.usersPerConnection,
+            tenantID: configuration.tenant,
             timeoutSeconds: configuration.timeoutSeconds,
             warmupSeconds: configuration.warmupSeconds,
             durationSeconds: configuration.durationSeconds)

@@ -10,6 +10,8 @@ struct BenchConfiguration: Sendable {
     var url: String?
     /// The tenant's secret key. Never print it.
     var secret: String?
+    /// The tenant ID, for scenarios that act as a device (`push-flow`). Not a secret.
+    var tenant: String?
     var scenarios = ["track"]
     var concurrencies = [1]
     var durationSeconds = 20.0
@@ -29,6 +31,7 @@ struct BenchConfiguration: Sendable {
           --url URL            server base URL, plain http (env ASSENT_BENCH_URL)
           --secret SK          tenant secret key (env ASSENT_BENCH_SECRET; prefer the variable:
                                arguments are visible to other users in ps)
+          --tenant ID          tenant ID, needed by push-flow (env ASSENT_BENCH_TENANT)
           --scenario LIST      comma-separated scenarios (default track); see --list
           --concurrency LIST   comma-separated connection counts, run in turn (default 1)
           --duration SECONDS   measured time per level (default 20)
@@ -47,6 +50,7 @@ struct BenchConfiguration: Sendable {
         var configuration = BenchConfiguration()
         configuration.url = environment["ASSENT_BENCH_URL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.secret = environment["ASSENT_BENCH_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.tenant = environment["ASSENT_BENCH_TENANT"].flatMap { $0.isEmpty ? nil : $0 }
 
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -67,6 +71,7 @@ struct BenchConfiguration: Sendable {
             case "--json": configuration.json = true
             case "--url": configuration.url = try value()
             case "--secret": configuration.secret = try value()
+            case "--tenant": configuration.tenant = try value()
             case "--scenario", "--scenarios": configuration.scenarios = try list(try value(), option: name)
             case "--concurrency":
                 configuration.concurrencies = try list(try value(), option: name).map { (text) throws(BenchError) in
@@ -96,6 +101,9 @@ struct BenchConfiguration: Sendable {
         guard let secret, !secret.isEmpty else { throw .usage("--secret is required (or set ASSENT_BENCH_SECRET)") }
         for name in scenarios where ScenarioCatalog.named(name) == nil {
             throw .usage("unknown scenario '\(name)'; known: \(ScenarioCatalog.names.joined(separator: ", "))")
+        }
+        if tenant?.isEmpty ?? true, let name = scenarios.first(where: { ScenarioCatalog.named($0)?.requiresTenant == true }) {
+            throw .usage("scenario '\(name)' needs --tenant (or ASSENT_BENCH_TENANT): the tenant ID devices send")
         }
     }
 

@@ -1,4 +1,4 @@
-/// Just enough JSON reading for scenarios: find a key's string value without
+/// Just enough JSON reading for scenarios: find a key's string or boolean value without
 /// decoding the whole document.
 extension HTTPResponse {
     /// Whether the body contains `"key"` followed by a colon, i.e. the key is present.
@@ -31,6 +31,16 @@ extension HTTPResponse {
                 value.append(byte)
                 index += 1
             }
+        }
+        return nil
+    }
+
+    /// The boolean value of the first `"key": true|false` in the body; nil when absent or not a boolean.
+    func jsonBool(forKey key: String) -> Bool? {
+        guard let index = valueStart(forKey: key) else { return nil }
+        for (literal, value) in [("true", true), ("false", false)] {
+            let bytes = Array(literal.utf8)
+            if index + bytes.count <= body.count, Array(body[index..<index + bytes.count]) == bytes { return value }
         }
         return nil
     }

@@ -12,6 +12,8 @@ struct LoadRunner: Sendable {
     /// `Basic base64(secret + ":")`. Never print it.
     var secretAuthorization: String
     var usersPerConnection: Int
+    /// The tenant ID for scenarios that call the client API as a device.
+    var tenantID: String?
     var timeoutSeconds: Double
     var warmupSeconds: Double
     var durationSeconds: Double
@@ -44,7 +46,8 @@ struct LoadRunner: Sendable {
         defer { threads.forEach { $0.join() } }
         for index in 0..<concurrency {
             let settings = ScenarioSettings(
-                connection: index, secretAuthorization: secretAuthorization, usersPerConnection: usersPerConnection)
+                connection: index, secretAuthorization: secretAuthorization, usersPerConnection: usersPerConnection,
+                tenantID: tenantID)
             do {
                 threads.append(try WorkerThread { [self] in work(S.self, settings: settings, state: state) })
             } catch {

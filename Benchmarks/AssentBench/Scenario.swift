@@ -12,6 +12,8 @@ protocol Scenario: Sendable {
     /// Step names, in the order the flow runs them; ``FlowContext/perform(_:_:expecting:_:)``
     /// takes an index into this list. A single-step scenario reports one row.
     static var steps: [String] { get }
+    /// Whether the scenario calls the client API as a device, which names its tenant (`--tenant`).
+    static var requiresTenant: Bool { get }
 
     init(settings: ScenarioSettings)
 
@@ -24,6 +26,8 @@ protocol Scenario: Sendable {
 }
 
 extension Scenario {
+    static var requiresTenant: Bool { false }
+
     mutating func prepare(_ connection: HTTPConnection) throws(BenchError) {}
 }
 
@@ -35,4 +39,6 @@ struct ScenarioSettings: Sendable {
     var secretAuthorization: String
     /// How many distinct users a connection cycles through.
     var usersPerConnection: Int
+    /// The tenant ID (`--tenant`); set whenever a scenario with ``Scenario/requiresTenant`` runs.
+    var tenantID: String? = nil
 }

@@ -4,6 +4,8 @@ enum ScenarioCatalog {
         TrackScenario.self,
         ValidateScenario.self,
         TrackValidateScenario.self,
+        PushFlowScenario.self,
+        QRFlowScenario.self,
     ]
 
     static func named(_ name: String) -> (any Scenario.Type)? {
