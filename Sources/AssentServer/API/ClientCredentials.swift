@@ -30,7 +30,7 @@ struct ClientCredentials: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw AssentError(.unauthorized, "A Bearer token is required.")
         }
-        return try await trackToken(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        return try await trackToken(String(parts[1].trimmingSpaces))
     }
 
     /// The tenant and claims of a track token.

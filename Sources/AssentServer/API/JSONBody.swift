@@ -15,9 +15,7 @@ struct JSONBody {
             return
         }
         if let contentType = request.headers["Content-Type"] {
-            let mediaType = contentType.split(separator: ";").first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            }
+            let mediaType = contentType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() }
             guard mediaType == "application/json" else {
                 throw AssentError(.unsupportedMediaType, "The body must be application/json.")
             }

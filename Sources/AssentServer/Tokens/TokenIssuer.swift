@@ -1,5 +1,6 @@
 import AssentCrypto
 import Foundation
+import Synchronization
 
 /// Signs and checks Assent tokens (HS256 JWTs). Each tenant signs with its own key, derived from the server's
 /// master key with HKDF and the tenant's key version, so no token key is ever stored and bumping the version
@@ -7,6 +8,12 @@ import Foundation
 public struct TokenIssuer: Sendable {
     private let masterKey: [UInt8]
     private let clock: WallClock
+    private let keys = KeyCache()
+
+    /// Derived keys by "tenant/version"; bounded, since tenants are few.
+    private final class KeyCache: Sendable {
+        let entries = Mutex<[String: [UInt8]]>([:])
+    }
 
     /// Creates an issuer over a 32-byte master key.
     public init(masterKey: [UInt8], clock: WallClock) {
@@ -15,9 +22,15 @@ public struct TokenIssuer: Sendable {
     }
 
     private func key(tenantID: String, version: Int) throws -> [UInt8] {
-        try HKDFSHA256.deriveKey(
-            inputKeyMaterial: masterKey, salt: Array("assent token key".utf8),
-            info: Array("\(tenantID)/\(version)".utf8), outputByteCount: 32)
+        let name = "\(tenantID)/\(version)"
+        if let key = keys.entries.withLock({ $0[name] }) { return key }
+        let key = try HKDFSHA256.deriveKey(
+            inputKeyMaterial: masterKey, salt: Array("assent token key".utf8), info: Array(name.utf8), outputByteCount: 32)
+        keys.entries.withLock { entries in
+            if entries.count >= 4096 { entries.removeAll() }
+            entries[name] = key
+        }
+        return key
     }
 
     /// Issues a token for `action` of `tenant` living `lifetime` seconds.

@@ -9,6 +9,11 @@ public final class SQLiteStore: Store {
     let writer: SQLiteWriter
     private let readers: Mutex<[SQLiteConnection]>
     private let path: String
+    /// Tenants read in the last second, by id and by secret hash: every request looks its tenant up, and decoding
+    /// its settings each time showed in profiles. Changes made here clear it at once; changes another process makes
+    /// (the `assent` CLI) are seen within ``tenantCacheLifetime``.
+    private let tenantCache = Mutex<[String: (tenant: Tenant, until: UInt64)]>([:])
+    static let tenantCacheLifetime: UInt64 = 1_000_000_000
 
     /// Opens (creating when missing) the database at `path`, creating its directory with owner-only permissions,
     /// and applies pending migrations.
@@ -81,14 +86,29 @@ public final class SQLiteStore: Store {
         }
     }
 
+    private func cachedTenant(_ key: String, load: () throws -> Tenant?) throws -> Tenant? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let entry = tenantCache.withLock({ $0[key] }), entry.until > now { return entry.tenant }
+        guard let tenant = try load() else { return nil }
+        tenantCache.withLock { cache in
+            if cache.count >= 10_000 { cache.removeAll() }
+            cache[key] = (tenant, now + Self.tenantCacheLifetime)
+        }
+        return tenant
+    }
+
     public func tenant(id: String) async throws -> Tenant? {
-        try read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = ?", [.text(id)], Self.tenant) }
+        try cachedTenant("id:" + id) {
+            try read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = ?", [.text(id)], Self.tenant) }
+        }
     }
 
     public func tenant(secretHash: [UInt8]) async throws -> Tenant? {
-        try read {
-            try $0.queryOne(
-                "SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = ?", [.blob(secretHash)], Self.tenant)
+        try cachedTenant("hash:" + secretHash.map { String($0, radix: 16) }.joined(separator: ".")) {
+            try read {
+                try $0.queryOne(
+                    "SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = ?", [.blob(secretHash)], Self.tenant)
+            }
         }
     }
 
@@ -98,6 +118,7 @@ public final class SQLiteStore: Store {
 
     public func updateTenant(_ tenant: Tenant) async throws -> Bool {
         let settings = try Self.encode(tenant.settings)
+        defer { tenantCache.withLock { $0.removeAll() } }
         return try await writer.write { db in
             try db.run(
                 "UPDATE tenants SET name = ?, secret_hash = ?, key_version = ?, settings = ?, secret_version = ? WHERE id = ?",
