@@ -5,6 +5,7 @@ import Foundation
 // assentd: the Assent server. Configuration from ASSENT_* variables and flags; see `assentd --help`.
 
 func fail(_ message: String, code: Int32 = 2) -> Never {
+    Logger.flush()
     FileHandle.standardError.write(Data("assentd: \(message)\n".utf8))
     exit(code)
 }
@@ -76,4 +77,5 @@ await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>)
 logger.log(.info, "stopping", [:])
 await application.shutdown()
 signalSources.forEach { $0.cancel() }
+Logger.flush()
 exit(0)
