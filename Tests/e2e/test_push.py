@@ -376,3 +376,19 @@ def test_a_flood_of_signing_messages_cannot_lock_the_device_out_of_its_challenge
                      headers={**device.basic, "X-Authsignal-Signature": device.sign(n["message"])})
     assert r.status_code == 200 and r.json()["challengeId"], "the challenge still arrives, without the custom data"
     assert "custom" not in r.json()
+
+
+def test_the_client_api_answers_cors_preflights_and_the_server_api_does_not(server, tenant):
+    origin = {"Origin": "https://shop.example", "Access-Control-Request-Method": "POST",
+              "Access-Control-Request-Headers": "authorization, content-type"}
+    r = requests.options(f"{server.api}/client/challenge/push", headers=origin)
+    assert r.status_code == 204
+    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    assert "POST" in r.headers["Access-Control-Allow-Methods"]
+    assert "Authorization" in r.headers["Access-Control-Allow-Headers"]
+    # Answers of the client API carry the header (errors too); the secret-key server API never does.
+    r = requests.post(f"{server.api}/client/verify/push", json={"challengeId": "x"}, headers={"Origin": "https://shop.example"})
+    assert r.status_code == 401 and r.headers["Access-Control-Allow-Origin"] == "*"
+    r = requests.get(f"{server.api}/users/someone", headers={"Origin": "https://shop.example"})
+    assert "Access-Control-Allow-Origin" not in r.headers
+    assert requests.options(f"{server.api}/users/someone").status_code == 405

@@ -16,17 +16,17 @@ struct ClientAPI: Sendable {
 
     func register(in router: inout Router) {
         for (segment, method) in [("push", VerificationMethod.push), ("qr-code", VerificationMethod.device)] {
-            router.add("GET", "\(Self.base)/\(segment)", handle { try await getCredential($0, method) })
-            router.add("POST", "\(Self.base)/\(segment)", handle { try await addCredential($0, method) })
-            router.add("POST", "\(Self.base)/\(segment)/remove", handle { try await removeCredential($0, method) })
+            CrossOrigin.add(&router, "GET", "\(Self.base)/\(segment)", handle { try await getCredential($0, method) })
+            CrossOrigin.add(&router, "POST", "\(Self.base)/\(segment)", handle { try await addCredential($0, method) })
+            CrossOrigin.add(&router, "POST", "\(Self.base)/\(segment)/remove", handle { try await removeCredential($0, method) })
         }
-        router.add("POST", "\(Self.base)/push/challenge/sign", handle { try await sign($0, .getChallenge) })
-        router.add("GET", "\(Self.base)/push/challenge", handle(getChallenge))
-        router.add("POST", "\(Self.base)/push/challenge", handle(updateChallenge))
-        router.add("POST", "\(Self.base)/push/sign", handle { try await sign($0, .updateCredential) })
-        router.add("PATCH", "\(Self.base)/push", handle(updateCredential))
-        router.add("POST", "/v1/client/challenge/push", handle(startPush))
-        router.add("POST", "/v1/client/verify/push", handle(verifyPush))
+        CrossOrigin.add(&router, "POST", "\(Self.base)/push/challenge/sign", handle { try await sign($0, .getChallenge) })
+        CrossOrigin.add(&router, "GET", "\(Self.base)/push/challenge", handle(getChallenge))
+        CrossOrigin.add(&router, "POST", "\(Self.base)/push/challenge", handle(updateChallenge))
+        CrossOrigin.add(&router, "POST", "\(Self.base)/push/sign", handle { try await sign($0, .updateCredential) })
+        CrossOrigin.add(&router, "PATCH", "\(Self.base)/push", handle(updateCredential))
+        CrossOrigin.add(&router, "POST", "/v1/client/challenge/push", handle(startPush))
+        CrossOrigin.add(&router, "POST", "/v1/client/verify/push", handle(verifyPush))
     }
 
     private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {

@@ -12,14 +12,14 @@ struct QRCodeAPI: Sendable {
     let logger: Logger
 
     func register(in router: inout Router) {
-        router.add("POST", "/v1/client/challenge/qr-code", handle(start))
-        router.add("POST", "/v1/client/verify/qr-code", handle(verify))
-        router.add("POST", "/v1/client/user-authenticators/qr-code/challenge/claim", handle(claim))
-        router.add("POST", "/v1/client/user-authenticators/qr-code/challenge", handle(answer))
-        router.add("GET", "/v1/client/challenge/qr-code/{challengeId}/image.svg") { request, parameters in
+        CrossOrigin.add(&router, "POST", "/v1/client/challenge/qr-code", handle(start))
+        CrossOrigin.add(&router, "POST", "/v1/client/verify/qr-code", handle(verify))
+        CrossOrigin.add(&router, "POST", "/v1/client/user-authenticators/qr-code/challenge/claim", handle(claim))
+        CrossOrigin.add(&router, "POST", "/v1/client/user-authenticators/qr-code/challenge", handle(answer))
+        CrossOrigin.add(&router, "GET", "/v1/client/challenge/qr-code/{challengeId}/image.svg") { request, parameters in
             await handle { try await image($0, parameters, png: false) }(request, parameters)
         }
-        router.add("GET", "/v1/client/challenge/qr-code/{challengeId}/image.png") { request, parameters in
+        CrossOrigin.add(&router, "GET", "/v1/client/challenge/qr-code/{challengeId}/image.png") { request, parameters in
             await handle { try await image($0, parameters, png: true) }(request, parameters)
         }
     }
