@@ -95,7 +95,7 @@ struct DeviceCredentialService: Sendable {
     func update(
         tenant: Tenant, key: DeviceKey, nonceID: String, signature: String, pushToken: String?, resetExpiry: Bool
     ) async throws -> Authenticator {
-        var authenticator = try await credential(tenant: tenant, method: .push, key: key)
+        let authenticator = try await credential(tenant: tenant, method: .push, key: key)
         let now = clock.nowMilliseconds()
         // Verify before consuming, so a bad signature cannot burn the device's nonce; consuming is then the
         // compare-and-set that makes the nonce single-use.
@@ -110,19 +110,11 @@ struct DeviceCredentialService: Sendable {
         guard try await store.consumeNonce(id: nonceID, authenticatorID: authenticator.id, purpose: .updateCredential, now: now) != nil else {
             throw AssentError(.invalidSignature, "The signing message was already used; ask for a new one.")
         }
-        if let pushToken { authenticator.pushToken = pushToken }
-        if resetExpiry, let lease = tenant.settings.pushCredentialLifetimeSeconds {
-            authenticator.expiresAt = now + Int64(lease) * 1000
-        }
-        authenticator.lastVerifiedAt = now
-        if pushToken != nil {
-            authenticator.erroredAt = nil
-            authenticator.errorCode = nil
-        }
-        let events = webhooks.authenticator(.authenticatorUpdated, authenticator, tenant: tenant)
-        guard try await store.updateAuthenticator(authenticator, events: events) else {
-            throw AssentError(.invalidCredential, "The credential was removed.")
-        }
-        return authenticator
+        let lease = resetExpiry ? tenant.settings.pushCredentialLifetimeSeconds.map { now + Int64($0) * 1000 } : nil
+        guard let renewed = try await store.renewDeviceCredential(
+            tenantID: tenant.id, id: authenticator.id, pushToken: pushToken, expiresAt: lease, at: now,
+            events: { [webhooks] in webhooks.authenticator(.authenticatorUpdated, $0, tenant: tenant) })
+        else { throw AssentError(.invalidCredential, "The credential was removed.") }
+        return renewed
     }
 }

@@ -69,9 +69,13 @@ public protocol Store: Sendable {
         _ candidate: Authenticator, enrolmentKey: String,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> (Authenticator, created: Bool)
-    /// Replaces an authenticator's mutable fields (push token, lease, last verification, delivery errors), queueing
-    /// `events` in the same transaction; false when it no longer exists.
-    func updateAuthenticator(_ authenticator: Authenticator, events: [WebhookEvent]) async throws -> Bool
+    /// A device renewed its credential: stamps its last verification and, when given, sets a new push token (clearing
+    /// delivery errors) and/or a new lease end — only those columns, so concurrent changes to others are kept. Queues
+    /// `events(renewed)` in the same transaction; nil when the credential no longer exists.
+    func renewDeviceCredential(
+        tenantID: String, id: String, pushToken: String?, expiresAt: Int64?, at: Int64,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Authenticator?
 
     // MARK: Nonces
     /// Stores a nonce, dropping that authenticator's expired or used nonces of the same purpose.

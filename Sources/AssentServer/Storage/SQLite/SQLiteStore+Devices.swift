@@ -81,11 +81,27 @@ extension SQLiteStore {
              .text(a.tenantID)]) == 1
     }
 
-    public func updateAuthenticator(_ authenticator: Authenticator, events: [WebhookEvent]) async throws -> Bool {
+    public func renewDeviceCredential(
+        tenantID: String, id: String, pushToken: String?, expiresAt: Int64?, at: Int64,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Authenticator? {
         try await writer.write { db in
-            guard try Self.updateAuthenticator(authenticator, in: db) else { return false }
-            try Self.enqueue(events, in: db)
-            return true
+            let changed = try db.run(
+                """
+                UPDATE authenticators SET last_verified_at = ?, push_token = COALESCE(?, push_token),
+                  expires_at = COALESCE(?, expires_at),
+                  errored_at = CASE WHEN ? IS NULL THEN errored_at ELSE NULL END,
+                  error_code = CASE WHEN ? IS NULL THEN error_code ELSE NULL END
+                WHERE id = ? AND tenant_id = ?
+                """,
+                [.integer(at), .optional(pushToken), .optional(expiresAt), .optional(pushToken), .optional(pushToken),
+                 .text(id), .text(tenantID)])
+            guard changed == 1,
+                  let renewed = try db.queryOne(
+                      "SELECT \(Self.authenticatorColumns) FROM authenticators WHERE id = ?", [.text(id)], Self.authenticator)
+            else { return nil }
+            try Self.enqueue(events(renewed), in: db)
+            return renewed
         }
     }
 
