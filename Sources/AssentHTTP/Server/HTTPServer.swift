@@ -163,12 +163,12 @@ public final class HTTPServer: Sendable {
             _ = assent_http_quiesce(daemon.pointer)
             core.webSockets?.beginShutdown()
             let grace = Duration.milliseconds(Int64(configuration.shutdownGraceSeconds * 1000))
-            let finished = await waitForRequests(until: started + grace)
-            var forced = 0
-            if !finished {
-                forced = core.forceFinishRunning()
-                _ = await waitForRequests(until: .now + .seconds(1))
-            }
+            _ = await waitForRequests(until: started + grace)
+            // Always, not only after the grace period: from here on no connection is suspended again (a request
+            // arriving now on a kept-alive connection is answered 503 at once), and stragglers are answered, so
+            // libmicrohttpd is never stopped with a suspended connection, which would abort the process.
+            let forced = core.forceFinishRunning()
+            _ = await waitForRequests(until: .now + .seconds(1))
             if let webSockets = core.webSockets {
                 let closeTimeout = Duration.milliseconds(Int64(configuration.webSocketCloseTimeoutSeconds * 1000))
                 if !(await webSockets.waitUntilFinished(until: started + closeTimeout * 2 + .seconds(3))) {

@@ -279,6 +279,10 @@ final class ServerCore: Sendable {
         _ connection: OpaquePointer,
         _ body: @escaping @Sendable () async -> (HTTPResponse, PendingUpgrade?)
     ) -> Bool {
+        if registry.withLock({ $0.forcing }) {
+            // Shutdown is stopping the daemon: answer without suspending the connection.
+            return respond(state, connection, Self.shuttingDown())
+        }
         let handle = ConnectionHandle(pointer: connection)
         state.stage = .dispatched
         assent_http_suspend(connection)
