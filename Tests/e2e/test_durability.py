@@ -64,7 +64,7 @@ def test_sigterm_lets_in_flight_requests_finish_and_exits_cleanly():
                 except requests.RequestException:
                     return  # refused after shutdown began: fine, never acknowledged
                 with lock:
-                    results.append((r.status_code, f"term-{n}-{i}", r.json().get("idempotencyKey")))
+                    results.append((r.status_code, f"term-{n}-{i}", r.json().get("idempotencyKey") or r.json().get("errorCode")))
 
         threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
         for t in threads:
@@ -78,11 +78,14 @@ def test_sigterm_lets_in_flight_requests_finish_and_exits_cleanly():
         for t in threads:
             t.join(timeout=30)
         s.log.close()
-        # Every answer that arrived is complete JSON with a 200, and every acknowledged action is stored.
-        assert all(status == 200 for status, _, _ in results)
+        # Every answer that arrived is complete JSON: a 200, or — for a request that came in on a kept-alive
+        # connection after the drain — a 503 shutting_down. Every acknowledged action is stored.
+        assert all(status == 200 or (status == 503 and key == "shutting_down") for status, _, key in results), results
+        assert sum(1 for status, _, _ in results if status == 200) >= 50
         s.start()
         try:
-            for _, user, key in results:
-                assert requests.get(f"{s.api}/users/{user}/actions/signIn/{key}", headers=auth).status_code == 200
+            for status, user, key in results:
+                if status == 200:
+                    assert requests.get(f"{s.api}/users/{user}/actions/signIn/{key}", headers=auth).status_code == 200
         finally:
             s.stop()
