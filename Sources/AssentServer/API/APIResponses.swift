@@ -15,6 +15,19 @@ enum APIResponses {
         }
     }
 
+    /// A route handler running `body` and answering any error it throws with the JSON error envelope.
+    static func handler(
+        logger: Logger, _ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) -> Router.Handler {
+        { request, _ in
+            do {
+                return try await body(request)
+            } catch {
+                return failure(error, request: request, logger: logger)
+            }
+        }
+    }
+
     /// The JSON error answer for `error`. Details of unexpected failures go to the log, never to the client.
     static func failure(_ error: any Error, request: HTTPRequest, logger: Logger) -> HTTPResponse {
         switch error {

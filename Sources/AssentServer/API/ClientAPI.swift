@@ -30,13 +30,7 @@ struct ClientAPI: Sendable {
     }
 
     private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {
-        { [logger] request, _ in
-            do {
-                return try await body(request)
-            } catch {
-                return APIResponses.failure(error, request: request, logger: logger)
-            }
-        }
+        APIResponses.handler(logger: logger, body)
     }
 
     private func queryKey(_ request: HTTPRequest) throws -> DeviceKey {

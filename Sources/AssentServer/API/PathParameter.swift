@@ -10,12 +10,17 @@ enum PathParameter {
     /// An action code: 1 to 100 characters of letters, digits and `_ - . :`.
     static func actionCode(_ parameters: RouteParameters) throws -> String {
         let code = try value(parameters, "action", maxBytes: 100)
-        guard code.unicodeScalars.allSatisfy({
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-.:".unicodeScalars.contains($0)
-        }) else {
+        guard isActionCode(code) else {
             throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :")
         }
         return code
+    }
+
+    /// Whether `code` holds only letters, digits and `_ - . :`.
+    static func isActionCode(_ code: String) -> Bool {
+        code.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-.:".unicodeScalars.contains($0)
+        }
     }
 
     /// Any other identifier: 1 to 200 bytes without control characters.

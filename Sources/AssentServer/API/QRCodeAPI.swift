@@ -46,13 +46,7 @@ struct QRCodeAPI: Sendable {
     }
 
     private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {
-        { [logger] request, _ in
-            do {
-                return try await body(request)
-            } catch {
-                return APIResponses.failure(error, request: request, logger: logger)
-            }
-        }
+        APIResponses.handler(logger: logger, body)
     }
 
     static func initiator(_ request: HTTPRequest) -> QRChallengeService.Initiator {
@@ -67,9 +61,9 @@ struct QRCodeAPI: Sendable {
         let body = try JSONBody(request)
         let action = try body.string("action", maxLength: 100)
         if let action, claims == nil {
-            guard action.unicodeScalars.allSatisfy({
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_-.:".unicodeScalars.contains($0)
-            }) else { throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :") }
+            guard PathParameter.isActionCode(action) else {
+                throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :")
+            }
         }
         let (challenge, deviceCode) = try await qr.start(
             tenant: tenant, claims: claims, action: action, custom: try body.object("custom", maxBytes: 4096),

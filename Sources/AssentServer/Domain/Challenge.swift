@@ -1,3 +1,4 @@
+import AssentCrypto
 import AssentWire
 
 /// A request for a device to approve an action: a push challenge (started by the initiating page for a known
@@ -68,6 +69,11 @@ public struct Challenge: Sendable, Hashable {
         self.state = .pending
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+    }
+
+    /// A fresh challenge id: 256 random bits as 64 hex characters.
+    static func newID() -> String {
+        SecureRandom.bytes(32).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
     /// Whether it can still be answered at `now`.

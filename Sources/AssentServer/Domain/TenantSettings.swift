@@ -46,6 +46,22 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     /// Default settings.
     public init() {}
 
+    /// The part of an action's custom data the tenant lets the approving device see, or nil when none.
+    func publicCustom(_ custom: [String: JSONValue]?) -> [String: JSONValue]? {
+        Self.subset(custom, keys: publicCustomKeys)
+    }
+
+    /// The part of a user's custom data the tenant lets the approving device see, or nil when none.
+    func publicUserCustom(_ custom: [String: JSONValue]?) -> [String: JSONValue]? {
+        Self.subset(custom, keys: publicUserCustomKeys)
+    }
+
+    private static func subset(_ custom: [String: JSONValue]?, keys: [String]) -> [String: JSONValue]? {
+        guard let custom, !keys.isEmpty else { return nil }
+        let subset = custom.filter { keys.contains($0.key) }
+        return subset.isEmpty ? nil : subset
+    }
+
     /// The state the rule above gives.
     public func state(forAction action: String, isEnrolled: Bool) -> ActionState {
         let rule = actionRules[action]

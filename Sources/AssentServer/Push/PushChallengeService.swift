@@ -40,7 +40,7 @@ struct PushChallengeService: Sendable {
         }
         let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
         var challenge = Challenge(
-            id: Self.newID(), tenantID: tenant.id, kind: .push, createdAt: now, expiresAt: now + timeout * 1000)
+            id: Challenge.newID(), tenantID: tenant.id, kind: .push, createdAt: now, expiresAt: now + timeout * 1000)
         challenge.userID = claims.sub
         challenge.actionCode = claims.act
         challenge.idempotencyKey = claims.idk
@@ -56,11 +56,6 @@ struct PushChallengeService: Sendable {
             throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
         }
         return (challenge, targets)
-    }
-
-    /// 256 random bits as 64 hex characters.
-    static func newID() -> String {
-        SecureRandom.bytes(32).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
     /// A uniformly random 3-digit code.
@@ -102,20 +97,13 @@ struct PushChallengeService: Sendable {
         response.expiresAt = challenge.expiresAt / 1000
         response.verificationCodeRequired = challenge.verificationCode != nil
         if signed {
-            response.custom = Self.publicSubset(challenge.custom, keys: tenant.settings.publicCustomKeys)
+            response.custom = tenant.settings.publicCustom(challenge.custom)
             let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
-            if let custom = Self.publicSubset(user?.custom, keys: tenant.settings.publicUserCustomKeys) {
+            if let custom = tenant.settings.publicUserCustom(user?.custom) {
                 response.user = ChallengeUser(custom: custom)
             }
         }
         return response
-    }
-
-    /// The keys of `custom` the tenant marked public, or nil when none.
-    static func publicSubset(_ custom: [String: JSONValue]?, keys: [String]) -> [String: JSONValue]? {
-        guard let custom, !keys.isEmpty else { return nil }
-        let subset = custom.filter { keys.contains($0.key) }
-        return subset.isEmpty ? nil : subset
     }
 
     /// The challenge's state for the page that started it; an approved challenge comes with an access token.

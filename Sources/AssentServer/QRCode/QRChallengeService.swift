@@ -26,7 +26,7 @@ struct QRChallengeService: Sendable {
         let now = clock.nowMilliseconds()
         let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
         var challenge = Challenge(
-            id: PushChallengeService.newID(), tenantID: tenant.id, kind: .qrCode, createdAt: now,
+            id: Challenge.newID(), tenantID: tenant.id, kind: .qrCode, createdAt: now,
             expiresAt: now + timeout * 1000)
         if let claims {
             guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
@@ -90,11 +90,11 @@ struct QRChallengeService: Sendable {
         else { throw AssentError(.challengeClosed, "The challenge has expired or was already claimed.") }
         events.publish(claimed)
         let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
-        let userCustom = PushChallengeService.publicSubset(user?.custom, keys: tenant.settings.publicUserCustomKeys)
+        let userCustom = tenant.settings.publicUserCustom(user?.custom)
         return ClaimChallengeResponse(
             success: true, ipAddress: claimed.ipAddress, userAgent: claimed.userAgent, actionCode: claimed.actionCode,
             idempotencyKey: claimed.idempotencyKey,
-            custom: PushChallengeService.publicSubset(claimed.custom, keys: tenant.settings.publicCustomKeys),
+            custom: tenant.settings.publicCustom(claimed.custom),
             user: userCustom.map { ChallengeUser(custom: $0) })
     }
 
