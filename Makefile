@@ -1,8 +1,8 @@
 # Assent: `make run` starts assentd on 127.0.0.1:8420; `make test` runs every test. Both install what is missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv zbar-tools librsvg2-bin qrencode chromium chromium-driver
+BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 python3-venv openssl zbar-tools librsvg2-bin qrencode chromium chromium-driver
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3
 LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
@@ -22,7 +22,7 @@ run: build
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)
-	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 
 test: test-deps swift-test e2e

@@ -18,15 +18,16 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Wrappers for C macros and variadic calls that Swift cannot import.
-        .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd")]),
+        .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd"), .linkedLibrary("curl")]),
 
         .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CShims"]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
         .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
-        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite"]),
+        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite", "CCurl", "CShims"]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),

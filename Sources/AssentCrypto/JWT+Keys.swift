@@ -5,12 +5,15 @@ extension JWT {
         case hs256([UInt8])
         /// ECDSA P-256 with SHA-256.
         case es256(P256.PrivateKey)
+        /// RSASSA-PKCS1-v1_5 with SHA-256 (Google service-account assertions).
+        case rs256(RSA.PrivateKey)
 
         /// The JWS `alg` value.
         var algorithm: String {
             switch self {
             case .hs256: "HS256"
             case .es256: "ES256"
+            case .rs256: "RS256"
             }
         }
     }
@@ -21,12 +24,15 @@ extension JWT {
         case hs256([UInt8])
         /// ECDSA P-256 with SHA-256.
         case es256(P256.PublicKey)
+        /// RSASSA-PKCS1-v1_5 with SHA-256.
+        case rs256(RSA.PublicKey)
 
         /// The JWS `alg` value this key accepts.
         var algorithm: String {
             switch self {
             case .hs256: "HS256"
             case .es256: "ES256"
+            case .rs256: "RS256"
             }
         }
     }

@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// JSON Web Tokens (RFC 7519) in JWS compact serialization (RFC 7515), signed with HS256 or ES256.
+/// JSON Web Tokens (RFC 7519) in JWS compact serialization (RFC 7515), signed with HS256, ES256 or RS256.
 ///
 /// Verification pins the algorithm to the key's type: a token's own `alg` header is only compared,
 /// never trusted, so `none` and HS256/ES256 confusion are impossible.
@@ -32,6 +32,8 @@ public enum JWT: Sendable {
                 throw CryptoError(.internalFailure, "OpenSSL produced a signature that is not strict DER")
             }
             signature = raw
+        case .rs256(let privateKey):
+            signature = try privateKey.signature(for: Array(signingInput.utf8))
         }
         return signingInput + "." + Base64.encodeURL(signature)
     }
@@ -73,6 +75,10 @@ public enum JWT: Sendable {
             guard let der = ECDSASignature.der(fromRaw: signature),
                   publicKey.isValidSignature(der, for: signingInput) else {
                 throw CryptoError(.invalidToken, "ES256 signature does not verify")
+            }
+        case .rs256(let publicKey):
+            guard publicKey.isValidSignature(signature, for: signingInput) else {
+                throw CryptoError(.invalidToken, "RS256 signature does not verify")
             }
         }
 
