@@ -22,6 +22,8 @@ public final class AssentApplication: Sendable {
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
     private let sweeper: Sweeper
+    private let pushWorker: PushDeliveryWorker
+    private let pushClients: [HTTP2Client]
 
     /// Validated configuration in, ready server out (not yet listening).
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -45,17 +47,51 @@ public final class AssentApplication: Sendable {
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
 
+        // Push delivery: one HTTP/2 client (one connection per provider host) for APNs, FCM and OAuth; another for
+        // the tenants' synchronous push.created webhooks, which may use several connections per host.
+        var providerOptions = HTTP2Client.Options()
+        providerOptions.caFile = configuration.pushCAFile
+        let providerClient = try HTTP2Client(options: providerOptions, name: "assent-push")
+        var webhookOptions = HTTP2Client.Options()
+        webhookOptions.maxConnectionsPerHost = 16
+        let webhookClient = try HTTP2Client(options: webhookOptions, name: "assent-push-webhook")
+        pushClients = [providerClient, webhookClient]
+        let sealer = try PushCredentialSealer(masterKey: masterKey)
+        var apnsOptions = APNsSender.Options()
+        apnsOptions.overrideURL = configuration.apnsURL
+        var fcmOptions = FCMSender.Options()
+        if let url = configuration.fcmURL { fcmOptions.baseURL = url }
+        var pushPolicy = PushDeliveryWorker.Policy()
+        pushPolicy.concurrency = configuration.pushConcurrency
+        pushPolicy.retry.base = configuration.pushRetrySeconds
+        pushWorker = PushDeliveryWorker(
+            store: store, tenants: store,
+            senders: [
+                .apns: APNsSender(client: providerClient, sealer: sealer, clock: clock, options: apnsOptions),
+                .fcm: FCMSender(client: providerClient, sealer: sealer, clock: clock, options: fcmOptions),
+            ],
+            clock: clock, logger: logger, policy: pushPolicy)
+        let pushWorker = self.pushWorker
+        let directory = tenants
+        let pushWebhook = PushWebhookSender(
+            client: webhookClient, events: webhookEvents, clock: clock, secret: { directory.secret(of: $0) },
+            timeout: configuration.pushWebhookTimeoutSeconds)
+
         var router = Router()
         SystemAPI(store: store, metrics: metrics, logger: logger).register(in: &router)
         ServerAPI(
             tenants: tenants,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
-            logger: logger, publicURL: publicURLBox
+            logger: logger, publicURL: publicURLBox,
+            push: PushAdministration(
+                tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey))
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
-            push: PushChallengeService(store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime),
+            push: PushChallengeService(
+                store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
+                webhook: pushWebhook, wake: { pushWorker.wake() }),
             decisions: decisions, logger: logger
         ).register(in: &router)
         QRCodeAPI(
@@ -91,6 +127,7 @@ public final class AssentApplication: Sendable {
         }
         try server.start()
         webhooks.start()
+        pushWorker.start()
         sweeper.start()
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
@@ -102,6 +139,8 @@ public final class AssentApplication: Sendable {
     public func shutdown() async {
         await server.shutdown()
         await webhooks.stop()
+        await pushWorker.stop()
+        for client in pushClients { client.stop() }
         await sweeper.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])

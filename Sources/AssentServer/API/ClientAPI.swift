@@ -138,14 +138,14 @@ struct ClientAPI: Sendable {
     private func startPush(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
         let body = try JSONBody(request)
-        let (challenge, targets) = try await push.start(
+        let (challenge, results) = try await push.start(
             tenant: tenant, claims: claims, action: try body.string("action", maxLength: 100),
             targetID: try body.string("userAuthenticatorId", maxLength: 200))
         return APIResponses.ok(
             StartPushChallengeResponse(
                 challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
                 verificationCode: challenge.verificationCode,
-                deliveryResults: targets.map { DeliveryResult(userAuthenticatorId: $0.id) }))
+                deliveryResults: results))
     }
 
     private func verifyPush(_ request: HTTPRequest) async throws -> HTTPResponse {

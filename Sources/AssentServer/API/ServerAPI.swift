@@ -10,8 +10,15 @@ struct ServerAPI: Sendable {
     let logger: Logger
     /// Where `assentd` is reachable from browsers, without a trailing slash.
     let publicURL: PublicURL
+    /// Push settings and delivery timelines.
+    let push: PushAdministration
 
     func register(in router: inout Router) {
+        router.add("GET", "/v1/tenant/push", authenticated { _, _, tenant in push.settings(tenant) })
+        router.add("PATCH", "/v1/tenant/push", authenticated { request, _, tenant in try await push.update(request, tenant) })
+        router.add("GET", "/v1/challenges/{challengeId}/timeline", authenticated { _, parameters, tenant in
+            try await push.timeline(tenant, challengeID: try PathParameter.identifier(parameters, "challengeId"))
+        })
         router.add("POST", "/v1/users/{userId}/actions/{action}", authenticated(track))
         router.add("GET", "/v1/users/{userId}/actions/{action}/{idempotencyKey}", authenticated(getAction))
         router.add("PATCH", "/v1/users/{userId}/actions/{action}/{idempotencyKey}", authenticated(updateAction))

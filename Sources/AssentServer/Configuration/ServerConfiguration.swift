@@ -35,6 +35,18 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var webhookMaxAttempts = 4
     /// The directory the demo pages are served from (relative paths from the working directory).
     public var webRoot = "web"
+    /// Replaces APNs' production and sandbox hosts (a proxy, or a test's fake).
+    public var apnsURL: String?
+    /// Replaces FCM's `https://fcm.googleapis.com`.
+    public var fcmURL: String?
+    /// A PEM file of certificates trusted for APNs, FCM and OAuth instead of the system's (a test's fake or a proxy).
+    public var pushCAFile: String?
+    /// Seconds before the first retry of a notification (doubling after each failure, at most 60 s).
+    public var pushRetrySeconds: Double = 1
+    /// Most notifications sent at once.
+    public var pushConcurrency = 64
+    /// Seconds the tenant's push webhook has to accept `push.created`.
+    public var pushWebhookTimeoutSeconds: Double = 5
 
     /// The defaults.
     public init() {}
@@ -61,6 +73,12 @@ public struct ServerConfiguration: Sendable, Hashable {
         ("--webhook-retry SECONDS", "ASSENT_WEBHOOK_RETRY", "delay before the first webhook retry, doubling (default 30)"),
         ("--webhook-attempts N", "ASSENT_WEBHOOK_ATTEMPTS", "webhook attempts before giving up (default 4)"),
         ("--web-root DIR", "ASSENT_WEB_ROOT", "directory of the demo pages served under /web/ (default web)"),
+        ("--apns-url URL", "ASSENT_APNS_URL", "APNs base URL instead of Apple's production/sandbox hosts"),
+        ("--fcm-url URL", "ASSENT_FCM_URL", "FCM base URL (default https://fcm.googleapis.com)"),
+        ("--push-ca-file PATH", "ASSENT_PUSH_CA_FILE", "PEM certificates trusted for APNs/FCM/OAuth instead of the system's"),
+        ("--push-retry SECONDS", "ASSENT_PUSH_RETRY", "delay before a notification's first retry, doubling, max 60 (default 1)"),
+        ("--push-concurrency N", "ASSENT_PUSH_CONCURRENCY", "most notifications in flight (default 64)"),
+        ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "don't create a development tenant in an empty database"),
     ]
 
@@ -75,7 +93,9 @@ public struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
             "ASSENT_CONNECTION_TIMEOUT": "--connection-timeout", "ASSENT_MASTER_KEY_FILE": "--master-key-file",
             "ASSENT_WEBHOOK_RETRY": "--webhook-retry", "ASSENT_WEBHOOK_ATTEMPTS": "--webhook-attempts",
-            "ASSENT_WEB_ROOT": "--web-root",
+            "ASSENT_WEB_ROOT": "--web-root", "ASSENT_APNS_URL": "--apns-url", "ASSENT_FCM_URL": "--fcm-url",
+            "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
+            "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
         ]
         for (env, flag) in names.sorted(by: { $0.key < $1.key }) {
             if let value = environment[env], !value.isEmpty { values[flag] = value }
@@ -155,6 +175,31 @@ public struct ServerConfiguration: Sendable, Hashable {
             guard !root.isEmpty else { throw Invalid(description: "--web-root must not be empty") }
             config.webRoot = root
         }
+        func seconds(_ flag: String, _ range: ClosedRange<Double>) throws -> Double? {
+            guard let text = values[flag] else { return nil }
+            guard let number = Double(text), number.isFinite, range.contains(number) else {
+                throw Invalid(description: "\(flag) must be a number of seconds from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+        func baseURL(_ flag: String) throws -> String? {
+            guard let text = values[flag] else { return nil }
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                  url.query == nil
+            else { throw Invalid(description: "\(flag) must be an http(s) base URL, got '\(text)'") }
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+        config.apnsURL = try baseURL("--apns-url")
+        config.fcmURL = try baseURL("--fcm-url")
+        if let file = values["--push-ca-file"] {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw Invalid(description: "--push-ca-file: cannot read '\(file)'")
+            }
+            config.pushCAFile = file
+        }
+        if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
+        if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
+        if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
         if config.database.hasPrefix("postgres://") || config.database.hasPrefix("postgresql://") {
             throw Invalid(description: "PostgreSQL is not supported by this build yet; use an SQLite file path for --database")
         }

@@ -42,6 +42,8 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     public var requireBoundSignature = false
     /// Most open push challenges a user may have at once (push-bombing defence).
     public var maxPendingPushChallenges: Int = 3
+    /// How push challenges are delivered; nil (tenants from before push delivery) means pull only.
+    public var push: PushSettings?
 
     /// Default settings.
     public init() {}
@@ -85,5 +87,6 @@ public struct TenantSettings: Codable, Sendable, Hashable {
         numberMatching = try container.decodeIfPresent(Bool.self, forKey: .numberMatching) ?? false
         requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
         maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
+        push = try container.decodeIfPresent(PushSettings.self, forKey: .push)
     }
 }

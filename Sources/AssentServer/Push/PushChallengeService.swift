@@ -4,16 +4,27 @@ import Foundation
 
 /// Push challenges: started by the initiating page with a track token, pulled by the user's devices, answered once
 /// with a signature, and watched by the page until it gets an access token for the backend.
+///
+/// Starting one also arranges its notifications (see ``PushDeliveryPlan``): APNs and FCM sends are queued in the
+/// same transaction as the challenge and sent by the ``PushDeliveryWorker`` off the request path, so they never
+/// slow down or fail the start; only the tenant's own `webhook` provider is called synchronously.
 struct PushChallengeService: Sendable {
     let store: any Store
     let clock: WallClock
     let tokens: TokenIssuer
     let defaultTokenLifetime: Int64
+    /// The delivery queue and timeline.
+    let deliveries: any PushDeliveryStore
+    /// The synchronous `push.created` sender.
+    let webhook: PushWebhookSender
+    /// Tells the delivery worker something was queued.
+    let wake: @Sendable () -> Void
 
-    /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them.
+    /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them, and
+    /// returns it with one delivery result per targeted authenticator (no `errorCode`: queued or sent).
     func start(
         tenant: Tenant, claims: TokenClaims, action: String?, targetID: String?
-    ) async throws -> (Challenge, [Authenticator]) {
+    ) async throws -> (Challenge, [DeliveryResult]) {
         if let action, action != claims.act {
             throw AssentError(.invalidRequest, "action must be the tracked action (\(claims.act)).")
         }
@@ -52,10 +63,30 @@ struct PushChallengeService: Sendable {
         if tenant.settings.numberMatching {
             challenge.verificationCode = Self.code()
         }
-        guard try await store.insertChallenge(challenge, maxOpenForUser: tenant.settings.maxPendingPushChallenges) else {
+        let plan = PushDeliveryPlan(tenant: tenant, challenge: challenge, targets: targets, now: now)
+        guard try await deliveries.insertPushChallenge(
+            challenge, maxOpenForUser: tenant.settings.maxPendingPushChallenges, deliveries: plan.deliveries,
+            timeline: plan.timeline)
+        else {
             throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
         }
-        return (challenge, targets)
+        if !plan.deliveries.isEmpty { wake() }
+        guard let url = plan.webhookURL else { return (challenge, plan.results) }
+        let (failure, status) = await webhook.send(challenge, tenant: tenant, url: url)
+        let at = clock.nowMilliseconds()
+        let entry = ChallengeTimelineEntry(
+            event: failure == nil ? "webhook.delivered" : "webhook.failed", tenantID: tenant.id, challengeID: challenge.id,
+            at: at, provider: "webhook", attempt: 1, status: status, detail: failure)
+        guard let failure else {
+            try await deliveries.appendTimeline([entry])
+            return (challenge, plan.results)
+        }
+        if tenant.settings.push?.webhookBestEffort == true {
+            try await deliveries.appendTimeline([entry])
+            return (challenge, plan.results.map { DeliveryResult(userAuthenticatorId: $0.userAuthenticatorId, errorCode: "webhook_failed") })
+        }
+        try await deliveries.abandonChallenge(tenantID: tenant.id, id: challenge.id, at: at, entry: entry)
+        throw AssentError(.pushDeliveryFailed, "The tenant's push webhook did not accept push.created (\(failure)); the challenge was not started.")
     }
 
     /// A uniformly random 3-digit code.

@@ -34,6 +34,8 @@ public struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
         public static let tooManyRequests = Code(wire: "too_many_requests", status: 429)
         /// Something failed inside Assent; details go to the log only (500).
         public static let internalError = Code(wire: "internal_error", status: 500)
+        /// The tenant's push webhook did not accept `push.created`, so the challenge was not started (502).
+        public static let pushDeliveryFailed = Code(wire: "push_delivery_failed", status: 502)
         /// The service cannot answer right now (503).
         public static let unavailable = Code(wire: "service_unavailable", status: 503)
 

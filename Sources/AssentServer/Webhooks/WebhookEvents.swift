@@ -32,6 +32,26 @@ public struct WebhookEvents: Sendable {
         var data: [String: JSONValue]
     }
 
+    /// The synchronous `push.created` event of the wire reference §6 for a push challenge:
+    /// `{challengeId, userId, idempotencyKey, actionCode, userAgent?, ipAddress?}`. Returns the envelope's id and body.
+    func pushCreated(_ challenge: Challenge, tenant: Tenant) -> (id: String, body: String) {
+        let now = clock.nowMilliseconds()
+        var data: [String: JSONValue] = ["challengeId": .string(challenge.id)]
+        if let user = challenge.userID { data["userId"] = .string(user) }
+        if let key = challenge.idempotencyKey { data["idempotencyKey"] = .string(key) }
+        if let code = challenge.actionCode { data["actionCode"] = .string(code) }
+        if let agent = challenge.userAgent { data["userAgent"] = .string(agent) }
+        if let ip = challenge.ipAddress { data["ipAddress"] = .string(ip) }
+        let id = UUID().uuidString.lowercased()
+        let envelope = Envelope(
+            id: id, source: source.current, time: Timestamp.iso8601(milliseconds: now), tenantId: tenant.id,
+            type: "push.created", data: data)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(envelope)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (id, body)
+    }
+
     /// The event for `authenticator`, or none when the tenant has no webhook URL.
     func authenticator(_ type: EventType, _ authenticator: Authenticator, tenant: Tenant) -> [WebhookEvent] {
         guard tenant.settings.webhookURL != nil else { return [] }

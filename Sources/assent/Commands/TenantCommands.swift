@@ -11,7 +11,7 @@ enum TenantCommands {
             These commands open assentd's SQLite database directly; they work while assentd runs.
             Secret keys are stored only as hashes: a key is shown once, when created or rotated.
             """,
-        [create, list, rotateSecret, settings])
+        [create, list, rotateSecret, settings, PushCommand.command])
 
     static let create = Command.leaf(
         "create", "create a tenant and print its ID and secret key (shown only this once)",

@@ -14,6 +14,13 @@ enum TenantDatabase {
     static func withDirectory<T>(
         _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory) async throws -> T
     ) async throws -> T {
+        try await withDirectory(invocation, mayCreate: mayCreate) { directory, _ in try await body(directory) }
+    }
+
+    /// Like ``withDirectory(_:mayCreate:_:)``, also handing `body` the master key (to seal push credentials).
+    static func withDirectory<T>(
+        _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory, [UInt8]) async throws -> T
+    ) async throws -> T {
         let path = try sqlitePath(invocation.options.required(option.name))
         if !mayCreate, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path)", errorCode: "not_found")
@@ -27,7 +34,7 @@ enum TenantDatabase {
         let masterKey = try MasterKey.load(configuration)
         let store = try SQLiteStore(path: path)
         do {
-            let result = try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey))
+            let result = try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey), masterKey)
             await store.close()
             return result
         } catch {

@@ -125,9 +125,44 @@ enum SQLiteMigrations {
         ALTER TABLE actions ADD COLUMN enrolled_authenticator_id TEXT;
         CREATE INDEX challenges_expiry ON challenges(expires_at);
         """),
+        // 4 is left to the PowerAuth activations; the runner applies whatever steps are newer than the database.
+        (5, """
+        CREATE TABLE push_deliveries (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            challenge_id TEXT NOT NULL,
+            authenticator_id TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            state TEXT NOT NULL,
+            claimed_until INTEGER,
+            finished_at INTEGER,
+            last_error TEXT
+        );
+        CREATE INDEX push_deliveries_due ON push_deliveries(next_attempt_at) WHERE state = 'queued';
+        CREATE INDEX push_deliveries_by_challenge ON push_deliveries(challenge_id);
+        CREATE TABLE challenge_timeline (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            tenant_id TEXT NOT NULL,
+            challenge_id TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            authenticator_id TEXT,
+            provider TEXT,
+            attempt INTEGER,
+            status INTEGER,
+            detail TEXT
+        );
+        CREATE INDEX challenge_timeline_by_challenge ON challenge_timeline(challenge_id, id);
+        CREATE INDEX challenge_timeline_by_time ON challenge_timeline(at);
+        """),
     ]
 
-    /// Applies every step newer than the database's `user_version`, each in its own transaction.
+    /// Applies every step newer than the database's `user_version`, each in its own transaction. Numbers need not be
+    /// contiguous (a gap is a number reserved by work not merged yet), only increasing.
     static func apply(to connection: SQLiteConnection) throws {
         let current = try connection.queryOne("PRAGMA user_version") { $0.int64(0) } ?? 0
         for step in steps where step.version > current {

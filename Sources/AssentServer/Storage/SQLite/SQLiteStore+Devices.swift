@@ -211,25 +211,28 @@ extension SQLiteStore {
     }
 
     public func insertChallenge(_ c: Challenge, maxOpenForUser: Int?) async throws -> Bool {
-        try await writer.write { db in
-            if let maxOpenForUser, let user = c.userID {
-                let open = try db.queryOne(
-                    """
-                    SELECT COUNT(*) FROM challenges WHERE tenant_id = ? AND user_id = ? AND kind = ?
-                      AND state IN ('pending', 'claimed') AND expires_at > ?
-                    """,
-                    [.text(c.tenantID), .text(user), .text(c.kind.rawValue), .integer(c.createdAt)]) { Int($0.int64(0)) } ?? 0
-                guard open < maxOpenForUser else { return false }
-            }
-            try db.run(
-                "INSERT INTO challenges (\(Self.challengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
-                 .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
-                 .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
-                 .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
-                 Self.encodeCustom(c.custom), c.deviceCodeHash.map(SQLiteValue.blob) ?? .null])
-            return true
+        try await writer.write { db in try Self.insertChallenge(c, maxOpenForUser: maxOpenForUser, in: db) }
+    }
+
+    /// Inserts `c` unless its user has `maxOpenForUser` open challenges of its kind; false when refused.
+    static func insertChallenge(_ c: Challenge, maxOpenForUser: Int?, in db: SQLiteConnection) throws -> Bool {
+        if let maxOpenForUser, let user = c.userID {
+            let open = try db.queryOne(
+                """
+                SELECT COUNT(*) FROM challenges WHERE tenant_id = ? AND user_id = ? AND kind = ?
+                  AND state IN ('pending', 'claimed') AND expires_at > ?
+                """,
+                [.text(c.tenantID), .text(user), .text(c.kind.rawValue), .integer(c.createdAt)]) { Int($0.int64(0)) } ?? 0
+            guard open < maxOpenForUser else { return false }
         }
+        try db.run(
+            "INSERT INTO challenges (\(Self.challengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
+             .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
+             .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
+             .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
+             Self.encodeCustom(c.custom), c.deviceCodeHash.map(SQLiteValue.blob) ?? .null])
+        return true
     }
 
     public func challenge(tenantID: String, id: String) async throws -> Challenge? {

@@ -1,0 +1,212 @@
+import AssentHTTP
+import Foundation
+import Synchronization
+
+/// Sends queued notifications off the request path. A dispatcher claims due deliveries from the database (with a
+/// lease, so several instances can share the queue) and runs at most ``Policy/concurrency`` sends at once; each
+/// result — delivered, stale token, retry at a backed-off time, failed — is written back with a timeline entry.
+/// Woken at once when a challenge queues something, otherwise it polls. A restart loses nothing: what was queued is
+/// in the database, and a lease held by a stopped worker lapses.
+final class PushDeliveryWorker: Sendable {
+    /// Concurrency, leases and retries.
+    struct Policy: Sendable {
+        /// Most sends in flight (all providers together).
+        var concurrency = 64
+        /// How long a claim holds a delivery, in milliseconds (longer than any request's timeout).
+        var lease: Int64 = 60_000
+        /// Retry spacing.
+        var retry = PushRetrySchedule()
+        /// Seconds between checks of the queue when nothing woke the worker.
+        var pollInterval: Double = 1
+        /// Finished deliveries and timeline entries older than this (milliseconds) are deleted.
+        var retention: Int64 = 24 * 3_600_000
+    }
+
+    private let store: any PushDeliveryStore
+    private let tenants: any Store
+    private let senders: [PushSettings.Provider: any PushSender]
+    private let clock: WallClock
+    private let logger: Logger
+    private let policy: Policy
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let signal = WakeSignal()
+    private let inFlight = Atomic<Int>(0)
+
+    init(
+        store: any PushDeliveryStore, tenants: any Store, senders: [PushSettings.Provider: any PushSender],
+        clock: WallClock, logger: Logger, policy: Policy
+    ) {
+        self.store = store
+        self.tenants = tenants
+        self.senders = senders
+        self.clock = clock
+        self.logger = logger
+        self.policy = policy
+    }
+
+    /// Starts the dispatcher.
+    func start() {
+        task.withLock { current in
+            guard current == nil else { return }
+            current = Task { [self] in await run() }
+        }
+    }
+
+    /// Something was queued: look now instead of at the next poll.
+    func wake() { signal.signal() }
+
+    /// Stops claiming and waits for the sends in flight; what is still queued stays for the next start.
+    func stop() async {
+        let running = task.withLock { current -> Task<Void, Never>? in
+            defer { current = nil }
+            return current
+        }
+        running?.cancel()
+        signal.signal()
+        await running?.value
+    }
+
+    private func run() async {
+        var lastSweep: Int64 = 0
+        await withTaskGroup(of: Void.self) { group in
+            while !Task.isCancelled {
+                let free = policy.concurrency - inFlight.load(ordering: .acquiring)
+                var claimedFull = false
+                if free > 0 {
+                    do {
+                        let now = clock.nowMilliseconds()
+                        let limit = min(free, 64)
+                        let claimed = try await store.claimDuePushDeliveries(
+                            now: now, leaseUntil: now + policy.lease, limit: limit)
+                        claimedFull = claimed.count == limit
+                        for delivery in claimed {
+                            inFlight.add(1, ordering: .acquiringAndReleasing)
+                            group.addTask {
+                                await self.attempt(delivery)
+                                self.inFlight.subtract(1, ordering: .acquiringAndReleasing)
+                                self.signal.signal()
+                            }
+                        }
+                        if now - lastSweep > 60_000 {
+                            lastSweep = now
+                            _ = try await store.sweepPushDeliveries(before: now - policy.retention)
+                        }
+                    } catch {
+                        logger.log(.error, "push queue read failed", ["error": .string(String(describing: error))])
+                    }
+                }
+                if claimedFull { continue }
+                await signal.wait(timeout: policy.pollInterval)
+            }
+            await group.waitForAll()
+        }
+    }
+
+    private func attempt(_ claimed: PushDelivery) async {
+        var delivery = claimed
+        delivery.attempts += 1
+        delivery.claimedUntil = nil
+        let fields: [String: LogValue] = [
+            "deliveryId": .string(delivery.id), "tenantId": .string(delivery.tenantID),
+            "provider": .string(delivery.provider.rawValue), "attempt": .int(delivery.attempts),
+        ]
+        let outcome: PushOutcome
+        if let tenant = try? await tenants.tenant(id: delivery.tenantID), let sender = senders[delivery.provider] {
+            outcome = await sender.send(delivery, tenant: tenant)
+        } else {
+            outcome = .failed(status: nil, reason: "provider_not_configured")
+        }
+        let now = clock.nowMilliseconds()
+        var entry = ChallengeTimelineEntry(
+            event: "", tenantID: delivery.tenantID, challengeID: delivery.challengeID, at: now,
+            authenticatorID: delivery.authenticatorID, provider: delivery.provider.rawValue, attempt: delivery.attempts)
+        var staleCode: String?
+        switch outcome {
+        case .delivered(let status):
+            delivery.state = .delivered
+            delivery.lastError = nil
+            entry.event = "push.delivered"
+            entry.status = status
+        case .staleToken(let code, let status, let reason):
+            delivery.state = .staleToken
+            delivery.lastError = reason
+            staleCode = code
+            entry.event = "push.stale_token"
+            entry.status = status == 0 ? nil : status
+            entry.detail = code
+        case .retry(let status, let reason, let retryAfter, _):
+            entry.status = status
+            entry.detail = reason
+            delivery.lastError = reason
+            if let next = policy.retry.nextAttempt(
+                afterAttempt: delivery.attempts, now: now, expiresAt: delivery.expiresAt, retryAfter: retryAfter)
+            {
+                delivery.nextAttemptAt = next
+                entry.event = "push.retry"
+            } else {
+                delivery.state = .expired
+                entry.event = "push.expired"
+            }
+        case .failed(let status, let reason):
+            delivery.state = .failed
+            delivery.lastError = reason
+            entry.event = "push.failed"
+            entry.status = status
+            entry.detail = reason
+        }
+        let level: Logger.Level = switch delivery.state {
+        case .delivered: .info
+        case .queued: .warning
+        default: .error
+        }
+        var logged = fields
+        if let status = entry.status { logged["status"] = .int(status) }
+        if let detail = entry.detail { logged["detail"] = .string(detail) }
+        logger.log(level, entry.event, logged)
+        do {
+            try await store.recordPushAttempt(
+                delivery, sentToken: delivery.pushToken, staleCode: staleCode, entry: entry)
+        } catch {
+            logger.log(.error, "push attempt not recorded", fields.merging(["error": .string(String(describing: error))]) { $1 })
+        }
+    }
+}
+
+/// A one-slot wake-up: ``signal()`` ends the current or next ``wait(timeout:)`` early.
+final class WakeSignal: Sendable {
+    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    /// Wakes the waiter, or the next one to wait.
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = true
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Returns after a ``signal()`` or `timeout` seconds, whichever is first.
+    func wait(timeout: Double) async {
+        let timer = Task { [self] in
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            signal()
+        }
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+        state.withLock { $0.pending = false }
+    }
+}
