@@ -140,6 +140,7 @@ public final class AssentApplication: Sendable {
         await server.shutdown()
         await webhooks.stop()
         await pushWorker.stop()
+        logger.log(.info, "push clients stopped", ["providerConnectionsOpened": .int(pushClients[0].connectionsOpened)])
         for client in pushClients { client.stop() }
         await sweeper.stop()
         await store.close()

@@ -155,7 +155,7 @@ final class PushDeliveryWorker: Sendable {
             entry.detail = reason
         }
         let level: Logger.Level = switch delivery.state {
-        case .delivered: .info
+        case .delivered: .debug  // the timeline has it; one line per notification would flood the log
         case .queued: .warning
         default: .error
         }
