@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps swift-test e2e bench clean
+.PHONY: run test build deps test-deps swift-test e2e bench bench-push clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -39,6 +39,13 @@ e2e:
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 	scripts/bench.sh
+
+# Notifications per second from assentd to a fake APNs (nghttpd and the h2 fake) over one HTTP/2 connection.
+bench-push: test-deps
+	@scripts/install-deps.sh nghttp2-server
+	$(SWIFT) build -c release --product assentd
+	$(SWIFT) build -c release --product assent
+	$(VENV)/bin/python Benchmarks/push/push_delivery_bench.py --bin .build/release
 
 clean:
 	rm -rf .build
