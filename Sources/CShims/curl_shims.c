@@ -16,6 +16,10 @@ int assent_curl_easy_set_write_function(CURL *easy, size_t (*function)(char *, s
     return (int)curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, function);
 }
 
+int assent_curl_easy_set_header_function(CURL *easy, size_t (*function)(char *, size_t, size_t, void *)) {
+    return (int)curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, function);
+}
+
 int assent_curl_easy_set_body(CURL *easy, const char *body, size_t length) {
     CURLcode code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
     if (code != CURLE_OK) return (int)code;

@@ -235,6 +235,7 @@ def test_apns_throttling_and_server_errors_are_retried_with_backoff(env):
     times = [datetime.fromisoformat(e["at"].replace("Z", "+00:00")) for e in t["timeline"][1:]]
     gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
     assert gaps[0] >= 0.04 and gaps[1] >= 0.09 and gaps[2] >= 0.19, gaps  # 0.05 s doubling
+    assert gaps[0] < 0.6 and gaps[1] < 0.7 and gaps[2] < 0.8, gaps  # and not later than that (plus slack)
 
 
 def test_fcm_gets_an_rs256_assertion_an_oauth_token_and_a_data_message(env):
@@ -284,7 +285,7 @@ def test_fcm_unregistered_invalid_and_throttled_answers(env):
     gone, bad, busy = "g:" + token_hex(), "b:" + token_hex(), "t:" + token_hex()
     fcm.script[gone] = [(404, "UNREGISTERED")]
     fcm.script[bad] = [(400, "INVALID_ARGUMENT")]
-    fcm.script[busy] = [(429, "QUOTA_EXCEEDED"), (503, None)]
+    fcm.script[busy] = [(429, "QUOTA_EXCEEDED", 1), (503, None)]
     devices = {t: tenant.enrol("fcm-stale", "android", t) for t in (gone, bad, busy)}
     _, r, _ = tenant.start("fcm-stale")
     challenge = r.json()["challengeId"]
@@ -297,6 +298,9 @@ def test_fcm_unregistered_invalid_and_throttled_answers(env):
     busy_events = [(e["event"], e.get("status")) for e in t["timeline"]
                    if e.get("userAuthenticatorId") == devices[busy].authenticator_id]
     assert busy_events == [("push.queued", None), ("push.retry", 429), ("push.retry", 503), ("push.delivered", 200)]
+    busy_times = [datetime.fromisoformat(e["at"].replace("Z", "+00:00")) for e in t["timeline"]
+                  if e.get("userAuthenticatorId") == devices[busy].authenticator_id]
+    assert (busy_times[2] - busy_times[1]).total_seconds() >= 0.95, "the 429's Retry-After: 1 is honoured"
 
 
 def test_default_provider_sends_ios_to_apns_and_android_to_fcm(env):

@@ -20,6 +20,10 @@ int assent_curl_easy_setopt_pointer(CURL *_Nonnull easy, int option, void *_Null
 int assent_curl_easy_set_write_function(
     CURL *_Nonnull easy,
     size_t (*_Nonnull function)(char *_Nonnull data, size_t size, size_t count, void *_Nullable context));
+/// Sets CURLOPT_HEADERFUNCTION (called once per response header line).
+int assent_curl_easy_set_header_function(
+    CURL *_Nonnull easy,
+    size_t (*_Nonnull function)(char *_Nonnull data, size_t size, size_t count, void *_Nullable context));
 /// Copies `length` bytes of `body` as the POST body (CURLOPT_POSTFIELDSIZE_LARGE + CURLOPT_COPYPOSTFIELDS).
 int assent_curl_easy_set_body(CURL *_Nonnull easy, const char *_Nonnull body, size_t length);
 /// `curl_easy_getinfo(easy, info, &long)`.
@@ -34,6 +38,7 @@ enum {
     ASSENT_CURLOPT_URL = CURLOPT_URL,
     ASSENT_CURLOPT_HTTPHEADER = CURLOPT_HTTPHEADER,
     ASSENT_CURLOPT_WRITEDATA = CURLOPT_WRITEDATA,
+    ASSENT_CURLOPT_HEADERDATA = CURLOPT_HEADERDATA,
     ASSENT_CURLOPT_PRIVATE = CURLOPT_PRIVATE,
     ASSENT_CURLOPT_HTTP_VERSION = CURLOPT_HTTP_VERSION,
     ASSENT_CURLOPT_PIPEWAIT = CURLOPT_PIPEWAIT,

@@ -41,9 +41,11 @@ class _Server(_Recorder):
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
-                status, answer = owner.handle(self.path, dict(self.headers.items()), body)
+                status, answer, *extra = owner.handle(self.path, dict(self.headers.items()), body)
                 data = json.dumps(answer).encode() if answer is not None else b""
                 self.send_response(status)
+                for name, value in (extra[0] if extra else {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -66,7 +68,8 @@ class _Server(_Recorder):
 
 class FakeFCM(_Server):
     """`POST /token` (OAuth2 JWT bearer grant) and `POST /v1/projects/<p>/messages:send`.
-    `script[token] = [(status, fcm_error_code_or_None), ...]` answers sends for that device token, then 200."""
+    `script[token] = [(status, fcm_error_code_or_None[, retry_after]), ...]` answers sends for that device token, then
+    200."""
 
     def __init__(self):
         self.script = {}
@@ -83,14 +86,15 @@ class FakeFCM(_Server):
         message = json.loads(body or b"null")
         device = ((message or {}).get("message") or {}).get("token")
         answers = self.script.get(device)
-        status, code = answers.pop(0) if answers else (200, None)
+        status, code, *retry_after = answers.pop(0) if answers else (200, None)
         self.add({"kind": "send", "path": path, "headers": headers, "body": message, "status": status})
         if status == 200:
             return 200, {"name": f"{path.split(':')[0]}/messages/0:{len(self.requests)}"}
         statuses = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE"}
         details = [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": code}] if code else []
+        headers = {"Retry-After": str(retry_after[0])} if retry_after else {}
         return status, {"error": {"code": status, "message": "fake", "status": statuses.get(status, "INTERNAL"),
-                                  "details": details}}
+                                  "details": details}}, headers
 
 
 class WebhookReceiver(_Server):

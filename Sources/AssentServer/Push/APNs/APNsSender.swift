@@ -99,7 +99,8 @@ final class APNsSender: PushSender {
         request.body = Array(payload(challengeID: delivery.challengeID).utf8)
         do {
             let response = try await client.send(request)
-            let outcome = APNsResponse.outcome(status: response.status, body: response.body)
+            let outcome = APNsResponse.outcome(
+                status: response.status, body: response.body, retryAfter: response.headers["retry-after"].flatMap(Double.init))
             if case .retry(_, _, _, true) = outcome { forgetToken(tenant: tenant) }
             return outcome
         } catch let error as HTTP2Client.TransportError {

@@ -41,6 +41,8 @@ final class HTTP2Client: Sendable {
         var status: Int
         /// The body (at most ``maximumBodyBytes``).
         var body: [UInt8]
+        /// Response header fields, names lower-cased (the last value wins).
+        var headers: [String: String] = [:]
         /// 2 for HTTP/2, 1 for HTTP/1.x.
         var httpVersion: Int
     }
@@ -100,6 +102,7 @@ final class HTTP2Client: Sendable {
         var easy: UnsafeMutableRawPointer?
         var headers: UnsafeMutablePointer<curl_slist>?
         var body: [UInt8] = []
+        var responseHeaders: [String: String] = [:]
 
         init(request: Request, continuation: CheckedContinuation<Response, any Error>) {
             self.request = request
@@ -146,27 +149,32 @@ final class HTTP2Client: Sendable {
         }
 
         func submit(_ transfer: Transfer) {
+            // The wake-up happens under the lock, so it can never reach a multi handle that `stop` already freed
+            // (which happens under the same lock, after `stopping` is set).
             let accepted = inbox.withLock { state -> Bool in
                 guard !state.stopping else { return false }
                 state.transfers.append(transfer)
+                _ = curl_multi_wakeup(multi)
                 return true
             }
             guard accepted else {
                 transfer.continuation.resume(throwing: TransportError(code: "stopped", reason: "the client is stopped"))
                 return
             }
-            _ = curl_multi_wakeup(multi)
         }
 
         func stop() {
             let first = inbox.withLock { state -> Bool in
                 defer { state.stopping = true }
+                if !state.stopping { _ = curl_multi_wakeup(multi) }
                 return !state.stopping
             }
             guard first else { return }
-            _ = curl_multi_wakeup(multi)
             finished.wait()
-            curl_multi_cleanup(multi)
+            inbox.withLock { state in
+                state.stopped = true
+                curl_multi_cleanup(multi)
+            }
         }
 
         /// The loop: add new transfers, let curl work, finish what is done, sleep until a socket or a wake-up.
@@ -276,6 +284,11 @@ final class HTTP2Client: Sendable {
                 try check(code, "body")
             }
             try check(assent_curl_easy_set_write_function(easy, collectBody), "write function")
+            try check(assent_curl_easy_set_header_function(easy, collectHeader), "header function")
+            try check(
+                assent_curl_easy_setopt_pointer(
+                    easy, Int32(ASSENT_CURLOPT_HEADERDATA), Unmanaged.passUnretained(transfer).toOpaque()),
+                "header data")
             try check(
                 assent_curl_easy_setopt_pointer(
                     easy, Int32(ASSENT_CURLOPT_WRITEDATA), Unmanaged.passUnretained(transfer).toOpaque()),
@@ -307,15 +320,37 @@ final class HTTP2Client: Sendable {
             let statusOK = assent_curl_easy_getinfo_long(easy, Int32(ASSENT_CURLINFO_RESPONSE_CODE), &status) == 0
             _ = assent_curl_easy_getinfo_long(easy, Int32(ASSENT_CURLINFO_HTTP_VERSION), &version)
             let body = transfer.body
+            let headers = transfer.responseHeaders
             transfer.release()
             guard statusOK, status > 0 else {
                 transfer.continuation.resume(throwing: TransportError(code: "transport_failed", reason: "no HTTP status"))
                 return
             }
             transfer.continuation.resume(
-                returning: Response(status: status, body: body, httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1))
+                returning: Response(
+                    status: status, body: body, headers: headers,
+                    httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1))
         }
     }
+}
+
+/// CURLOPT_HEADERFUNCTION: keeps `name: value` lines of the final response (a status line starts over), at most 64.
+private func collectHeader(
+    _ data: UnsafeMutablePointer<CChar>, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    let length = size * count
+    guard let context, length < 8192 else { return length }
+    let transfer = Unmanaged<HTTP2Client.Transfer>.fromOpaque(context).takeUnretainedValue()
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }.trimmingCharacters(in: .whitespacesAndNewlines)
+    if line.hasPrefix("HTTP/") {
+        transfer.responseHeaders = [:]
+    } else if let colon = line.firstIndex(of: ":"), transfer.responseHeaders.count < 64 {
+        let name = line[..<colon].lowercased()
+        transfer.responseHeaders[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return length
 }
 
 /// CURLOPT_WRITEFUNCTION: appends to the transfer's body up to the cap (more is read and dropped).

@@ -31,6 +31,9 @@ final class PushDeliveryWorker: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let signal = WakeSignal()
     private let inFlight = Atomic<Int>(0)
+    /// The earliest retry this worker scheduled and has not looked for yet, so it wakes for it instead of at the next
+    /// poll (another instance's retries are found by polling).
+    private let earliestRetry = Mutex<Int64?>(nil)
 
     init(
         store: any PushDeliveryStore, tenants: any Store, senders: [PushSettings.Provider: any PushSender],
@@ -96,7 +99,18 @@ final class PushDeliveryWorker: Sendable {
                     }
                 }
                 if claimedFull { continue }
-                await signal.wait(timeout: policy.pollInterval)
+                let now = clock.nowMilliseconds()
+                var timeout = policy.pollInterval
+                earliestRetry.withLock { earliest in
+                    guard let due = earliest else { return }
+                    if due <= now {
+                        earliest = nil
+                        timeout = 0
+                    } else {
+                        timeout = min(timeout, Double(due - now) / 1000)
+                    }
+                }
+                if timeout > 0 { await signal.wait(timeout: timeout) }
             }
             await group.waitForAll()
         }
@@ -166,6 +180,10 @@ final class PushDeliveryWorker: Sendable {
         do {
             try await store.recordPushAttempt(
                 delivery, sentToken: delivery.pushToken, staleCode: staleCode, entry: entry)
+            if delivery.state == .queued {
+                let next = delivery.nextAttemptAt
+                earliestRetry.withLock { $0 = min($0 ?? next, next) }
+            }
         } catch {
             logger.log(.error, "push attempt not recorded", fields.merging(["error": .string(String(describing: error))]) { $1 })
         }

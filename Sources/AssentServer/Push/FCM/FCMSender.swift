@@ -116,7 +116,8 @@ final class FCMSender: PushSender {
         request.body = Array(body.utf8)
         do {
             let response = try await client.send(request)
-            let outcome = FCMResponse.outcome(status: response.status, body: response.body)
+            let outcome = FCMResponse.outcome(
+                status: response.status, body: response.body, retryAfter: response.headers["retry-after"].flatMap(Double.init))
             if case .retry(_, _, _, true) = outcome {
                 let key = cacheKey(tenant, fcm)
                 tokens.withLock { _ = $0.removeValue(forKey: key) }
