@@ -287,6 +287,7 @@ def test_fcm_unregistered_invalid_and_throttled_answers(env):
     fcm.script[bad] = [(400, "INVALID_ARGUMENT")]
     fcm.script[busy] = [(429, "QUOTA_EXCEEDED", 1), (503, None)]
     devices = {t: tenant.enrol("fcm-stale", "android", t) for t in (gone, bad, busy)}
+    tokens_before = len([q for q in fcm.requests if q["kind"] == "token"])
     _, r, _ = tenant.start("fcm-stale")
     challenge = r.json()["challengeId"]
     tenant.wait_timeline(challenge, "push.stale_token", count=2)
@@ -301,6 +302,8 @@ def test_fcm_unregistered_invalid_and_throttled_answers(env):
     busy_times = [datetime.fromisoformat(e["at"].replace("Z", "+00:00")) for e in t["timeline"]
                   if e.get("userAuthenticatorId") == devices[busy].authenticator_id]
     assert (busy_times[2] - busy_times[1]).total_seconds() >= 0.95, "the 429's Retry-After: 1 is honoured"
+    assert len([q for q in fcm.requests if q["kind"] == "token"]) == tokens_before + 1, \
+        "three concurrent sends share one OAuth token request"
 
 
 def test_default_provider_sends_ios_to_apns_and_android_to_fcm(env):

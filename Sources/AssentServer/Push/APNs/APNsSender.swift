@@ -48,23 +48,27 @@ final class APNsSender: PushSender {
     }
 
     /// The provider token for `apns` of `tenant`: the cached one while younger than the lifetime, else a new one.
+    /// Made under the cache's lock, so concurrent sends never mint two tokens at once (APNs refuses a team that
+    /// changes tokens too often with `TooManyProviderTokenUpdates`).
     func providerToken(tenant: Tenant, apns: PushSettings.APNs) throws -> String {
         let cacheKey = "\(tenant.id)|\(apns.keyID)|\(apns.teamID)|\(apns.sealedKey.hashValue)"
         let now = clock.nowMilliseconds()
-        if let cached = tokens.withLock({ $0[cacheKey] }), now - cached.issuedAt < options.tokenLifetime, now >= cached.issuedAt {
-            return cached.jwt
+        return try tokens.withLock { cache in
+            if let cached = cache[cacheKey], now - cached.issuedAt < options.tokenLifetime, now >= cached.issuedAt {
+                return cached.jwt
+            }
+            let key: P256.PrivateKey
+            if let known = keys.withLock({ $0[cacheKey] }) {
+                key = known
+            } else {
+                key = try P256.PrivateKey(pkcs8PEM: try sealer.open(apns.sealedKey, tenantID: tenant.id, purpose: "apns"))
+                keys.withLock { $0[cacheKey] = key }
+            }
+            let claims = #"{"iss":"# + PushJSON.quoted(apns.teamID) + #","iat":\#(now / 1000)}"#
+            let jwt = try JWT.sign(payload: Array(claims.utf8), using: .es256(key), keyID: apns.keyID)
+            cache[cacheKey] = CachedToken(jwt: jwt, issuedAt: now)
+            return jwt
         }
-        let key: P256.PrivateKey
-        if let known = keys.withLock({ $0[cacheKey] }) {
-            key = known
-        } else {
-            key = try P256.PrivateKey(pkcs8PEM: try sealer.open(apns.sealedKey, tenantID: tenant.id, purpose: "apns"))
-            keys.withLock { $0[cacheKey] = key }
-        }
-        let claims = #"{"iss":"# + PushJSON.quoted(apns.teamID) + #","iat":\#(now / 1000)}"#
-        let jwt = try JWT.sign(payload: Array(claims.utf8), using: .es256(key), keyID: apns.keyID)
-        tokens.withLock { $0[cacheKey] = CachedToken(jwt: jwt, issuedAt: now) }
-        return jwt
     }
 
     private func forgetToken(tenant: Tenant) {

@@ -29,6 +29,8 @@ final class FCMSender: PushSender {
     private let options: Options
     private let accounts = Mutex<[String: ServiceAccount]>([:])
     private let tokens = Mutex<[String: CachedToken]>([:])
+    /// Token requests in flight, so concurrent sends share one instead of each asking.
+    private let fetches = Mutex<[String: Task<Result<String, PushOutcomeBox>, Never>]>([:])
 
     init(client: HTTP2Client, sealer: PushCredentialSealer, clock: WallClock, options: Options) {
         self.client = client
@@ -56,9 +58,24 @@ final class FCMSender: PushSender {
         return try JWT.sign(payload: Array(claims.utf8), using: .rs256(account.privateKey), keyID: account.privateKeyID)
     }
 
-    /// A cached access token, or a new one from the token URI.
+    /// A cached access token, or a new one from the token URI (one request at a time per service account).
     private func accessToken(tenant: Tenant, fcm: PushSettings.FCM) async -> Result<String, PushOutcomeBox> {
         let key = cacheKey(tenant, fcm)
+        if let cached = tokens.withLock({ $0[key] }), cached.expiresAt > clock.nowMilliseconds() {
+            return .success(cached.accessToken)
+        }
+        let task = fetches.withLock { fetches in
+            if let running = fetches[key] { return running }
+            let task = Task { await self.fetchAccessToken(tenant: tenant, fcm: fcm, key: key) }
+            fetches[key] = task
+            return task
+        }
+        let result = await task.value
+        fetches.withLock { fetches in _ = fetches.removeValue(forKey: key) }
+        return result
+    }
+
+    private func fetchAccessToken(tenant: Tenant, fcm: PushSettings.FCM, key: String) async -> Result<String, PushOutcomeBox> {
         let now = clock.nowMilliseconds()
         if let cached = tokens.withLock({ $0[key] }), cached.expiresAt > now { return .success(cached.accessToken) }
         let account: ServiceAccount
