@@ -20,6 +20,7 @@ from authsignal.client import AuthsignalClient
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa, utils
 
+import conftest
 from conftest import Server, assent, free_port
 from device import Device
 from fakes.apns import FakeAPNs
@@ -232,6 +233,12 @@ def test_apns_throttling_and_server_errors_are_retried_with_backoff(env):
     events = [(e["event"], e.get("status"), e.get("attempt")) for e in t["timeline"] if e["event"] != "push.queued"]
     assert events == [("push.retry", 429, 1), ("push.retry", 503, 2), ("push.retry", 500, 3), ("push.delivered", 200, 4)]
     assert t["deliveries"][0]["attempts"] == 4
+    # The same timeline through the CLI.
+    out = subprocess.run([os.path.join(conftest.BIN, "assent"), "admin", "challenge", "timeline", "--challenge", challenge,
+                          "--url", server.url, "--json"], capture_output=True, text=True, timeout=30,
+                         env={**os.environ, "ASSENT_SECRET_KEY": tenant.secret})
+    assert out.returncode == 0, out.stderr
+    assert [e["event"] for e in json.loads(out.stdout)["timeline"]] == [e["event"] for e in t["timeline"]]
     times = [datetime.fromisoformat(e["at"].replace("Z", "+00:00")) for e in t["timeline"][1:]]
     gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
     assert gaps[0] >= 0.04 and gaps[1] >= 0.09 and gaps[2] >= 0.19, gaps  # 0.05 s doubling
@@ -469,3 +476,19 @@ def test_a_restart_between_queueing_and_sending_still_delivers(env):
         finally:
             server.stop()
             apns.stop()
+
+
+def test_fcm_to_an_ios_device_adds_a_generic_apns_alert(env):
+    server, apns, fcm, hook, keys = env
+    tenant = PushTenant(server, keys, "fcm")
+    push_token = "ios-fcm:" + token_hex()
+    tenant.enrol("fcm-ios", "ios", push_token)
+    _, r, _ = tenant.start("fcm-ios", {"custom": {"amount": 999}})
+    started = r.json()
+    message = fcm.wait_for(1, where=lambda q: q["kind"] == "send" and q["body"]["message"]["token"] == push_token)[0][
+        "body"]["message"]
+    assert message["data"] == {"challengeId": started["challengeId"]}
+    assert message["apns"]["headers"] == {"apns-priority": "10", "apns-push-type": "alert",
+                                          "apns-expiration": str(epoch(started["expiresAt"])),
+                                          "apns-collapse-id": started["challengeId"]}
+    assert set(message["apns"]["payload"]) == {"aps"} and "999" not in json.dumps(message)

@@ -124,6 +124,7 @@ enum TenantCommands {
             parts.append("\(settings.actionRules.count) action rule\(settings.actionRules.count == 1 ? "" : "s")")
         }
         if let lifetime = settings.tokenLifetimeSeconds { parts.append("tokens \(lifetime) s") }
+        if let push = settings.push, push.provider != .none { parts.append("push \(push.provider.rawValue)") }
         return parts.joined(separator: ", ")
     }
 

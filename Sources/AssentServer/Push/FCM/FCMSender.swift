@@ -6,7 +6,8 @@ import Synchronization
 /// flow: an RS256 JWT assertion (`iss` = client e-mail, `scope` = firebase.messaging, `aud` = the token URI, one
 /// hour) is exchanged at the account's `token_uri` for an OAuth2 access token, which is cached until five minutes
 /// before it expires. Messages are data messages — `{"challengeId": ...}`, Android priority high, TTL = what is
-/// left of the challenge — POSTed to `/v1/projects/<project>/messages:send` over one connection per host.
+/// left of the challenge — POSTed to `/v1/projects/<project>/messages:send` over one connection per host. For an iOS
+/// device (an app using FCM on iOS) an `apns` block adds a generic alert with the APNs headers the APNs provider sends.
 final class FCMSender: PushSender {
     /// Where FCM is reached.
     struct Options: Sendable {
@@ -16,6 +17,10 @@ final class FCMSender: PushSender {
         var timeout: Double = 10
         /// The OAuth scope asked for.
         var scope = "https://www.googleapis.com/auth/firebase.messaging"
+        /// The alert iOS devices reached through FCM show (Android apps get a data message and show their own).
+        var alertTitle = "Sign-in request"
+        /// The alert's text.
+        var alertBody = "Open the app to approve or deny it."
     }
 
     private struct CachedToken {
@@ -124,8 +129,15 @@ final class FCMSender: PushSender {
         case .failure(let box): return box.outcome
         }
         let ttl = max(1, (delivery.expiresAt - clock.nowMilliseconds()) / 1000)
+        var apns = ""
+        if delivery.devicePlatform?.uppercased() == "IOS" {
+            apns = #","apns":{"headers":{"apns-priority":"10","apns-push-type":"alert","apns-expiration":"\#(delivery.expiresAt / 1000)","apns-collapse-id":"#
+                + PushJSON.quoted(String(delivery.challengeID.prefix(64))) + #"},"payload":{"aps":{"alert":{"title":"#
+                + PushJSON.quoted(options.alertTitle) + #","body":"# + PushJSON.quoted(options.alertBody)
+                + #"},"sound":"default"}}}"#
+        }
         let body = #"{"message":{"token":"# + PushJSON.quoted(token) + #","data":{"challengeId":"#
-            + PushJSON.quoted(delivery.challengeID) + #"},"android":{"priority":"high","ttl":"\#(ttl)s"}}}"#
+            + PushJSON.quoted(delivery.challengeID) + #"},"android":{"priority":"high","ttl":"\#(ttl)s"}"# + apns + "}}"
         var request = HTTP2Client.Request(
             url: options.baseURL + "/v1/projects/" + (PushJSON.formEncoded(fcm.projectID)) + "/messages:send")
         request.timeout = options.timeout

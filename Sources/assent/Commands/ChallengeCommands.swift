@@ -1,0 +1,56 @@
+import Foundation
+
+/// `assent admin challenge timeline`: a push challenge's notifications and every recorded attempt (server API).
+enum ChallengeCommands {
+    static let group = Command.group("challenge", "inspect challenges (server API)", [timeline])
+
+    static let timeline = Command.leaf(
+        "timeline", "show a challenge's push deliveries and every recorded event",
+        details: "GET /v1/challenges/{challengeId}/timeline. Kept for a day after the challenge.",
+        options: ServerConnection.options + [.required("--challenge", "ID", "the challenge id")]
+    ) { invocation in
+        let id = try invocation.options.required("--challenge")
+        guard !id.isEmpty, id.utf8.count <= 200 else { throw CLIError.usage("--challenge must be 1 to 200 characters") }
+        try await ServerConnection.call(
+            invocation, "GET", ["challenges", id, "timeline"], decoding: TimelineJSON.self
+        ) { response in
+            var rows = [["AT", "EVENT", "AUTHENTICATOR", "PROVIDER", "ATTEMPT", "STATUS", "DETAIL"]]
+            for e in response.timeline {
+                rows.append([
+                    e.at, e.event, e.userAuthenticatorId ?? "", e.provider ?? "", e.attempt.map(String.init) ?? "",
+                    e.status.map(String.init) ?? "", e.detail ?? "",
+                ])
+            }
+            let deliveries = response.deliveries.map {
+                "\($0.userAuthenticatorId) via \($0.provider): \($0.state) after \($0.attempts) attempt(s)"
+                    + ($0.lastError.map { " (\($0))" } ?? "")
+            }
+            return (deliveries.isEmpty ? "" : deliveries.joined(separator: "\n") + "\n\n") + Table.render(rows)
+        }
+    }
+
+    /// What the server answers.
+    struct TimelineJSON: Codable {
+        struct Delivery: Codable {
+            var userAuthenticatorId: String
+            var provider: String
+            var state: String
+            var attempts: Int
+            var lastError: String?
+        }
+
+        struct Event: Codable {
+            var event: String
+            var at: String
+            var userAuthenticatorId: String?
+            var provider: String?
+            var attempt: Int?
+            var status: Int?
+            var detail: String?
+        }
+
+        var challengeId: String
+        var deliveries: [Delivery]
+        var timeline: [Event]
+    }
+}
