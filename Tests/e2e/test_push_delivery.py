@@ -135,7 +135,7 @@ def env():
         keys = Keys(directory, fcm.url + "/token")
         server = Server(directory)
         server.start("--apns-url", apns.url, "--push-ca-file", apns.ca_file, "--fcm-url", fcm.url,
-                     "--push-retry", "0.05")
+                     "--push-retry", "0.05", "--push-webhook-timeout", "0.5")
         try:
             yield server, apns, fcm, hook, keys
         finally:
@@ -359,6 +359,13 @@ def test_webhook_provider_sends_signed_push_created_and_its_failure_fails_the_st
         assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
         pending = device.challenge().json()
         assert pending.get("challengeId") in (None, started["challengeId"])
+        # So does one that answers too late (--push-webhook-timeout 0.5).
+        hook.status, hook.delay = 200, 1.0
+        began = time.time()
+        _, r, _ = tenant.start("hook-user")
+        assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
+        assert time.time() - began < 0.95
+        hook.status, hook.delay = 500, 0
         # Best effort: recorded, the start succeeds and the device pulls the challenge.
         assent("admin", "tenant", "push", "--database", server.database, "--tenant", tenant.id,
                "--webhook-best-effort", "on")
@@ -370,7 +377,7 @@ def test_webhook_provider_sends_signed_push_created_and_its_failure_fails_the_st
         t = tenant.timeline(r.json()["challengeId"])
         assert [(e["event"], e.get("status")) for e in t["timeline"]] == [("webhook.failed", 500)]
     finally:
-        hook.status = 200
+        hook.status, hook.delay = 200, 0
 
 
 def test_push_settings_over_the_server_api_never_return_credentials(env):

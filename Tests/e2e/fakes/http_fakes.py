@@ -103,9 +103,12 @@ class WebhookReceiver(_Server):
     def __init__(self, status=200):
         self.status = status
         self.script = []
+        self.delay = 0
         super().__init__()
 
     def handle(self, path, headers, body):
+        if self.delay:
+            time.sleep(self.delay)
         status = self.script.pop(0) if self.script else self.status
         self.add({"path": path, "headers": headers, "body": json.loads(body or b"null"), "raw": body, "status": status})
         return status, {"ok": status < 300}
