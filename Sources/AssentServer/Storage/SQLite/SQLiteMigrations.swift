@@ -161,23 +161,40 @@ enum SQLiteMigrations {
         """),
     ]
 
-    /// Applies every step newer than the database's `user_version`, each in its own transaction. Numbers need not be
-    /// contiguous (a gap is a number reserved by work not merged yet), only increasing.
-    static func apply(to connection: SQLiteConnection) throws {
+    /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in
+    /// `schema_steps` (the `user_version` pragma keeps the highest applied number). Numbers need not be contiguous
+    /// and a step numbered below one already applied still runs: branches reserve numbers (4 is the PowerAuth
+    /// activations', 5 push delivery's), and a database made before a lower-numbered step was merged gets it later.
+    /// A database that has a step this build does not know is refused (it comes from a newer `assentd`).
+    static func apply(to connection: SQLiteConnection, steps: [(version: Int, sql: String)] = steps) throws {
         let current = try connection.queryOne("PRAGMA user_version") { $0.int64(0) } ?? 0
-        for step in steps where step.version > current {
+        try connection.execute("CREATE TABLE IF NOT EXISTS schema_steps (version INTEGER PRIMARY KEY)")
+        var applied = Set(try connection.query("SELECT version FROM schema_steps") { Int($0.int64(0)) })
+        if applied.isEmpty, current > 0 {
+            // Databases from before `schema_steps` had every step up to their user_version.
+            applied = Set(steps.map(\.version).filter { $0 <= current })
+            for version in applied.sorted() {
+                try connection.execute("INSERT INTO schema_steps (version) VALUES (\(version))")
+            }
+        }
+        let known = Set(steps.map(\.version))
+        if let unknown = applied.subtracting(known).max() ?? (current > (known.max() ?? 0) ? Int(current) : nil) {
+            throw StoreError(
+                .migrationFailed, "the database has schema step \(unknown), which this assentd does not know (it is newer)")
+        }
+        for step in steps.sorted(by: { $0.version < $1.version }) where !applied.contains(step.version) {
             do {
                 try connection.execute("BEGIN IMMEDIATE")
                 try connection.execute(step.sql)
-                try connection.execute("PRAGMA user_version = \(step.version)")
+                try connection.execute("INSERT INTO schema_steps (version) VALUES (\(step.version))")
+                let highest = max(Int(current), (applied.max() ?? 0), step.version)
+                try connection.execute("PRAGMA user_version = \(highest)")
                 try connection.execute("COMMIT")
+                applied.insert(step.version)
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw StoreError(.migrationFailed, "migration \(step.version): \(error)")
             }
-        }
-        if let latest = steps.last?.version, current > latest {
-            throw StoreError(.migrationFailed, "the database is at schema \(current), newer than this assentd (\(latest))")
         }
     }
 }
