@@ -20,14 +20,16 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Wrappers for C macros and variadic calls that Swift cannot import.
-        .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd"), .linkedLibrary("curl")]),
+        .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd")]),
+        // libcurl's variadic calls, for the server's push delivery only (so the SDK and crypto never link libcurl).
+        .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
 
         .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CShims"]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
         .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
-        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite", "CCurl", "CShims"]),
+        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite", "CCurl", "CCurlShims"]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),

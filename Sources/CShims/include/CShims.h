@@ -3,5 +3,4 @@
 // Umbrella header: one header per wrapped C library.
 #include "crypto_shims.h"
 #include "http_shims.h"
-#include "curl_shims.h"
 #endif
