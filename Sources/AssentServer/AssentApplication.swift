@@ -41,7 +41,10 @@ public final class AssentApplication: Sendable {
         let challengeEvents = ChallengeEvents()
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
-        let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents)
+        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey) { [store] tenantID in
+            try await store.tenant(id: tenantID)?.settings
+        }
+        let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents, activations: activations)
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
 
@@ -61,6 +64,8 @@ public final class AssentApplication: Sendable {
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, logger: logger
         ).register(in: &router)
+        ActivationClientAPI(credentials: credentials, activations: activations, logger: logger).register(in: &router)
+        ActivationServerAPI(tenants: tenants, activations: activations, logger: logger).register(in: &router)
         router.addWebSocket(
             "/v1/ws-v1-challenge",
             QRWebSocketHandler(

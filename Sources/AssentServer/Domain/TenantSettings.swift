@@ -1,3 +1,4 @@
+import AssentCrypto
 import AssentWire
 
 /// What a tenant decides: how tracked actions are answered and how long tokens live.
@@ -42,6 +43,13 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     public var requireBoundSignature = false
     /// Most open push challenges a user may have at once (push-bombing defence).
     public var maxPendingPushChallenges: Int = 3
+    /// Failed non-possession PowerAuth signatures after which an activation is blocked (default 5, 1...64).
+    public var maxFailedAttempts: Int = PowerAuth.defaultMaxFailedAttempts
+    /// When set, push and QR approvals must carry an `X-PowerAuth-Authorization` header signed over the request by
+    /// an ACTIVE activation of the same user with at least these factors (e.g. `possession_biometry`).
+    public var requiredApprovalFactor: PowerAuthSignatureType?
+    /// New activations wait in `PENDING_COMMIT` until the backend commits them.
+    public var requireActivationCommit = false
 
     /// Default settings.
     public init() {}
@@ -85,5 +93,8 @@ public struct TenantSettings: Codable, Sendable, Hashable {
         numberMatching = try container.decodeIfPresent(Bool.self, forKey: .numberMatching) ?? false
         requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
         maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
+        maxFailedAttempts = try container.decodeIfPresent(Int.self, forKey: .maxFailedAttempts) ?? PowerAuth.defaultMaxFailedAttempts
+        requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)
+        requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
     }
 }
