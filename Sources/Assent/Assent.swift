@@ -25,6 +25,8 @@ public final class Assent: Sendable {
     /// QR code verification: enrol the device, claim the challenge a scanned code names, approve or decline it.
     public let qr: AssentQRCode
 
+    /// PowerAuth-style activation, multi-factor request signatures and the biometry factor.
+    public let powerAuth: AssentPowerAuth
     /// The platform's user authentication, asked before keys that require it are used.
     public let userAuthenticator: any UserAuthenticator
 
@@ -49,9 +51,12 @@ public final class Assent: Sendable {
     ///   - device: The name and platform sent at enrolment (``DeviceInfo/current`` by default).
     ///   - userAuthenticator: The platform's user authentication (``UnavailableUserAuthenticator`` by default, so keys
     ///     that require it cannot be used until one is given).
+    ///   - powerAuth: The PowerAuth configuration (the pinned master public key); without it ``powerAuth`` answers
+    ///     `powerauth_not_configured`.
     public init(
         tenantID: String, baseURL: String, keyStore: any KeyStore, transport: any Transport, clock: AssentClock,
-        device: DeviceInfo = .current, userAuthenticator: any UserAuthenticator = UnavailableUserAuthenticator()
+        device: DeviceInfo = .current, userAuthenticator: any UserAuthenticator = UnavailableUserAuthenticator(),
+        powerAuth configuration: PowerAuthConfiguration? = nil
     ) {
         let api = ClientAPI(tenantID: tenantID, baseURL: baseURL, transport: transport)
         let tokens = TokenCache()
@@ -60,8 +65,13 @@ public final class Assent: Sendable {
         self.baseURL = api.baseURL
         self.tokens = tokens
         self.userAuthenticator = userAuthenticator
-        self.push = AssentPush(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate)
-        self.qr = AssentQRCode(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate)
+        let powerAuth = AssentPowerAuth(
+            api: api, keyStore: keyStore, clock: clock, gate: gate, tokens: tokens, configuration: configuration)
+        self.powerAuth = powerAuth
+        self.push = AssentPush(
+            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
+        self.qr = AssentQRCode(
+            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
     }
 
     /// Caches `token` (a short-lived token from tracking an action on your backend) for calls that need one and are

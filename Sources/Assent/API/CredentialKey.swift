@@ -115,7 +115,8 @@ struct CredentialKey: Sendable {
     /// With `signer`, its key signs (once, and only after the user authenticated with it); without, the key is
     /// loaded and its policy authorized here (prompting when needed).
     func answer(
-        challengeId: String, approved: Bool, verificationCode: String?, signer: CredentialSigner? = nil
+        challengeId: String, approved: Bool, verificationCode: String?, signer: CredentialSigner? = nil,
+        authentication: PowerAuthAuthentication? = nil, powerAuth: AssentPowerAuth? = nil
     ) async -> AssentResponse<Bool> {
         await .run { () async throws(ClientFailure) -> Bool? in
             let key: any SigningKey
@@ -132,7 +133,16 @@ struct CredentialKey: Sendable {
                 boundSignature: try await Self.sign(
                     SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
                     with: key))
-            _ = try await api.send("POST", path + "/challenge", json: request, as: UpdateChallengeResponse.self)
+            let challengePath = path + "/challenge"
+            if let authentication, let powerAuth {
+                // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
+                let body = try ClientAPI.encode(request)
+                _ = try await powerAuth.sendSigned(
+                    authentication, path: challengePath, uriId: "/v1" + challengePath, body: body,
+                    as: UpdateChallengeResponse.self)
+            } else {
+                _ = try await api.send("POST", challengePath, json: request, as: UpdateChallengeResponse.self)
+            }
             return true
         }
     }

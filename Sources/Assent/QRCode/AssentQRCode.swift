@@ -22,11 +22,13 @@ public final class AssentQRCode: Sendable {
     private let device: DeviceInfo
     private let tokens: TokenCache
     private let gate: UserAuthenticationGate
+    private let powerAuth: AssentPowerAuth
 
     init(
         api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache,
-        gate: UserAuthenticationGate
+        gate: UserAuthenticationGate, powerAuth: AssentPowerAuth
     ) {
+        self.powerAuth = powerAuth
         self.api = api
         self.keyStore = keyStore
         self.clock = clock
@@ -159,6 +161,23 @@ public final class AssentQRCode: Sendable {
     ) async -> AssentResponse<Bool> {
         await credential.answer(
             challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer)
+    }
+
+    /// Approves or answers a challenge with a PowerAuth factor signature over this request as well (header
+    /// `X-PowerAuth-Authorization`: POST, uriId = the request path, body = the JSON sent), so a tenant policy that
+    /// requires, say, `possession_biometry` for approvals is met — the server verifies the factor, it does not take the
+    /// app's word. A biometric `authentication` prompts (unless reusable within its keep-alive). A 401 invalidates
+    /// `authentication`.
+    ///
+    /// - Returns: `true`; or `factor_required` (the tenant requires a factor this authentication lacks),
+    ///   `invalid_signature` (counted), `authentication_invalidated`, `missing_activation`, ...
+    public func updateChallenge(
+        challengeId: String, approved: Bool, verificationCode: String? = nil, signer: CredentialSigner? = nil,
+        authentication: PowerAuthAuthentication
+    ) async -> AssentResponse<Bool> {
+        await credential.answer(
+            challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
+            authentication: authentication, powerAuth: powerAuth)
     }
 
     // MARK: Payloads
