@@ -44,6 +44,7 @@ public final class AssentApplication: Sendable {
         let activations = ActivationService(store: store, clock: clock, masterKey: masterKey) { [store] tenantID in
             try await store.tenant(id: tenantID)?.settings
         }
+        self.activations = activations
         let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents, activations: activations)
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
@@ -87,6 +88,12 @@ public final class AssentApplication: Sendable {
         http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
     }
+
+    /// The tenant directory over the running server's store (changes through it are seen at once).
+    public var tenantDirectory: TenantDirectory { tenants }
+
+    /// The PowerAuth activation service over the running server's store.
+    public let activations: ActivationService
 
     /// Creates the development tenant when the database has no tenant, then starts listening.
     public func start() async throws -> Started {

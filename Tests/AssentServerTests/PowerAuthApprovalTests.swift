@@ -1,0 +1,90 @@
+import AssentCrypto
+import AssentWire
+@testable import AssentServer
+import Foundation
+import Testing
+
+/// The approval-factor policy: push and QR approvals must carry a PowerAuth signature with the required factors.
+@Suite(.serialized) struct PowerAuthApprovalTests {
+    private static let approvePath = "/v1/client/user-authenticators/push/challenge"
+
+    private func setUp(_ server: LiveServer, _ user: String) async throws -> (TestDevice, PowerAuthTestDevice) {
+        _ = try await server.application.tenantDirectory.updateSettings(tenantID: server.tenant.tenant.id) {
+            $0.requiredApprovalFactor = .possessionBiometry
+        }
+        let push = TestDevice()
+        let (token, _) = try await server.track(user, "enrol", scope: "add:authenticators")
+        let enrolled = try await server.request(
+            "POST", "/v1/client/user-authenticators/push", json: ["publicKey": push.publicKey], headers: ["Authorization": "Bearer \(token)"])
+        try #require(enrolled.status == 200)
+        return (push, try await PowerAuthTestDevice.activate(server, user: user))
+    }
+
+    private func startPush(_ server: LiveServer, _ user: String) async throws -> String {
+        let (token, _) = try await server.track(user)
+        let reply = try await server.request(
+            "POST", "/v1/client/challenge/push", json: ["action": "signIn"], headers: ["Authorization": "Bearer \(token)"])
+        return try #require(reply.json["challengeId"] as? String)
+    }
+
+    private func answerBody(_ device: TestDevice, _ challengeID: String, approved: Bool) throws -> [UInt8] {
+        let object: [String: Any] = ["challengeId": challengeID, "publicKey": device.publicKey, "approved": approved,
+                                     "signature": try device.sign(challengeID)]
+        return Array(try JSONSerialization.data(withJSONObject: object))
+    }
+
+    private func isPending(_ server: LiveServer, _ device: TestDevice) async throws -> Bool {
+        let pending = try await server.request(
+            "GET", "/v1/client/user-authenticators/push/challenge?publicKey=\(device.query)", headers: server.tenantAuth)
+        return pending.json["challengeId"] is String
+    }
+
+    @Test func `a push approval under a possession_biometry policy needs a biometry-signed header`() async throws {
+        let server = try await LiveServer()
+        let (push, powerAuth) = try await setUp(server, "ivy")
+        let challengeID = try await startPush(server, "ivy")
+        let body = try answerBody(push, challengeID, approved: true)
+
+        let without = try await server.requestRaw("POST", Self.approvePath, body: body, headers: server.tenantAuth)
+        #expect(without.status == 403 && without.json["errorCode"] as? String == "factor_required")
+        #expect(try await isPending(server, push))
+
+        let possessionOnly = try powerAuth.header(uriID: Self.approvePath, body: body, type: .possession)
+        let weak = try await server.requestRaw(
+            "POST", Self.approvePath, body: body, headers: server.tenantAuth.merging([PowerAuthAuthorizationHeader.name: possessionOnly]) { $1 })
+        #expect(weak.status == 403 && weak.json["errorCode"] as? String == "factor_required")
+        #expect(try await isPending(server, push))
+
+        // A biometry signature over another body (e.g. a denial) does not carry over to this approval.
+        let otherBody = try answerBody(push, challengeID, approved: false)
+        let misplaced = try powerAuth.header(uriID: Self.approvePath, body: otherBody, type: .possessionBiometry)
+        let wrongBody = try await server.requestRaw(
+            "POST", Self.approvePath, body: body, headers: server.tenantAuth.merging([PowerAuthAuthorizationHeader.name: misplaced]) { $1 })
+        #expect(wrongBody.status == 401 && wrongBody.json["errorCode"] as? String == "invalid_signature")
+        #expect(try await isPending(server, push))
+
+        let biometry = try powerAuth.header(uriID: Self.approvePath, body: body, type: .possessionBiometry)
+        let approved = try await server.requestRaw(
+            "POST", Self.approvePath, body: body, headers: server.tenantAuth.merging([PowerAuthAuthorizationHeader.name: biometry]) { $1 })
+        #expect(approved.status == 200 && approved.json["isVerified"] as? Bool == true)
+        #expect(try await !isPending(server, push))
+        await server.stop()
+    }
+
+    @Test func `a denial needs no factor, and another user's activation cannot approve`() async throws {
+        let server = try await LiveServer()
+        let (push, _) = try await setUp(server, "jack")
+        let (_, strangers) = try await setUp(server, "kate")
+        let challengeID = try await startPush(server, "jack")
+        let body = try answerBody(push, challengeID, approved: true)
+        let foreign = try strangers.header(uriID: Self.approvePath, body: body, type: .possessionKnowledgeBiometry)
+        let refused = try await server.requestRaw(
+            "POST", Self.approvePath, body: body, headers: server.tenantAuth.merging([PowerAuthAuthorizationHeader.name: foreign]) { $1 })
+        #expect(refused.status == 401 && refused.json["errorCode"] as? String == "invalid_signature")
+        #expect(try await isPending(server, push))
+        let denied = try await server.requestRaw("POST", Self.approvePath, body: try answerBody(push, challengeID, approved: false),
+                                                 headers: server.tenantAuth)
+        #expect(denied.status == 200 && denied.json["isVerified"] as? Bool == false)
+        await server.stop()
+    }
+}
