@@ -10,6 +10,6 @@ enum AdminCommands {
             """,
         [
             TenantCommands.group, ServerAPICommands.track, ServerAPICommands.action, ServerAPICommands.validate,
-            UserCommands.user, UserCommands.authenticators,
+            UserCommands.user, UserCommands.authenticators, ActivationCommands.group,
         ])
 }
