@@ -1,6 +1,7 @@
 import AssentCrypto
 import AssentWire
 import Foundation
+import Synchronization
 
 /// PowerAuth activations: each tenant's application and master key, creating activations, the encrypted status,
 /// vault unlock, the backend's life-cycle operations and — at the heart of it — signature verification with the
@@ -11,6 +12,8 @@ public struct ActivationService: Sendable {
     let sealer: SecretSealer
     /// Reads a tenant's settings (its failed-attempt limit), so this service needs no more of the ``Store``.
     let tenantSettings: @Sendable (String) async throws -> TenantSettings?
+    /// Applications by tenant id (immutable once created).
+    private let applications = ApplicationCache()
     /// Counter values tried ahead of the server's (distances 0..<lookAhead).
     let lookAhead = PowerAuth.defaultLookAhead
 
@@ -28,8 +31,19 @@ public struct ActivationService: Sendable {
 
     // MARK: Application
 
-    /// The tenant's PowerAuth application, created (random key, secret and master key pair) on first use.
+    /// The tenant's PowerAuth application, created (random key, secret and master key pair) on first use. It never
+    /// changes once created, so it is cached.
     public func application(tenantID: String) async throws -> PowerAuthApplication {
+        if let cached = applications.withLock({ $0[tenantID] }) { return cached }
+        let application = try await loadOrCreateApplication(tenantID: tenantID)
+        applications.withLock { cache in
+            if cache.count >= 10_000 { cache.removeAll() }
+            cache[tenantID] = application
+        }
+        return application
+    }
+
+    private func loadOrCreateApplication(tenantID: String) async throws -> PowerAuthApplication {
         if let existing = try await store.powerAuthApplication(tenantID: tenantID) { return existing }
         let masterKey = P256.PrivateKey()
         let candidate = PowerAuthApplication(
@@ -201,39 +215,53 @@ public struct ActivationService: Sendable {
         let precomputed = snapshot.status == .active ? try search(snapshot.counterData) : nil
         let snapshotCounter = snapshot.counterData
 
-        let outcome = try await store.updateActivation(id: snapshot.id) { record -> (Bool, Int?) in
-            guard record.status == .active else { return (false, nil) }
-            if record.failedAttempts >= maxFailed {
-                record.status = .blocked
-                record.blockedReason = .maxFailedAttempts
-                record.updatedAt = now
-                return (false, nil)
-            }
-            let match = record.counterData == snapshotCounter ? precomputed : try search(record.counterData)
-            if let match {
-                record.counterData = match.nextCounterData
-                record.counter += Int64(match.distance + 1)
-                if type != .possession { record.failedAttempts = 0 }
-                record.lastUsedAt = now
-                record.updatedAt = now
-                return (true, match.distance)
-            }
-            if type.countsFailedAttempts {
-                record.failedAttempts += 1
-                if record.failedAttempts >= maxFailed {
-                    record.status = .blocked
-                    record.blockedReason = .maxFailedAttempts
-                }
-                record.updatedAt = now
-            }
-            return (false, nil)
+        let outcome = try await store.updateActivation(id: snapshot.id) { record -> (Bool, Int?, ActivationRecord) in
+            // Reuse the search when the counter is still the one it ran against; redo it when a concurrent
+            // request moved the counter in between.
+            let moved = record.status == .active && record.counterData != snapshotCounter
+            let match = moved ? try search(record.counterData) : precomputed
+            let (valid, distance) = Self.apply(to: &record, type: type, maxFailed: maxFailed, now: now, match: match)
+            return (valid, distance, record)
         }
-        guard let (valid, distance) = outcome else { return missing() }
-        let after = try await store.activation(id: snapshot.id)
-        let remaining = after.map { $0.status == .active ? max(0, maxFailed - $0.failedAttempts) : 0 } ?? 0
+        guard let (valid, distance, after) = outcome else { return missing() }
+        let remaining = after.status == .active ? max(0, maxFailed - after.failedAttempts) : 0
         return SignatureVerification(
             valid: valid, activationID: header.activationID, activation: after, signatureType: type,
             remainingAttempts: remaining, distance: distance)
+    }
+
+    /// PowerAuth's state rules for one verification, applied to the record read inside the store operation: only an
+    /// ACTIVE activation verifies; one at its failure limit is blocked first; a match advances the counter past it
+    /// (and resets failures unless the type is `possession`); a miss counts a failure (unless `possession`) and
+    /// blocks at the limit.
+    static func apply(
+        to record: inout ActivationRecord, type: PowerAuthSignatureType, maxFailed: Int, now: Int64,
+        match: (distance: Int, nextCounterData: [UInt8])?
+    ) -> (Bool, Int?) {
+        guard record.status == .active else { return (false, nil) }
+        if record.failedAttempts >= maxFailed {
+            record.status = .blocked
+            record.blockedReason = .maxFailedAttempts
+            record.updatedAt = now
+            return (false, nil)
+        }
+        if let match {
+            record.counterData = match.nextCounterData
+            record.counter += Int64(match.distance + 1)
+            if type != .possession { record.failedAttempts = 0 }
+            record.lastUsedAt = now
+            record.updatedAt = now
+            return (true, match.distance)
+        }
+        if type.countsFailedAttempts {
+            record.failedAttempts += 1
+            if record.failedAttempts >= maxFailed {
+                record.status = .blocked
+                record.blockedReason = .maxFailedAttempts
+            }
+            record.updatedAt = now
+        }
+        return (false, nil)
     }
 
     /// Checks the approval-factor policy for an approval by `userID`: when the tenant requires a factor, the request
@@ -306,6 +334,15 @@ public struct ActivationService: Sendable {
             throw AssentError(.invalidState, "The activation cannot \(change.rawValue) from its current state.")
         }
         return changed
+    }
+}
+
+/// A shared, locked cache of applications (a class so copies of the service share it).
+final class ApplicationCache: Sendable {
+    private let entries = Mutex<[String: PowerAuthApplication]>([:])
+
+    func withLock<T>(_ body: (inout [String: PowerAuthApplication]) -> T) -> T {
+        entries.withLock { body(&$0) }
     }
 }
 
