@@ -300,6 +300,16 @@ import Testing
         #expect(sensor.promptCount == prompts + 1)
         #expect(try await isVerified(token, challengeId) == true)
 
+        // The same policy holds for QR approvals.
+        #expect(await assent.qr.addCredential(token: try await server.enrolmentToken("alice")).data != nil)
+        let page = "Basic " + Data("\(server.tenantID):".utf8).base64EncodedString()
+        let qr = try await server.call("POST", "/v1/client/challenge/qr-code", authorization: page, body: ["action": "kioskSignIn"])
+        let qrChallenge = try #require(qr.json["challengeId"] as? String, "\(qr.json)")
+        #expect(await assent.qr.claimChallenge(challengeId: qrChallenge).data != nil)
+        #expect(await assent.qr.updateChallenge(challengeId: qrChallenge, approved: true).errorCode == AssentErrorCode.factorRequired)
+        let qrApproved = await assent.qr.updateChallenge(challengeId: qrChallenge, approved: true, authentication: .biometry())
+        #expect(qrApproved.data == true, "\(qrApproved.error ?? "")")
+
         // Another user's activation signing alice's approval is a 401: the authentication object is spent.
         let bobStore = InMemoryKeyStore()
         let bob = try server.powerAuthSDK(keyStore: bobStore, sensor: sensor)
