@@ -87,4 +87,31 @@ import Testing
         #expect(denied.status == 200 && denied.json["isVerified"] as? Bool == false)
         await server.stop()
     }
+
+    @Test func `a QR approval under the policy needs the header too`() async throws {
+        let server = try await LiveServer()
+        _ = try await server.application.tenantDirectory.updateSettings(tenantID: server.tenant.tenant.id) {
+            $0.requiredApprovalFactor = .possessionBiometry
+        }
+        let qr = TestDevice()
+        let (token, _) = try await server.track("liam", "enrol", scope: "add:authenticators")
+        #expect(try await server.request("POST", "/v1/client/user-authenticators/qr-code", json: ["publicKey": qr.publicKey],
+                                         headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        let powerAuth = try await PowerAuthTestDevice.activate(server, user: "liam")
+        let started = try await server.request("POST", "/v1/client/challenge/qr-code", json: ["action": "signIn"], headers: server.tenantAuth)
+        let challengeID = try #require(started.json["challengeId"] as? String)
+        let claimed = try await server.request(
+            "POST", "/v1/client/user-authenticators/qr-code/challenge/claim",
+            json: ["challengeId": challengeID, "publicKey": qr.publicKey, "signature": try qr.sign(challengeID)], headers: server.tenantAuth)
+        try #require(claimed.status == 200, "\(claimed.json)")
+        let path = "/v1/client/user-authenticators/qr-code/challenge"
+        let body = try answerBody(qr, challengeID, approved: true)
+        let without = try await server.requestRaw("POST", path, body: body, headers: server.tenantAuth)
+        #expect(without.status == 403 && without.json["errorCode"] as? String == "factor_required")
+        let header = try powerAuth.header(uriID: path, body: body, type: .possessionKnowledgeBiometry)
+        let approved = try await server.requestRaw(
+            "POST", path, body: body, headers: server.tenantAuth.merging([PowerAuthAuthorizationHeader.name: header]) { $1 })
+        #expect(approved.status == 200 && approved.json["isVerified"] as? Bool == true)
+        await server.stop()
+    }
 }
