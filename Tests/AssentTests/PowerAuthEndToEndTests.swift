@@ -244,7 +244,7 @@ import Testing
         #expect(verdict["valid"] as? Bool == true && verdict["userId"] as? String == "bob")
     }
 
-    @Test func `a second biometric authentication while one is in progress fails at once`() async throws {
+    @Test(.timeLimit(.minutes(1))) func `a second biometric authentication while one is in progress fails at once`() async throws {
         let sensor = SimulatedBiometricAuthenticator()
         let (server, assent, _) = try await activated(sensor: sensor)
         defer { server.stop() }

@@ -117,7 +117,7 @@ import Testing
         #expect(fixture.answers() == 1)
     }
 
-    @Test func `a second authentication while one is showing fails at once`() async throws {
+    @Test(.timeLimit(.minutes(1))) func `a second authentication while one is showing fails at once`() async throws {
         let fixture = Fixture()
         _ = await fixture.assent.push.addCredential(token: "t", userPresenceRequired: true)
         fixture.sensor.holdPrompts()
