@@ -25,7 +25,7 @@ extension AssentPowerAuth {
               let item = try? await loadBiometryItem()
         else { return false }
         if await isInvalidated(item) {
-            try? await dropBiometryFactor()
+            _ = try? await lock.run { () async throws(ClientFailure) -> Bool in try await dropBiometryFactor() }
             return false
         }
         return true
