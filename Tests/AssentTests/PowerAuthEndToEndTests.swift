@@ -74,6 +74,32 @@ import Testing
             == AssentErrorCode.activationExists)
     }
 
+    @Test func `the activation persists sealed in the file key store and signs from a new SDK instance`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keys = directory.child("keys")
+        let first = try server.powerAuthSDK(keyStore: FileKeyStore(directory: keys, passphrase: "device", iterations: 1_000))
+        let created = try #require(await first.powerAuth.createActivation(
+            token: try await server.enrolmentToken("alice"), password: "1234").data)
+        _ = try await header(first, .possession())   // advances the stored counter
+
+        for file in try FileManager.default.contentsOfDirectory(atPath: keys) {
+            let text = try String(contentsOfFile: (keys as NSString).appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains(created.activationId), "\(file) shows the activation in the clear")
+        }
+        let second = try server.powerAuthSDK(keyStore: FileKeyStore(directory: keys, passphrase: "device"))
+        #expect(await second.powerAuth.activationIdentifier() == created.activationId)
+        let signed = try await header(second, .password("1234"))
+        #expect(try await server.verify(uriId: "/payments", body: Self.body, header: signed)["valid"] as? Bool == true)
+        let wrongPassphrase = try server.powerAuthSDK(keyStore: FileKeyStore(directory: keys, passphrase: "other"))
+        #expect(await wrongPassphrase.powerAuth.authenticationHeaderForRequestWithBody(
+            .possession(), method: "POST", uriId: "/x", body: "").errorCode == AssentErrorCode.keyStoreError)
+        #expect(await second.powerAuth.removeActivationLocal().data == true)
+        #expect(!(await first.powerAuth.hasActivation()))
+    }
+
     @Test func `an activation not signed by the pinned master key is refused and nothing is stored`() async throws {
         let server = try ServerProcess()
         defer { server.stop() }
