@@ -61,3 +61,17 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == "POST&L3BhL3g=&AAAAAAAAAAAAAAAAAAAAAA==&&S")
     }
 }
+
+/// The look-ahead's own HMAC-SHA256 agrees with the library's for keys and messages of every size that matters.
+@Suite struct PowerAuthHMACTests {
+    @Test func matchesHMACSHA256() {
+        for keyLength in [0, 1, 16, 32, 63, 64, 65, 100] {
+            for messageLength in [0, 1, 16, 55, 56, 64, 200] {
+                let key = SecureRandom.bytes(keyLength)
+                let message = SecureRandom.bytes(messageLength)
+                #expect(PowerAuthSignature.hmacForTesting(message, key: key) == HMACSHA256.authenticate(message, key: key),
+                        "key \(keyLength), message \(messageLength)")
+            }
+        }
+    }
+}

@@ -20,17 +20,22 @@ public enum PowerAuthSignature: Sendable {
 
     /// ``components(type:keys:counterData:data:)`` with the key chain already checked.
     static func components(chain: [[UInt8]], counterData: [UInt8], data: [UInt8]) -> [[UInt8]] {
+        let hmac = PowerAuthHMAC()
+        return components(chain: chain, counterData: counterData, data: data, hmac: hmac)
+    }
+
+    private static func components(chain: [[UInt8]], counterData: [UInt8], data: [UInt8], hmac: borrowing PowerAuthHMAC) -> [[UInt8]] {
         // HMAC(keys[k], CTR_DATA) is used both as the start of chain k and as the re-keying key for later
         // positions; compute each once.
-        let keyed = chain.map { HMACSHA256.authenticate(counterData, key: $0) }
+        let keyed = chain.map { hmac.authenticate(counterData, key: $0) }
         var result: [[UInt8]] = []
         result.reserveCapacity(chain.count)
         for i in 0..<chain.count {
             var derived = keyed[i]
             for j in 0..<i {
-                derived = HMACSHA256.authenticate(derived, key: keyed[j + 1])
+                derived = hmac.authenticate(derived, key: keyed[j + 1])
             }
-            result.append(HMACSHA256.authenticate(data, key: derived))
+            result.append(hmac.authenticate(data, key: derived))
         }
         return result
     }
@@ -81,9 +86,10 @@ public enum PowerAuthSignature: Sendable {
             throw CryptoError(.invalidInput, "CTR_DATA must be 16 bytes, got \(counterData.count)")
         }
         let provided = Array(signature.utf8)
+        let hmac = PowerAuthHMAC()
         var value = counterData
         for distance in 0..<max(0, lookAhead) {
-            let candidate = try self.format(components(chain: chain, counterData: value, data: data), as: format)
+            let candidate = try self.format(components(chain: chain, counterData: value, data: data, hmac: hmac), as: format)
             let following = PowerAuthCounter.next(value)
             if ConstantTime.equals(Array(candidate.utf8), provided) {
                 return (distance, following)
@@ -91,5 +97,12 @@ public enum PowerAuthSignature: Sendable {
             value = following
         }
         return nil
+    }
+}
+
+extension PowerAuthSignature {
+    /// The HMAC-SHA256 the look-ahead uses, exposed so tests can compare it with ``HMACSHA256``.
+    package static func hmacForTesting(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+        PowerAuthHMAC().authenticate(message, key: key)
     }
 }

@@ -54,7 +54,7 @@ public struct PowerAuthAuthorizationHeader: Sendable, Hashable {
     /// - Throws: ``PowerAuthHeaderError``.
     public init(parsing value: String) throws(PowerAuthHeaderError) {
         let text = value.trimmingSpaces
-        guard text.utf8.count <= 2048, text.hasPrefix("PowerAuth ") else {
+        guard text.utf8.count <= 2048, text.utf8.starts(with: "PowerAuth ".utf8) else {
             throw PowerAuthHeaderError(.malformed, "the header must start with \"PowerAuth \"")
         }
         let fields = try Self.fields(String(text.dropFirst("PowerAuth ".count)))
@@ -90,31 +90,42 @@ public struct PowerAuthAuthorizationHeader: Sendable, Hashable {
         }
     }
 
-    /// Splits `key="value", key=value ...` into a dictionary (a repeated key keeps its first value).
+    /// Splits `key="value", key=value ...` into a dictionary (a repeated key keeps its first value). Works on UTF-8
+    /// bytes: names are `[A-Za-z0-9_]`, separators are spaces, tabs and commas.
     private static func fields(_ text: String) throws(PowerAuthHeaderError) -> [String: String] {
+        let bytes = Array(text.utf8)
         var result: [String: String] = [:]
-        var rest = Substring(text)
-        func skipSeparators() { rest = rest.drop { $0 == " " || $0 == "," || $0 == "\t" } }
-        skipSeparators()
-        while !rest.isEmpty {
-            let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            guard !key.isEmpty else { throw PowerAuthHeaderError(.malformed, "expected a field name") }
-            rest = rest.dropFirst(key.count)
-            guard rest.first == "=" else { throw PowerAuthHeaderError(.malformed, "expected = after \(key)") }
-            rest = rest.dropFirst()
-            let value: Substring
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                value = rest.prefix { $0 != "\"" }
-                rest = rest.dropFirst(value.count)
-                guard rest.first == "\"" else { throw PowerAuthHeaderError(.malformed, "unterminated quote in \(key)") }
-                rest = rest.dropFirst()
-            } else {
-                value = rest.prefix { $0 != "," && $0 != " " && $0 != "\t" }
-                rest = rest.dropFirst(value.count)
+        var index = 0
+        func isSeparator(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x2C || byte == 0x09 }
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F
+        }
+        while index < bytes.count, isSeparator(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            let nameStart = index
+            while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+            guard index > nameStart else { throw PowerAuthHeaderError(.malformed, "expected a field name") }
+            let key = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                throw PowerAuthHeaderError(.malformed, "expected = after \(key)")
             }
-            if result[String(key)] == nil { result[String(key)] = String(value) }
-            skipSeparators()
+            index += 1
+            let valueStart: Int
+            let valueEnd: Int
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                valueStart = index + 1
+                guard let close = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else {
+                    throw PowerAuthHeaderError(.malformed, "unterminated quote in \(key)")
+                }
+                valueEnd = close
+                index = close + 1
+            } else {
+                valueStart = index
+                while index < bytes.count, !isSeparator(bytes[index]) { index += 1 }
+                valueEnd = index
+            }
+            if result[key] == nil { result[key] = String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self) }
+            while index < bytes.count, isSeparator(bytes[index]) { index += 1 }
         }
         return result
     }
