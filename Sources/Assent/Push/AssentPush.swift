@@ -138,17 +138,9 @@ public final class AssentPush: Sendable {
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
             var headers: [String: String] = [:]
-            if gate.isSatisfied(key.accessPolicy) { do throws(ClientFailure) {
-                let nonce = try await api.send(
-                    "POST", Self.credentialPath + "/challenge/sign", publicKey: publicKey, as: SigningMessageResponse.self)
-                if let message = nonce.message {
-                    headers["X-Authsignal-Signature"] = try await CredentialKey.sign(message, with: key)
-                }
-            } catch {
-                // An older server without the nonce endpoint (404, no body) gets the unsigned request; any other
-                // failure is the answer.
-                guard error.isEndpointNotFound else { throw error }
-            } }
+            if gate.isSatisfied(key.accessPolicy) {
+                headers["X-Authsignal-Signature"] = try await nonceSignature(key: key, publicKey: publicKey)
+            }
             let response = try await api.send(
                 "GET", Self.credentialPath + "/challenge", publicKey: publicKey, headers: headers,
                 as: PushChallengeResponse.self)
@@ -215,6 +207,19 @@ public final class AssentPush: Sendable {
 
     // MARK: Keys and signatures
 
+    /// The signature over a fresh server nonce, or nil from an older server without the nonce endpoint (404, no
+    /// body); any other failure is the answer.
+    private func nonceSignature(key: any SigningKey, publicKey: String) async throws(ClientFailure) -> String? {
+        do {
+            let nonce = try await api.send(
+                "POST", Self.credentialPath + "/challenge/sign", publicKey: publicKey, as: SigningMessageResponse.self)
+            guard let message = nonce.message else { return nil }
+            return try await CredentialKey.sign(message, with: key)
+        } catch {
+            guard error.isEndpointNotFound else { throw error }
+            return nil
+        }
+    }
 
     private func requireKey() async throws(ClientFailure) -> any SigningKey { try await credential.require() }
 }

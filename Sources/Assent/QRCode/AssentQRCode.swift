@@ -210,6 +210,5 @@ public final class AssentQRCode: Sendable {
 
     // MARK: Keys
 
-
     private func requireKey() async throws(ClientFailure) -> any SigningKey { try await credential.require() }
 }
