@@ -15,26 +15,64 @@ package struct PowerAuthHMAC: ~Copyable {
 
     deinit { EVP_MD_CTX_free(context) }
 
-    /// The 32-byte HMAC-SHA256 of `message` under `key`.
+    /// The 32-byte HMAC-SHA256 of `message` under `key`: `H((K ^ opad) || H((K ^ ipad) || message))`, with the pads
+    /// and the inner digest on the stack (one allocation: the result).
     package func authenticate(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
-        var block = key.count > Self.blockByteCount ? digest([key]) : key
-        block += [UInt8](repeating: 0, count: Self.blockByteCount - block.count)
-        let inner = digest([block.map { $0 ^ 0x36 }, message])
-        return digest([block.map { $0 ^ 0x5C }, inner])
+        let key = key.count > Self.blockByteCount ? hash(key) : key
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.blockByteCount + 32) { buffer in
+            let pad = UnsafeMutableBufferPointer(rebasing: buffer[0..<Self.blockByteCount])
+            let inner = UnsafeMutableBufferPointer(rebasing: buffer[Self.blockByteCount...])
+            fill(pad, key: key, with: 0x36)
+            start()
+            update(UnsafeRawBufferPointer(pad))
+            message.withUnsafeBytes { update($0) }
+            finish(into: inner.baseAddress!)
+            fill(pad, key: key, with: 0x5C)
+            start()
+            update(UnsafeRawBufferPointer(pad))
+            update(UnsafeRawBufferPointer(inner))
+            return [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
+                finish(into: out.baseAddress!)
+                initialized = 32
+            }
+        }
     }
 
-    /// SHA-256 of the concatenated parts.
-    private func digest(_ parts: [[UInt8]]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
-            var ok = EVP_DigestInit_ex2(context, FetchedAlgorithm.sha256.pointer, nil) == 1
-            for part in parts where ok && !part.isEmpty {
-                ok = part.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1
-            }
-            var length: UInt32 = 0
-            ok = ok && EVP_DigestFinal_ex(context, out.baseAddress, &length) == 1 && length == 32
-            // Fails only on allocation failure or a broken provider, as HMACSHA256 does.
-            guard ok else { fatalError("\(CryptoError.openSSL("SHA-256 for HMAC"))") }
+    private func fill(_ pad: UnsafeMutableBufferPointer<UInt8>, key: [UInt8], with byte: UInt8) {
+        for index in 0..<Self.blockByteCount {
+            pad[index] = (index < key.count ? key[index] : 0) ^ byte
+        }
+    }
+
+    /// SHA-256 of `bytes` on the same reused context (the hash counter's step).
+    package func hash(_ bytes: [UInt8]) -> [UInt8] {
+        start()
+        bytes.withUnsafeBytes { update($0) }
+        return [UInt8](unsafeUninitializedCapacity: 32) { out, initialized in
+            finish(into: out.baseAddress!)
             initialized = 32
+        }
+    }
+
+    // EVP_Digest* fail only on allocation failure or a broken provider; like HMACSHA256, that traps.
+
+    private func start() {
+        guard EVP_DigestInit_ex2(context, FetchedAlgorithm.sha256.pointer, nil) == 1 else {
+            fatalError("\(CryptoError.openSSL("EVP_DigestInit_ex2(SHA256)"))")
+        }
+    }
+
+    private func update(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else {
+            fatalError("\(CryptoError.openSSL("EVP_DigestUpdate"))")
+        }
+    }
+
+    private func finish(into out: UnsafeMutablePointer<UInt8>) {
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, out, &length) == 1, length == 32 else {
+            fatalError("\(CryptoError.openSSL("EVP_DigestFinal_ex"))")
         }
     }
 }

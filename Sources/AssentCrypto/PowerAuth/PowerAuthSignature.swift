@@ -85,13 +85,27 @@ public enum PowerAuthSignature: Sendable {
         guard counterData.count == PowerAuth.keyByteCount else {
             throw CryptoError(.invalidInput, "CTR_DATA must be 16 bytes, got \(counterData.count)")
         }
-        let provided = Array(signature.utf8)
         let hmac = PowerAuthHMAC()
+        // Base64 signatures are compared as bytes (decoded once), decimal ones as text.
+        let providedBytes: [UInt8]?
+        if case .base64 = format {
+            guard let decoded = Base64.decodeStrict(signature), decoded.count == 16 * chain.count else { return nil }
+            providedBytes = decoded
+        } else {
+            providedBytes = nil
+        }
+        let providedText = Array(signature.utf8)
         var value = counterData
         for distance in 0..<max(0, lookAhead) {
-            let candidate = try self.format(components(chain: chain, counterData: value, data: data, hmac: hmac), as: format)
-            let following = PowerAuthCounter.next(value)
-            if ConstantTime.equals(Array(candidate.utf8), provided) {
+            let components = components(chain: chain, counterData: value, data: data, hmac: hmac)
+            let matches: Bool
+            if let providedBytes {
+                matches = ConstantTime.equals(components.flatMap { $0.suffix(16) }, providedBytes)
+            } else {
+                matches = ConstantTime.equals(Array(try self.format(components, as: format).utf8), providedText)
+            }
+            let following = PowerAuth.convert32Bto16B(hmac.hash(value))
+            if matches {
                 return (distance, following)
             }
             value = following
