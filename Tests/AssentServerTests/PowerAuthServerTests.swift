@@ -221,4 +221,26 @@ import Testing
         #expect(try await server.request("POST", "/v1/client/activations", json: ["devicePublicKey": key]).status == 401)
         await server.stop()
     }
+
+    @Test func `another application key is refused and counted; version 3.0 decimal signatures verify`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "iris")
+        var foreign = try PowerAuthAuthorizationHeader(parsing: try device.header(uriID: "/k", body: body, type: .possessionKnowledge))
+        foreign.applicationKey = Base64.encode([UInt8](repeating: 9, count: 16))
+        let refused = try await server.verifySignature(foreign.headerValue, uriID: "/k", body: body)
+        #expect(refused.json["valid"] as? Bool == false && refused.json["remainingAttempts"] as? Int == 4)
+
+        // A 3.0 client signs in the decimal format with the same keys and counter.
+        let nonce = SecureRandom.bytes(16)
+        let data = PowerAuthRequestData.normalized(method: "POST", uriID: "/k", nonce: nonce, body: body,
+                                                   applicationSecret: device.applicationSecret)
+        let decimal = try PowerAuthSignature.compute(type: .possessionKnowledge, keys: device.keys.signatureKeys,
+                                                     counterData: device.counterData, data: data, format: .decimal8)
+        device.counterData = PowerAuthCounter.next(device.counterData)
+        let header = PowerAuthAuthorizationHeader(version: "3.0", activationID: device.activationID, applicationKey: device.applicationKey,
+                                                  nonce: Base64.encode(nonce), signatureType: .possessionKnowledge, signature: decimal)
+        let verified = try await server.verifySignature(header.headerValue, uriID: "/k", body: body)
+        #expect(verified.json["valid"] as? Bool == true && verified.json["remainingAttempts"] as? Int == 5)
+        await server.stop()
+    }
 }
