@@ -1,7 +1,6 @@
 import AssentCrypto
 import AssentWire
 import Foundation
-import Synchronization
 
 /// PowerAuth activations: each tenant's application and master key, creating activations, the encrypted status,
 /// vault unlock, the backend's life-cycle operations and — at the heart of it — signature verification with the
@@ -335,32 +334,4 @@ public struct ActivationService: Sendable {
         }
         return changed
     }
-}
-
-/// A shared, locked cache of applications (a class so copies of the service share it).
-final class ApplicationCache: Sendable {
-    private let entries = Mutex<[String: PowerAuthApplication]>([:])
-
-    func withLock<T>(_ body: (inout [String: PowerAuthApplication]) -> T) -> T {
-        entries.withLock { body(&$0) }
-    }
-}
-
-/// What an approval carries to prove a factor: the header and what it signs.
-struct ApprovalProof: Sendable {
-    /// The `X-PowerAuth-Authorization` value, if sent.
-    var header: String?
-    /// The request path (the uriId the device signs).
-    var uriID: String
-    /// The raw request body.
-    var body: [UInt8]
-}
-
-extension AssentError.Code {
-    /// The tenant requires a PowerAuth factor signature this request lacks (403).
-    static let factorRequired = AssentError.Code(wire: "factor_required", status: 403)
-    /// No such activation in this tenant (404).
-    static let activationNotFound = AssentError.Code(wire: "activation_not_found", status: 404)
-    /// The activation is not in a state that allows the change (409).
-    static let invalidState = AssentError.Code(wire: "invalid_state", status: 409)
 }
