@@ -22,6 +22,8 @@ public protocol ActivationStore: Sendable {
     func activations(tenantID: String, userID: String) async throws -> [ActivationRecord]
     /// Atomically reads the activation, lets `body` change it and decide the result, and stores the changed record
     /// (only when `body` changed it). Nil when there is no such activation. When `body` throws nothing is written.
+    /// `body` does no I/O and may be run again by a backend that retries the transaction (e.g. after a PostgreSQL
+    /// serialization failure); only its last run's record is stored.
     func updateActivation<T: Sendable>(
         id: String, _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
     ) async throws -> T?
