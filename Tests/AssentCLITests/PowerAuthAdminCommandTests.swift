@@ -44,7 +44,14 @@ import Testing
         let cleared = try #require(try CLIProcess.run(base + ["--required-approval-factor", "none"]).object()["settings"] as? [String: Any])
         #expect(cleared["requiredApprovalFactor"] is NSNull)
         #expect(cleared["maxFailedAttempts"] as? Int == 3)
-        for bad in [["--max-failed-attempts", "0"], ["--required-approval-factor", "fingerprint"]] {
+        let rules = try #require(try CLIProcess.run(base + ["--action-approval-factor", "pay:possession_knowledge_biometry",
+                                                            "--action-approval-factor", "wire:possession_biometry"])
+            .object()["settings"] as? [String: Any])
+        #expect(rules["approvalFactorRules"] as? [String: String] == ["pay": "possession_knowledge_biometry", "wire": "possession_biometry"])
+        let removed = try #require(try CLIProcess.run(base + ["--action-approval-factor", "wire:none"]).object()["settings"] as? [String: Any])
+        #expect(removed["approvalFactorRules"] as? [String: String] == ["pay": "possession_knowledge_biometry"])
+        for bad in [["--max-failed-attempts", "0"], ["--required-approval-factor", "fingerprint"],
+                    ["--action-approval-factor", "pay"], ["--action-approval-factor", "pay:face"]] {
             let result = try CLIProcess.run(base + bad)
             #expect(result.status == 2, "\(bad)")
         }

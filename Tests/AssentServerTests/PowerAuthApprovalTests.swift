@@ -114,4 +114,36 @@ import Testing
         #expect(approved.status == 200 && approved.json["isVerified"] as? Bool == true)
         await server.stop()
     }
+
+    @Test func `an action's approval-factor rule applies to that action only`() async throws {
+        let server = try await LiveServer()
+        _ = try await server.application.tenantDirectory.updateSettings(tenantID: server.tenant.tenant.id) {
+            $0.approvalFactorRules = ["pay": .possessionBiometry]
+        }
+        let push = TestDevice()
+        let (token, _) = try await server.track("mia", "enrol", scope: "add:authenticators")
+        #expect(try await server.request("POST", "/v1/client/user-authenticators/push", json: ["publicKey": push.publicKey],
+                                         headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        let powerAuth = try await PowerAuthTestDevice.activate(server, user: "mia")
+        func start(_ action: String) async throws -> String {
+            let (token, _) = try await server.track("mia", action)
+            let reply = try await server.request(
+                "POST", "/v1/client/challenge/push", json: ["action": action], headers: ["Authorization": "Bearer \(token)"])
+            return try #require(reply.json["challengeId"] as? String)
+        }
+        let signIn = try await start("signIn")
+        let plain = try await server.requestRaw("POST", Self.approvePath, body: try answerBody(push, signIn, approved: true),
+                                                headers: server.tenantAuth)
+        #expect(plain.status == 200 && plain.json["isVerified"] as? Bool == true)
+
+        let pay = try await start("pay")
+        let body = try answerBody(push, pay, approved: true)
+        let without = try await server.requestRaw("POST", Self.approvePath, body: body, headers: server.tenantAuth)
+        #expect(without.status == 403 && without.json["errorCode"] as? String == "factor_required")
+        let header = try powerAuth.header(uriID: Self.approvePath, body: body, type: .possessionBiometry)
+        let approved = try await server.requestRaw(
+            "POST", Self.approvePath, body: body, headers: server.tenantAuth.merging([PowerAuthAuthorizationHeader.name: header]) { $1 })
+        #expect(approved.status == 200 && approved.json["isVerified"] as? Bool == true)
+        await server.stop()
+    }
 }

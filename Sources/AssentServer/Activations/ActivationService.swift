@@ -263,11 +263,12 @@ public struct ActivationService: Sendable {
         return (false, nil)
     }
 
-    /// Checks the approval-factor policy for an approval by `userID`: when the tenant requires a factor, the request
-    /// must carry an `X-PowerAuth-Authorization` header of an ACTIVE activation of that user, with at least those
-    /// factors, signed over (`POST`, `uriID`, `body`). Consumes the counter value; throws when refused.
-    func requireApprovalFactor(tenant: Tenant, userID: String, proof: ApprovalProof) async throws {
-        guard let required = tenant.settings.requiredApprovalFactor else { return }
+    /// Checks the approval-factor policy for an approval of `action` by `userID`: when the tenant requires a factor
+    /// for it (``TenantSettings/approvalFactor(forAction:)``), the request must carry an `X-PowerAuth-Authorization`
+    /// header of an ACTIVE activation of that user, with at least those factors, signed over (`POST`, `uriID`,
+    /// `body`). Consumes the counter value; throws when refused.
+    func requireApprovalFactor(tenant: Tenant, action: String?, userID: String, proof: ApprovalProof) async throws {
+        guard let required = tenant.settings.approvalFactor(forAction: action) else { return }
         guard let value = proof.header, !value.isEmpty else {
             throw AssentError(.factorRequired, "This tenant requires approvals signed with \(required.rawValue) (\(PowerAuthAuthorizationHeader.name)).")
         }

@@ -24,6 +24,8 @@ struct SettingsChange {
     /// `.some(nil)` removes the requirement.
     var requiredApprovalFactor: PowerAuthSignatureType??
     var requireActivationCommit: Bool?
+    /// Per action: a type to require, or nil to remove the action's rule.
+    var approvalFactorRules: [(action: String, factor: PowerAuthSignatureType?)] = []
 
     /// The shortest and longest track token lifetime, as `assentd --token-lifetime` allows.
     static let lifetimeRange = 30...3600
@@ -70,6 +72,20 @@ struct SettingsChange {
             }
         }
         requireActivationCommit = try Self.onOff(options, "--require-activation-commit")
+        for text in options.strings("--action-approval-factor") {
+            guard let colon = text.lastIndex(of: ":") else {
+                throw CLIError.usage("--action-approval-factor must be ACTION:TYPE or ACTION:none, got '\(text)'")
+            }
+            let action = try Self.actionCode(String(text[..<colon]), option: "--action-approval-factor")
+            let name = String(text[text.index(after: colon)...])
+            if name.lowercased() == "none" {
+                approvalFactorRules.append((action, nil))
+            } else if let type = PowerAuthSignatureType(rawValue: name) {
+                approvalFactorRules.append((action, type))
+            } else {
+                throw CLIError.usage("--action-approval-factor \(action): '\(name)' is not a PowerAuth signature type or 'none'")
+            }
+        }
         if let text = options.string("--token-lifetime") {
             if text.lowercased() == "default" {
                 tokenLifetime = .some(nil)
@@ -89,6 +105,7 @@ struct SettingsChange {
             && challengeTimeout == nil && pushCredentialLifetime == nil && publicCustomKeys == nil
             && publicUserCustomKeys == nil && numberMatching == nil && requireBoundSignature == nil && maxPendingPush == nil
             && maxFailedAttempts == nil && requiredApprovalFactor == nil && requireActivationCommit == nil
+            && approvalFactorRules.isEmpty
     }
 
     private static func number(_ options: ParsedOptions, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
@@ -131,6 +148,7 @@ struct SettingsChange {
         if let maxFailedAttempts { settings.maxFailedAttempts = maxFailedAttempts }
         if let requiredApprovalFactor { settings.requiredApprovalFactor = requiredApprovalFactor }
         if let requireActivationCommit { settings.requireActivationCommit = requireActivationCommit }
+        for (action, factor) in approvalFactorRules { settings.approvalFactorRules[action] = factor }
     }
 
     /// `ACTION:ENROLLED_STATE:UNENROLLED_STATE`, split at the last two colons (action codes may hold colons).

@@ -53,7 +53,7 @@ extension TenantCommands {
             case unenrolledState, actionRules, tokenLifetimeSeconds, webhookURL, challengeTimeoutSeconds,
                  pushCredentialLifetimeSeconds, publicCustomKeys, publicUserCustomKeys, numberMatching,
                  requireBoundSignature, maxPendingPushChallenges, maxFailedAttempts, requiredApprovalFactor,
-                 requireActivationCommit
+                 requireActivationCommit, approvalFactorRules
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -72,6 +72,7 @@ extension TenantCommands {
             try container.encode(settings.maxFailedAttempts, forKey: .maxFailedAttempts)
             try container.encode(settings.requiredApprovalFactor?.rawValue, forKey: .requiredApprovalFactor)
             try container.encode(settings.requireActivationCommit, forKey: .requireActivationCommit)
+            try container.encode(settings.approvalFactorRules.mapValues(\.rawValue), forKey: .approvalFactorRules)
         }
     }
 

@@ -102,6 +102,8 @@ enum TenantCommands {
             .optional("--required-approval-factor", "TYPE|none",
                       "push and QR approvals must carry a PowerAuth signature with these factors, e.g. possession_biometry"),
             .optional("--require-activation-commit", "on|off", "new activations wait for the backend to commit them"),
+            .repeatable("--action-approval-factor", "ACTION:TYPE|ACTION:none",
+                        "require a factor for approvals of one action (overrides --required-approval-factor); none removes it"),
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
