@@ -41,7 +41,7 @@ public final class AssentApplication: Sendable {
         let challengeEvents = ChallengeEvents()
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
-        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey) { [store] tenantID in
+        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger) { [store] tenantID in
             try await store.tenant(id: tenantID)?.settings
         }
         self.activations = activations

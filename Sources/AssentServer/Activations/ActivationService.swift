@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentHTTP
 import AssentWire
 import Foundation
 
@@ -11,6 +12,8 @@ public struct ActivationService: Sendable {
     let sealer: SecretSealer
     /// Reads a tenant's settings (its failed-attempt limit), so this service needs no more of the ``Store``.
     let tenantSettings: @Sendable (String) async throws -> TenantSettings?
+    /// Where blocks and backend changes are recorded (ids and states only, never keys, counters or signatures).
+    let logger: Logger?
     /// Applications by tenant id (immutable once created).
     private let applications = ApplicationCache()
     /// Counter values tried ahead of the server's (distances 0..<lookAhead).
@@ -19,12 +22,13 @@ public struct ActivationService: Sendable {
     /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`, reading
     /// tenant settings with `tenantSettings`.
     public init(
-        store: any ActivationStore, clock: WallClock, masterKey: [UInt8],
+        store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil,
         tenantSettings: @escaping @Sendable (String) async throws -> TenantSettings?
     ) {
         self.store = store
         self.clock = clock
         self.sealer = SecretSealer(masterKey: masterKey)
+        self.logger = logger
         self.tenantSettings = tenantSettings
     }
 
@@ -223,6 +227,12 @@ public struct ActivationService: Sendable {
             return (valid, distance, record)
         }
         guard let (valid, distance, after) = outcome else { return missing() }
+        if after.status == .blocked, after.blockedReason == .maxFailedAttempts, after.updatedAt == now,
+           snapshot.status == .active {
+            logger?.warning("activation blocked", [
+                "tenantId": .string(after.tenantID), "activationId": .string(after.id), "userId": .string(after.userID),
+                "reason": .string(ActivationBlockedReason.maxFailedAttempts.rawValue)])
+        }
         let remaining = after.status == .active ? max(0, maxFailed - after.failedAttempts) : 0
         return SignatureVerification(
             valid: valid, activationID: header.activationID, activation: after, signatureType: type,
@@ -333,6 +343,9 @@ public struct ActivationService: Sendable {
         guard let changed = outcome else {
             throw AssentError(.invalidState, "The activation cannot \(change.rawValue) from its current state.")
         }
+        logger?.info("activation changed by the backend", [
+            "tenantId": .string(tenantID), "activationId": .string(changed.id), "change": .string(change.rawValue),
+            "status": .string(changed.status.rawValue)])
         return changed
     }
 }
