@@ -92,8 +92,14 @@ def test_admin_cli_reads_blocks_and_unblocks_activations(pa_server):
     for _ in range(5):
         assert not verify(pa_server, device.header("POST", "/payments", BODY, "possession_knowledge", knowledge_key=bytes(16)))["valid"]
     assert cli(pa_server, "admin", "activation", "get", "--activation", device.activation_id)["activationStatus"] == "BLOCKED"
-    refused = verify(pa_server, device.header("POST", "/payments", BODY, "possession_knowledge"))
+    right = device.header("POST", "/payments", BODY, "possession_knowledge")
+    refused = verify(pa_server, right)
     assert refused["valid"] is False and refused["activationStatus"] == "BLOCKED"
+    # The block is logged with ids; no header, signature or key material ever is.
+    log = pa_server.log_text()
+    assert "activation blocked" in log and device.activation_id in log
+    signature = right.split('pa_signature="')[1].split('"')[0]
+    assert "PowerAuth pa_" not in log and signature not in log and b64(device.keys["possession"]) not in log
     assert cli(pa_server, "admin", "activation", "unblock", "--activation", device.activation_id)["activationStatus"] == "ACTIVE"
     assert verify(pa_server, device.header("POST", "/payments", BODY, "possession_knowledge"))["valid"]
     assert cli(pa_server, "admin", "activation", "remove", "--activation", device.activation_id)["activationStatus"] == "REMOVED"
