@@ -22,6 +22,9 @@ enum AssentBench {
                 print("\(scenario.name)\t\(scenario.steps.count == 1 ? "" : "[\(scenario.steps.joined(separator: " → "))] ")\(scenario.summary)")
             }
             return
+        case .hmacBaseline:
+            print(HMACBaseline.run(seconds: min(configuration.durationSeconds, 5)))
+            return
         case .run:
             break
         }

@@ -3,7 +3,7 @@ import Foundation
 /// Everything `assent-bench` is told, from flags and `ASSENT_BENCH_*` variables
 /// (flags win), validated before anything connects.
 struct BenchConfiguration: Sendable {
-    enum Command: Sendable { case run, help, list }
+    enum Command: Sendable { case run, help, list, hmacBaseline }
 
     var command = Command.run
     /// `http://HOST:PORT[/prefix]`; scenario paths (`/v1/...`) are appended.
@@ -40,6 +40,8 @@ struct BenchConfiguration: Sendable {
           --users N            distinct users per connection (default 1000)
           --json               one JSON object per line instead of a Markdown table
           --list               list scenarios and exit
+          --hmac-baseline      measure in process the HMAC cost of a PowerAuth look-ahead (for
+                               signature-verify) for --duration seconds per figure, and exit
           -h, --help           this text
 
         Exit status: 0 all requests succeeded; 1 some measured requests failed;
@@ -68,6 +70,7 @@ struct BenchConfiguration: Sendable {
             switch name {
             case "-h", "--help": configuration.command = .help
             case "--list": configuration.command = .list
+            case "--hmac-baseline": configuration.command = .hmacBaseline
             case "--json": configuration.json = true
             case "--url": configuration.url = try value()
             case "--secret": configuration.secret = try value()

@@ -6,6 +6,8 @@ enum ScenarioCatalog {
         TrackValidateScenario.self,
         PushFlowScenario.self,
         QRFlowScenario.self,
+        SignatureVerifyScenario.self,
+        SignatureVerifyLookAheadScenario.self,
     ]
 
     static func named(_ name: String) -> (any Scenario.Type)? {

@@ -9,7 +9,7 @@
 /// ```
 ///
 /// Every call answers an ``AssentResponse``; none throws. The platform is reached through seams — ``KeyStore``,
-/// ``Transport`` and ``AssentClock`` — that the designated initializer takes and tests replace.
+/// ``Transport``, ``UserAuthenticator`` and ``AssentClock`` — that the designated initializer takes and tests replace.
 public final class Assent: Sendable {
     /// The SDK's version, sent as `X-Authsignal-Version` and in the `User-Agent`.
     public static let version = "0.1.0"
@@ -24,6 +24,11 @@ public final class Assent: Sendable {
     public let push: AssentPush
     /// QR code verification: enrol the device, claim the challenge a scanned code names, approve or decline it.
     public let qr: AssentQRCode
+
+    /// PowerAuth-style activation, multi-factor request signatures and the biometry factor.
+    public let powerAuth: AssentPowerAuth
+    /// The platform's user authentication, asked before keys that require it are used.
+    public let userAuthenticator: any UserAuthenticator
 
     private let tokens: TokenCache
 
@@ -44,21 +49,33 @@ public final class Assent: Sendable {
     ///   - transport: How requests reach the server.
     ///   - clock: The time that time-window signatures cover.
     ///   - device: The name and platform sent at enrolment (``DeviceInfo/current`` by default).
+    ///   - userAuthenticator: The platform's user authentication (``UnavailableUserAuthenticator`` by default, so keys
+    ///     that require it cannot be used until one is given).
+    ///   - powerAuth: The PowerAuth configuration (the pinned master public key); without it ``powerAuth`` answers
+    ///     `powerauth_not_configured`.
     public init(
         tenantID: String, baseURL: String, keyStore: any KeyStore, transport: any Transport, clock: AssentClock,
-        device: DeviceInfo = .current
+        device: DeviceInfo = .current, userAuthenticator: any UserAuthenticator = UnavailableUserAuthenticator(),
+        powerAuth configuration: PowerAuthConfiguration? = nil
     ) {
         let api = ClientAPI(tenantID: tenantID, baseURL: baseURL, transport: transport)
         let tokens = TokenCache()
+        let gate = UserAuthenticationGate(authenticator: userAuthenticator, clock: clock)
         self.tenantID = tenantID
         self.baseURL = api.baseURL
         self.tokens = tokens
-        self.push = AssentPush(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens)
-        self.qr = AssentQRCode(api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens)
+        self.userAuthenticator = userAuthenticator
+        let powerAuth = AssentPowerAuth(
+            api: api, keyStore: keyStore, clock: clock, gate: gate, tokens: tokens, configuration: configuration)
+        self.powerAuth = powerAuth
+        self.push = AssentPush(
+            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
+        self.qr = AssentQRCode(
+            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
     }
 
     /// Caches `token` (a short-lived token from tracking an action on your backend) for calls that need one and are
-    /// not given one, such as ``AssentPush/addCredential(token:userPresenceRequired:pushToken:)``.
+    /// not given one, such as ``AssentPush/addCredential(token:userPresenceRequired:userAuthenticationRequired:timeout:authorizationType:pushToken:)``.
     public func setToken(_ token: String) {
         tokens.set(token)
     }

@@ -43,7 +43,11 @@ public final class AssentApplication: Sendable {
         let challengeEvents = ChallengeEvents()
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
-        let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents)
+        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger) { [store] tenantID in
+            try await store.tenant(id: tenantID)?.settings
+        }
+        self.activations = activations
+        let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents, activations: activations)
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
 
@@ -97,6 +101,8 @@ public final class AssentApplication: Sendable {
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, logger: logger
         ).register(in: &router)
+        ActivationClientAPI(credentials: credentials, activations: activations, logger: logger).register(in: &router)
+        ActivationServerAPI(tenants: tenants, activations: activations, logger: logger).register(in: &router)
         router.addWebSocket(
             "/v1/ws-v1-challenge",
             QRWebSocketHandler(
@@ -118,6 +124,12 @@ public final class AssentApplication: Sendable {
         http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
     }
+
+    /// The tenant directory over the running server's store (changes through it are seen at once).
+    public var tenantDirectory: TenantDirectory { tenants }
+
+    /// The PowerAuth activation service over the running server's store.
+    public let activations: ActivationService
 
     /// Creates the development tenant when the database has no tenant, then starts listening.
     public func start() async throws -> Started {

@@ -120,22 +120,29 @@ private struct BrokenKeyStore: KeyStore {
         if failLoad { throw KeyStoreError(.wrongPassphrase, "the passphrase does not open the key") }
         return nil
     }
-    func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey {
+    func createKey(named name: String, accessPolicy: KeyAccessPolicy) async throws -> any SigningKey {
         throw KeyStoreError(.ioFailure, "disk full")
     }
     func deleteKey(named name: String) async throws -> Bool { false }
+    func loadSecret(named name: String) async throws -> [UInt8]? { nil }
+    func storeSecret(_ secret: [UInt8], named name: String) async throws { throw KeyStoreError(.ioFailure, "disk full") }
+    func deleteSecret(named name: String) async throws -> Bool { false }
 }
 
-/// A key store holding a key that never signs (as when the user cancels a presence prompt).
+/// A key store holding a key that never signs (as when the user cancels a platform key store's own prompt, which the
+/// SDK's policy does not know about).
 private struct RefusingKeyStore: KeyStore {
     struct Refusing: SigningKey {
         let publicKey = P256.PrivateKey().publicKey
-        var userPresenceRequired: Bool { true }
+        var userPresenceRequired: Bool { false }
         func signature(for message: [UInt8]) async throws -> [UInt8] {
             throw KeyStoreError(.ioFailure, "user cancelled")
         }
     }
     func loadKey(named name: String) async throws -> (any SigningKey)? { Refusing() }
-    func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey { Refusing() }
+    func createKey(named name: String, accessPolicy: KeyAccessPolicy) async throws -> any SigningKey { Refusing() }
     func deleteKey(named name: String) async throws -> Bool { true }
+    func loadSecret(named name: String) async throws -> [UInt8]? { nil }
+    func storeSecret(_ secret: [UInt8], named name: String) async throws {}
+    func deleteSecret(named name: String) async throws -> Bool { false }
 }

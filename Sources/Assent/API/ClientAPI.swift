@@ -50,19 +50,24 @@ struct ClientAPI: Sendable {
         _ method: String, _ path: String, publicKey: String? = nil, authorization: Authorization = .tenant,
         headers: [String: String] = [:], json body: Body, as type: Response.Type
     ) async throws(ClientFailure) -> Response {
+        return try await send(method, path, publicKey: publicKey, authorization: authorization, headers: headers,
+                              body: try Self.encode(body), as: type)
+    }
+
+    /// `body` as the JSON bytes the SDK sends (sorted keys, slashes unescaped).
+    static func encode<Body: Encodable>(_ body: Body) throws(ClientFailure) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data: Data
         do {
-            data = try encoder.encode(body)
+            return try encoder.encode(body)
         } catch {
             throw ClientFailure("Cannot encode the request: \(error)", AssentErrorCode.apiError)
         }
-        return try await send(method, path, publicKey: publicKey, authorization: authorization, headers: headers,
-                              body: data, as: type)
     }
 
-    private func send<Response: Decodable>(
+    /// Sends `body` (already encoded JSON, or nil) exactly as given: what a PowerAuth signature covers must be the
+    /// bytes on the wire.
+    func send<Response: Decodable>(
         _ method: String, _ path: String, publicKey: String?, authorization: Authorization, headers extra: [String: String],
         body: Data?, as type: Response.Type
     ) async throws(ClientFailure) -> Response {
@@ -106,7 +111,9 @@ struct ClientAPI: Sendable {
         let description = field("errorDescription") ?? field("error")
         let code = field("errorCode") ?? field("error")
         if response.status == 404, description == nil, code == nil { return .endpointNotFound }
-        return ClientFailure(
+        var failure = ClientFailure(
             description ?? code ?? "Unexpected error (HTTP status \(response.status)).", code ?? AssentErrorCode.apiError)
+        failure.httpStatus = response.status
+        return failure
     }
 }

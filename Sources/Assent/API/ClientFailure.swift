@@ -2,6 +2,8 @@
 struct ClientFailure: Error, Sendable {
     let error: String
     let errorCode: String
+    /// The HTTP status of the server's refusal, when the failure is one.
+    var httpStatus: Int?
 
     init(_ error: String, _ errorCode: String) {
         self.error = error

@@ -7,6 +7,8 @@ struct CredentialKey: Sendable {
     let api: ClientAPI
     let keyStore: any KeyStore
     let clock: AssentClock
+    /// Asks the user before a key that requires it is used.
+    let gate: UserAuthenticationGate
     /// The key's name in the ``KeyStore``.
     let name: String
     /// The credential's path under the base URL, e.g. `/client/user-authenticators/push`.
@@ -25,6 +27,40 @@ struct CredentialKey: Sendable {
     func require() async throws(ClientFailure) -> any SigningKey {
         guard let key = try await load() else { throw .credentialNotFound }
         return key
+    }
+
+    /// Returns when the key may be used: at once when its policy needs no user authentication or one is still valid,
+    /// otherwise after a successful prompt.
+    func authorize(_ key: any SigningKey, prompt: AuthenticationPrompt = .default) async throws(ClientFailure) {
+        try await gate.authorize(key.accessPolicy, prompt: prompt)
+    }
+
+    /// A signer for one answer (see ``CredentialSigner``).
+    func startSigning() async -> AssentResponse<CredentialSigner> {
+        await .run { () async throws(ClientFailure) -> CredentialSigner? in
+            CredentialSigner(keyName: name, key: try await require(), gate: gate)
+        }
+    }
+
+    /// Creates the key with `policy`, or reuses the one on the device (with the policy recorded when it was made).
+    func loadOrCreate(_ policy: KeyAccessPolicy) async throws(ClientFailure) -> any SigningKey {
+        if let existing = try await load() { return existing }
+        do {
+            return try await keyStore.createKey(named: name, accessPolicy: policy)
+        } catch {
+            throw ClientFailure("Failed to create a key pair: \(error)", AssentErrorCode.createKeyPairFailed)
+        }
+    }
+
+    /// The enrolment request for `key`, with its access policy.
+    static func addRequest(_ key: any SigningKey, device: DeviceInfo, pushToken: String? = nil) -> AddCredentialRequest {
+        let policy = key.accessPolicy
+        return AddCredentialRequest(
+            publicKey: publicKey(key), deviceName: device.name, devicePlatform: device.platform, pushToken: pushToken,
+            userPresenceRequired: policy.userPresenceRequired,
+            userAuthenticationRequired: policy.userAuthenticationRequired ? true : nil,
+            timeout: policy.userAuthenticationRequired ? policy.timeout : nil,
+            authorizationType: policy.userAuthenticationRequired ? policy.authorizationType.rawValue : nil)
     }
 
     /// Base64 (standard, padded) of the key's SPKI DER.
@@ -53,6 +89,7 @@ struct CredentialKey: Sendable {
         }
         var serverFailure: ClientFailure?
         do {
+            try await authorize(key)
             let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
             let request = RemoveCredentialRequest(publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
             _ = try await api.send("POST", path + "/remove", json: request, as: RemoveCredentialResponse.self)
@@ -74,9 +111,21 @@ struct CredentialKey: Sendable {
 
     /// Approves or declines a challenge: the signature over the challenge ID plus the bound signature over
     /// ``AssentWire/SignedMessage/decision(challengeId:approved:verificationCode:)``.
-    func answer(challengeId: String, approved: Bool, verificationCode: String?) async -> AssentResponse<Bool> {
+    ///
+    /// With `signer`, its key signs (once, and only after the user authenticated with it); without, the key is
+    /// loaded and its policy authorized here (prompting when needed).
+    func answer(
+        challengeId: String, approved: Bool, verificationCode: String?, signer: CredentialSigner? = nil,
+        authentication: PowerAuthAuthentication? = nil, powerAuth: AssentPowerAuth? = nil
+    ) async -> AssentResponse<Bool> {
         await .run { () async throws(ClientFailure) -> Bool? in
-            let key = try await require()
+            let key: any SigningKey
+            if let signer {
+                key = try signer.take(for: name)
+            } else {
+                key = try await require()
+                try await authorize(key)
+            }
             let request = UpdateChallengeRequest(
                 challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved,
                 signature: try await Self.sign(SignedMessage.challenge(challengeId), with: key),
@@ -84,7 +133,16 @@ struct CredentialKey: Sendable {
                 boundSignature: try await Self.sign(
                     SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
                     with: key))
-            _ = try await api.send("POST", path + "/challenge", json: request, as: UpdateChallengeResponse.self)
+            let challengePath = path + "/challenge"
+            if let authentication, let powerAuth {
+                // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
+                let body = try ClientAPI.encode(request)
+                _ = try await powerAuth.sendSigned(
+                    authentication, path: challengePath, uriId: "/v1" + challengePath, body: body,
+                    as: UpdateChallengeResponse.self)
+            } else {
+                _ = try await api.send("POST", challengePath, json: request, as: UpdateChallengeResponse.self)
+            }
             return true
         }
     }

@@ -13,15 +13,17 @@ import Synchronization
 ///   out of plain sight (backups of single files, accidental `cat`, grep) but protects nothing from someone who can
 ///   read the whole directory as this user. Use a passphrase where that matters.
 ///
-/// The GCM additional data binds the key's name, public key, `userPresenceRequired` and sealing parameters, so a
+/// The GCM additional data binds the key's name, public key, access policy and sealing parameters, so a
 /// file renamed, edited or swapped for another fails to open as ``KeyStoreError/Code/corrupted``. A wrong passphrase
 /// fails as ``KeyStoreError/Code/wrongPassphrase``; no key is ever replaced because it could not be read.
 ///
 /// **Files.** The directory is created `0700`, every file `0600`, all written atomically (temporary file, `fsync`,
 /// rename, directory `fsync`); a directory or file other users can access is refused. A key lives in `<name>.key`,
-/// a JSON document: `format`, `name`, `publicKey` (base64 SPKI), `userPresenceRequired`, `protection`
-/// (`passphrase` or `keyfile`), `kdf` (`algorithm`, `iterations`, `salt`), and `nonce`, `ciphertext`, `tag`
-/// (base64) — the private scalar appears only inside `ciphertext`.
+/// a JSON document: `format`, `name`, `publicKey` (base64 SPKI), `userPresenceRequired`, for Android-style keys
+/// `userAuthenticationRequired`, `timeout` and `authorizationType`, `protection` (`passphrase` or `keyfile`), `kdf`
+/// (`algorithm`, `iterations`, `salt`), and `nonce`, `ciphertext`, `tag` (base64) — the private scalar appears only
+/// inside `ciphertext`. A secret lives in `<name>.data`, the same document with format `assent-secret-v1` and an
+/// empty `publicKey`.
 public final class FileKeyStore: KeyStore {
     /// PBKDF2 rounds for new keys sealed under a passphrase.
     public static let defaultIterations = 600_000
@@ -70,15 +72,21 @@ public final class FileKeyStore: KeyStore {
     }
 
     /// Generates a new key under `name`, sealed and written atomically, replacing any key stored there.
-    public func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey {
+    public func createKey(named name: String, accessPolicy: KeyAccessPolicy) async throws -> any SigningKey {
         let path = try keyPath(name)
         try SecureFile.prepareDirectory(directory, create: true)
         let privateKey = P256.PrivateKey()
-        let file = try seal(privateKey, name: name, userPresenceRequired: userPresenceRequired)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try SecureFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
-        return SoftwareSigningKey(privateKey: privateKey, userPresenceRequired: userPresenceRequired)
+        var file = KeyFile(
+            format: Self.format, name: name, publicKey: Base64.encode(privateKey.publicKey.spkiDER),
+            userPresenceRequired: accessPolicy.userPresenceRequired, protection: passphrase == nil ? .keyfile : .passphrase,
+            kdf: nil, nonce: "", ciphertext: "", tag: "")
+        if accessPolicy.userAuthenticationRequired {
+            file.userAuthenticationRequired = true
+            file.timeout = accessPolicy.timeout
+            file.authorizationType = accessPolicy.authorizationType.rawValue
+        }
+        try write(try seal(privateKey.rawRepresentation, into: file), to: path)
+        return SoftwareSigningKey(privateKey: privateKey, accessPolicy: accessPolicy)
     }
 
     /// Deletes the key file for `name`; returns whether there was one.
@@ -89,9 +97,39 @@ public final class FileKeyStore: KeyStore {
         return try SecureFile.remove(path)
     }
 
+    /// The secret under `name` (`<name>.data`), or nil when there is none.
+    public func loadSecret(named name: String) async throws -> [UInt8]? {
+        let path = try secretPath(name)
+        guard try SecureFile.prepareDirectory(directory, create: false) else { return nil }
+        guard let bytes = try SecureFile.read(path) else { return nil }
+        guard let file = try? JSONDecoder().decode(KeyFile.self, from: Data(bytes)), file.format == Self.secretFormat,
+              file.name == name
+        else { throw KeyStoreError(.corrupted, "\(path) is not an Assent secret file") }
+        return try unseal(file, path: path)
+    }
+
+    /// Seals `secret` under `name` and writes it atomically, replacing any secret stored there.
+    public func storeSecret(_ secret: [UInt8], named name: String) async throws {
+        let path = try secretPath(name)
+        try SecureFile.prepareDirectory(directory, create: true)
+        let file = KeyFile(
+            format: Self.secretFormat, name: name, publicKey: "", userPresenceRequired: false,
+            protection: passphrase == nil ? .keyfile : .passphrase, kdf: nil, nonce: "", ciphertext: "", tag: "")
+        try write(try seal(secret, into: file), to: path)
+    }
+
+    /// Deletes the secret file for `name`; returns whether there was one.
+    @discardableResult
+    public func deleteSecret(named name: String) async throws -> Bool {
+        let path = try secretPath(name)
+        guard try SecureFile.prepareDirectory(directory, create: false) else { return false }
+        return try SecureFile.remove(path)
+    }
+
     // MARK: Sealing
 
     private static let format = "assent-key-v1"
+    private static let secretFormat = "assent-secret-v1"
     private static let kdfAlgorithm = "PBKDF2-HMAC-SHA256"
     private static let keyFileName = "keystore.secret"
     private static let maximumIterations = 10_000_000
@@ -101,21 +139,30 @@ public final class FileKeyStore: KeyStore {
         return (directory as NSString).appendingPathComponent("\(name).key")
     }
 
-    private func seal(_ privateKey: P256.PrivateKey, name: String, userPresenceRequired: Bool) throws -> KeyFile {
-        var file = KeyFile(
-            format: Self.format, name: name, publicKey: Base64.encode(privateKey.publicKey.spkiDER),
-            userPresenceRequired: userPresenceRequired, protection: passphrase == nil ? .keyfile : .passphrase,
-            kdf: nil, nonce: "", ciphertext: "", tag: "")
+    private func secretPath(_ name: String) throws -> String {
+        guard KeyName.isValid(name) else { throw KeyStoreError(.invalidName, "invalid secret name '\(name)'") }
+        return (directory as NSString).appendingPathComponent("\(name).data")
+    }
+
+    private func write(_ file: KeyFile, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try SecureFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
+    }
+
+    /// `plaintext` sealed into `file` (whose header fields are already set): salt, nonce, ciphertext, tag.
+    private func seal(_ plaintext: [UInt8], into file: KeyFile) throws -> KeyFile {
+        var file = file
         let sealingKey: [UInt8]
         if let passphrase {
             let salt = SecureRandom.bytes(16)
             file.kdf = KeyFile.KDF(algorithm: Self.kdfAlgorithm, iterations: iterations, salt: Base64.encode(salt))
             sealingKey = try derive(passphrase, salt: salt, iterations: iterations)
         } else {
-            sealingKey = try storeSecret(create: true)
+            sealingKey = try keyFileSecret(create: true)
         }
         let nonce = SecureRandom.bytes(12)
-        let sealed = try AES.GCM.seal(privateKey.rawRepresentation, key: sealingKey, nonce: nonce,
+        let sealed = try AES.GCM.seal(plaintext, key: sealingKey, nonce: nonce,
                                       authenticating: file.associatedData)
         file.nonce = Base64.encode(nonce)
         file.ciphertext = Base64.encode(sealed.ciphertext)
@@ -124,10 +171,28 @@ public final class FileKeyStore: KeyStore {
     }
 
     private func open(_ file: KeyFile, name: String, path: String) throws -> SoftwareSigningKey {
-        guard file.format == Self.format, file.name == name,
-              let nonce = Base64.decodeStrict(file.nonce), let ciphertext = Base64.decodeStrict(file.ciphertext),
-              let tag = Base64.decodeStrict(file.tag), let spki = Base64.decodeStrict(file.publicKey),
+        guard file.format == Self.format, file.name == name, let spki = Base64.decodeStrict(file.publicKey),
               let publicKey = try? P256.PublicKey(spkiDER: spki)
+        else { throw KeyStoreError(.corrupted, "\(path) is malformed") }
+        var policy = KeyAccessPolicy(userPresenceRequired: file.userPresenceRequired)
+        if file.userAuthenticationRequired == true {
+            guard let timeout = file.timeout, timeout >= 0, let type = file.authorizationType.flatMap(AuthorizationType.init)
+            else { throw KeyStoreError(.corrupted, "\(path) has an unusable access policy") }
+            policy.userAuthenticationRequired = true
+            policy.timeout = timeout
+            policy.authorizationType = type
+        }
+        let scalar = try unseal(file, path: path)
+        guard let privateKey = try? P256.PrivateKey(rawRepresentation: scalar), privateKey.publicKey == publicKey else {
+            throw KeyStoreError(.corrupted, "the key in \(path) does not match its public key")
+        }
+        return SoftwareSigningKey(privateKey: privateKey, accessPolicy: policy)
+    }
+
+    /// The plaintext sealed in `file`.
+    private func unseal(_ file: KeyFile, path: String) throws -> [UInt8] {
+        guard let nonce = Base64.decodeStrict(file.nonce), let ciphertext = Base64.decodeStrict(file.ciphertext),
+              let tag = Base64.decodeStrict(file.tag)
         else { throw KeyStoreError(.corrupted, "\(path) is malformed") }
         let sealingKey: [UInt8]
         switch (file.protection, passphrase) {
@@ -142,22 +207,16 @@ public final class FileKeyStore: KeyStore {
             else { throw KeyStoreError(.corrupted, "\(path) has unusable key-derivation parameters") }
             sealingKey = try derive(passphrase, salt: salt, iterations: kdf.iterations)
         case (.keyfile, nil):
-            sealingKey = try storeSecret(create: false)
+            sealingKey = try keyFileSecret(create: false)
         }
-        let scalar: [UInt8]
         do {
-            scalar = try AES.GCM.open(ciphertext, tag: tag, key: sealingKey, nonce: nonce,
-                                      authenticating: file.associatedData)
+            return try AES.GCM.open(ciphertext, tag: tag, key: sealingKey, nonce: nonce, authenticating: file.associatedData)
         } catch {
             if file.protection == .passphrase {
                 throw KeyStoreError(.wrongPassphrase, "the passphrase does not open the key in \(path)")
             }
             throw KeyStoreError(.corrupted, "the key in \(path) does not open with \(Self.keyFileName)")
         }
-        guard let privateKey = try? P256.PrivateKey(rawRepresentation: scalar), privateKey.publicKey == publicKey else {
-            throw KeyStoreError(.corrupted, "the key in \(path) does not match its public key")
-        }
-        return SoftwareSigningKey(privateKey: privateKey, userPresenceRequired: file.userPresenceRequired)
     }
 
     private func derive(_ passphrase: [UInt8], salt: [UInt8], iterations: Int) throws -> [UInt8] {
@@ -169,7 +228,7 @@ public final class FileKeyStore: KeyStore {
     }
 
     /// The random key-file secret, created (first writer wins) when `create` is set.
-    private func storeSecret(create: Bool) throws -> [UInt8] {
+    private func keyFileSecret(create: Bool) throws -> [UInt8] {
         let path = (directory as NSString).appendingPathComponent(Self.keyFileName)
         if let existing = try SecureFile.read(path) {
             guard existing.count == 32 else { throw KeyStoreError(.corrupted, "\(path) is not a 32-byte key") }
@@ -178,6 +237,6 @@ public final class FileKeyStore: KeyStore {
         guard create else { throw KeyStoreError(.corrupted, "\(path) is missing, so no key in \(directory) can be opened") }
         let secret = SecureRandom.bytes(32)
         if try SecureFile.write(secret, to: path, replace: false) { return secret }
-        return try storeSecret(create: false)
+        return try keyFileSecret(create: false)
     }
 }

@@ -1,9 +1,10 @@
 import AssentCrypto
 import Synchronization
 
-/// A ``KeyStore`` that keeps keys in memory only, for tests and short-lived tools.
+/// A ``KeyStore`` that keeps keys and secrets in memory only, for tests and short-lived tools.
 public final class InMemoryKeyStore: KeyStore {
     private let keys = Mutex<[String: SoftwareSigningKey]>([:])
+    private let secrets = Mutex<[String: [UInt8]]>([:])
 
     /// An empty store.
     public init() {}
@@ -15,9 +16,9 @@ public final class InMemoryKeyStore: KeyStore {
     }
 
     /// Generates and keeps a new key under `name`.
-    public func createKey(named name: String, userPresenceRequired: Bool) async throws -> any SigningKey {
+    public func createKey(named name: String, accessPolicy: KeyAccessPolicy) async throws -> any SigningKey {
         try Self.check(name)
-        let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), userPresenceRequired: userPresenceRequired)
+        let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), accessPolicy: accessPolicy)
         keys.withLock { $0[name] = key }
         return key
     }
@@ -27,6 +28,25 @@ public final class InMemoryKeyStore: KeyStore {
     public func deleteKey(named name: String) async throws -> Bool {
         try Self.check(name)
         return keys.withLock { $0.removeValue(forKey: name) != nil }
+    }
+
+    /// The secret under `name`, if any.
+    public func loadSecret(named name: String) async throws -> [UInt8]? {
+        try Self.check(name)
+        return secrets.withLock { $0[name] }
+    }
+
+    /// Keeps `secret` under `name`.
+    public func storeSecret(_ secret: [UInt8], named name: String) async throws {
+        try Self.check(name)
+        secrets.withLock { $0[name] = secret }
+    }
+
+    /// Forgets the secret under `name`.
+    @discardableResult
+    public func deleteSecret(named name: String) async throws -> Bool {
+        try Self.check(name)
+        return secrets.withLock { $0.removeValue(forKey: name) != nil }
     }
 
     /// Stores `key` under `name` (tests use it to plant a known key).

@@ -11,6 +11,10 @@ struct KeyFile: Codable {
     var name: String
     var publicKey: String
     var userPresenceRequired: Bool
+    /// Android-style policy; absent (nil) on keys without it, so older files keep their associated data.
+    var userAuthenticationRequired: Bool?
+    var timeout: Int?
+    var authorizationType: String?
     var protection: Protection
     var kdf: KDF?
     var nonce: String
@@ -20,7 +24,10 @@ struct KeyFile: Codable {
     /// Everything but the ciphertext, bound into the GCM tag.
     var associatedData: [UInt8] {
         let kdfText = kdf.map { "\($0.algorithm):\($0.iterations):\($0.salt)" } ?? "-"
-        return Array([format, name, publicKey, String(userPresenceRequired), protection.rawValue, kdfText]
-            .joined(separator: "\n").utf8)
+        var fields = [format, name, publicKey, String(userPresenceRequired), protection.rawValue, kdfText]
+        if let userAuthenticationRequired {
+            fields.append("auth:\(userAuthenticationRequired):\(timeout ?? -1):\(authorizationType ?? "-")")
+        }
+        return Array(fields.joined(separator: "\n").utf8)
     }
 }

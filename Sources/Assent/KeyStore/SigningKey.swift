@@ -5,9 +5,11 @@ import AssentCrypto
 public protocol SigningKey: Sendable {
     /// The public half, sent to the server at enrolment.
     var publicKey: P256.PublicKey { get }
-    /// Whether every use of the key must be approved by the user (biometrics or device PIN). Platform key stores
-    /// enforce this; ``SoftwareSigningKey`` only records it.
+    /// Whether every use of the key must be approved by the user (biometrics or device PIN).
     var userPresenceRequired: Bool { get }
+    /// The user authentication the key requires, recorded when it was created. The SDK asks its
+    /// ``UserAuthenticator`` before every use accordingly; platform key stores also enforce it in hardware.
+    var accessPolicy: KeyAccessPolicy { get }
     /// ECDSA-SHA256 over `message`, DER encoded. May prompt the user when ``userPresenceRequired`` is set.
     func signature(for message: [UInt8]) async throws -> [UInt8]
 }
@@ -17,14 +19,23 @@ public protocol SigningKey: Sendable {
 public struct SoftwareSigningKey: SigningKey {
     /// The private key.
     public let privateKey: P256.PrivateKey
-    /// Recorded with the key; not enforced in software.
-    public let userPresenceRequired: Bool
+    /// The user authentication the key requires (enforced by the SDK before it signs, not by this type).
+    public let accessPolicy: KeyAccessPolicy
 
     /// Wraps a private key.
     public init(privateKey: P256.PrivateKey, userPresenceRequired: Bool = false) {
         self.privateKey = privateKey
-        self.userPresenceRequired = userPresenceRequired
+        self.accessPolicy = KeyAccessPolicy(userPresenceRequired: userPresenceRequired)
     }
+
+    /// Wraps a private key with its access policy.
+    public init(privateKey: P256.PrivateKey, accessPolicy: KeyAccessPolicy) {
+        self.privateKey = privateKey
+        self.accessPolicy = accessPolicy
+    }
+
+    /// Whether every use must be approved by the user.
+    public var userPresenceRequired: Bool { accessPolicy.userPresenceRequired }
 
     /// The public half.
     public var publicKey: P256.PublicKey { privateKey.publicKey }
@@ -33,4 +44,9 @@ public struct SoftwareSigningKey: SigningKey {
     public func signature(for message: [UInt8]) async throws -> [UInt8] {
         try privateKey.signature(for: message)
     }
+}
+
+extension SigningKey {
+    /// iOS style only: ``userPresenceRequired`` as the whole policy (for keys that record nothing else).
+    public var accessPolicy: KeyAccessPolicy { KeyAccessPolicy(userPresenceRequired: userPresenceRequired) }
 }

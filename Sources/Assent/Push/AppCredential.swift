@@ -1,6 +1,6 @@
 import AssentWire
 
-/// A push credential as the server knows it: what ``AssentPush/addCredential(token:userPresenceRequired:pushToken:)``
+/// A push credential as the server knows it: what ``AssentPush/addCredential(token:userPresenceRequired:userAuthenticationRequired:timeout:authorizationType:pushToken:)``
 /// and ``AssentPush/getCredential()`` return.
 public struct AppCredential: Codable, Sendable, Hashable {
     /// The credential's ID (the server's `userAuthenticatorId`).

@@ -13,21 +13,28 @@ public final class AssentPush: Sendable {
     private let clock: AssentClock
     private let device: DeviceInfo
     private let tokens: TokenCache
+    private let gate: UserAuthenticationGate
+    private let powerAuth: AssentPowerAuth
 
-    init(api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache) {
+    init(
+        api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache,
+        gate: UserAuthenticationGate, powerAuth: AssentPowerAuth
+    ) {
+        self.powerAuth = powerAuth
         self.api = api
         self.keyStore = keyStore
         self.clock = clock
         self.device = device
         self.tokens = tokens
+        self.gate = gate
     }
 
     private static let credentialPath = "/client/user-authenticators/push"
     /// The name of the push credential's key in the ``KeyStore``.
     public static let keyName = "assent_signing_key_push"
-    private var keyName: String { Self.keyName }
     private var credential: CredentialKey {
-        CredentialKey(api: api, keyStore: keyStore, clock: clock, name: Self.keyName, path: Self.credentialPath)
+        CredentialKey(
+            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName, path: Self.credentialPath)
     }
 
     // MARK: Credential
@@ -38,29 +45,25 @@ public final class AssentPush: Sendable {
     /// - Parameters:
     ///   - token: A short-lived token from tracking an action with scope `add:authenticators`; the token set with
     ///     ``Assent/setToken(_:)`` when nil.
-    ///   - userPresenceRequired: Require the user's biometrics or PIN for every use of the key (recorded with a new
-    ///     key; enforced by platform key stores).
+    ///   - userPresenceRequired: iOS style: every use of the key first passes the ``UserAuthenticator``
+    ///     (biometrics or device credential).
+    ///   - userAuthenticationRequired: Android style: use of the key needs a user authentication at most `timeout`
+    ///     seconds old.
+    ///   - timeout: Seconds the key stays usable after one authentication; 0 = every use authenticates.
+    ///   - authorizationType: Which methods may authenticate.
     ///   - pushToken: The APNs or FCM token to deliver challenges to.
     /// - Returns: The credential, or `token_not_set`, `create_key_pair_failed`, `key_store_error`, `network_error`,
-    ///   or the server's code (e.g. `expired_token`).
+    ///   or the server's code (e.g. `expired_token`). The policy is recorded with a new key; a reused key keeps its own.
     public func addCredential(
-        token: String? = nil, userPresenceRequired: Bool = false, pushToken: String? = nil
+        token: String? = nil, userPresenceRequired: Bool = false, userAuthenticationRequired: Bool = false,
+        timeout: Int = 0, authorizationType: AuthorizationType = .biometricOrDeviceCredential, pushToken: String? = nil
     ) async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             guard let token = tokens.resolve(token) else { throw .tokenNotSet }
-            let key: any SigningKey
-            if let existing = try await loadKey() {
-                key = existing
-            } else {
-                do {
-                    key = try await keyStore.createKey(named: keyName, userPresenceRequired: userPresenceRequired)
-                } catch {
-                    throw ClientFailure("Failed to create a key pair: \(error)", AssentErrorCode.createKeyPairFailed)
-                }
-            }
-            let request = AddCredentialRequest(
-                publicKey: CredentialKey.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
-                pushToken: pushToken, userPresenceRequired: userPresenceRequired)
+            let key = try await credential.loadOrCreate(KeyAccessPolicy(
+                userPresenceRequired: userPresenceRequired, userAuthenticationRequired: userAuthenticationRequired,
+                timeout: timeout, authorizationType: authorizationType))
+            let request = CredentialKey.addRequest(key, device: device, pushToken: pushToken)
             let response = try await api.send(
                 "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             return AppCredential(response)
@@ -97,6 +100,7 @@ public final class AssentPush: Sendable {
             guard let challengeId = nonce.challengeId, let message = nonce.message else {
                 throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
             }
+            try await credential.authorize(key)
             let request = UpdateCredentialRequest(
                 challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(message, with: key),
                 pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
@@ -123,7 +127,9 @@ public final class AssentPush: Sendable {
     ///
     /// Asks the server for a single-use nonce (`POST .../push/challenge/sign`), signs it and sends the signature as
     /// `X-Authsignal-Signature`, which is what makes the server include public custom data. A server without the
-    /// nonce endpoint (404 without a body) gets the unsigned request.
+    /// nonce endpoint (404 without a body) gets the unsigned request. Fetching never prompts the user: a key that
+    /// requires user authentication signs the nonce only while an earlier authentication is still valid (its
+    /// `timeout`), otherwise the request goes unsigned and public custom data is left out.
     ///
     /// - Returns: The challenge; `nil` data (and no error) when none is pending; or an error such as
     ///   `invalid_credential` when the server no longer knows this device's credential.
@@ -132,16 +138,8 @@ public final class AssentPush: Sendable {
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
             var headers: [String: String] = [:]
-            do throws(ClientFailure) {
-                let nonce = try await api.send(
-                    "POST", Self.credentialPath + "/challenge/sign", publicKey: publicKey, as: SigningMessageResponse.self)
-                if let message = nonce.message {
-                    headers["X-Authsignal-Signature"] = try await CredentialKey.sign(message, with: key)
-                }
-            } catch {
-                // An older server without the nonce endpoint (404, no body) gets the unsigned request; any other
-                // failure is the answer.
-                guard error.isEndpointNotFound else { throw error }
+            if gate.isSatisfied(key.accessPolicy) {
+                headers["X-Authsignal-Signature"] = try await nonceSignature(key: key, publicKey: publicKey)
             }
             let response = try await api.send(
                 "GET", Self.credentialPath + "/challenge", publicKey: publicKey, headers: headers,
@@ -162,15 +160,66 @@ public final class AssentPush: Sendable {
     ///   - approved: The user's answer.
     ///   - verificationCode: The code the initiating page shows, when the challenge requires one.
     /// - Returns: `true` when the server recorded the answer, or an error.
+    ///
+    /// A key that requires user authentication prompts here (unless an earlier authentication is still valid); use
+    /// ``startSigning()`` and ``updateChallenge(challengeId:approved:verificationCode:signer:)`` to authenticate first.
     public func updateChallenge(challengeId: String, approved: Bool, verificationCode: String? = nil) async
         -> AssentResponse<Bool>
     {
         await credential.answer(challengeId: challengeId, approved: approved, verificationCode: verificationCode)
     }
 
+    /// A signer for one answer: when the key requires user authentication it becomes usable only after
+    /// ``CredentialSigner/authenticate(prompt:)`` succeeds (the analogue of Android's `CryptoObject`).
+    ///
+    /// - Returns: The signer, or `credential_not_found`, `key_store_error`.
+    public func startSigning() async -> AssentResponse<CredentialSigner> {
+        await credential.startSigning()
+    }
+
+    /// Approves or denies a challenge with a signer from ``startSigning()``, which signs once.
+    ///
+    /// - Returns: `true` when the server recorded the answer; `user_authentication_required` when the user has not
+    ///   authenticated with the signer; `signer_invalid` when it was already used or belongs to the QR credential.
+    public func updateChallenge(
+        challengeId: String, approved: Bool, verificationCode: String? = nil, signer: CredentialSigner
+    ) async -> AssentResponse<Bool> {
+        await credential.answer(
+            challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer)
+    }
+
+    /// Approves or answers a challenge with a PowerAuth factor signature over this request as well (header
+    /// `X-PowerAuth-Authorization`: POST, uriId = the request path, body = the JSON sent), so a tenant policy that
+    /// requires, say, `possession_biometry` for approvals is met — the server verifies the factor, it does not take the
+    /// app's word. A biometric `authentication` prompts (unless reusable within its keep-alive). A 401 invalidates
+    /// `authentication`.
+    ///
+    /// - Returns: `true`; or `factor_required` (the tenant requires a factor this authentication lacks),
+    ///   `invalid_signature` (counted), `authentication_invalidated`, `missing_activation`, ...
+    public func updateChallenge(
+        challengeId: String, approved: Bool, verificationCode: String? = nil, signer: CredentialSigner? = nil,
+        authentication: PowerAuthAuthentication
+    ) async -> AssentResponse<Bool> {
+        await credential.answer(
+            challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
+            authentication: authentication, powerAuth: powerAuth)
+    }
+
     // MARK: Keys and signatures
 
-    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? { try await credential.load() }
+    /// The signature over a fresh server nonce, or nil from an older server without the nonce endpoint (404, no
+    /// body); any other failure is the answer.
+    private func nonceSignature(key: any SigningKey, publicKey: String) async throws(ClientFailure) -> String? {
+        do {
+            let nonce = try await api.send(
+                "POST", Self.credentialPath + "/challenge/sign", publicKey: publicKey, as: SigningMessageResponse.self)
+            guard let message = nonce.message else { return nil }
+            return try await CredentialKey.sign(message, with: key)
+        } catch {
+            guard error.isEndpointNotFound else { throw error }
+            return nil
+        }
+    }
 
     private func requireKey() async throws(ClientFailure) -> any SigningKey { try await credential.require() }
 }

@@ -21,22 +21,29 @@ public final class AssentQRCode: Sendable {
     private let clock: AssentClock
     private let device: DeviceInfo
     private let tokens: TokenCache
+    private let gate: UserAuthenticationGate
+    private let powerAuth: AssentPowerAuth
 
-    init(api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache) {
+    init(
+        api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache,
+        gate: UserAuthenticationGate, powerAuth: AssentPowerAuth
+    ) {
+        self.powerAuth = powerAuth
         self.api = api
         self.keyStore = keyStore
         self.clock = clock
         self.device = device
         self.tokens = tokens
+        self.gate = gate
     }
 
     private static let credentialPath = "/client/user-authenticators/qr-code"
     /// The name of the QR code credential's key in the ``KeyStore`` (distinct from ``AssentPush/keyName``: the two
     /// credentials are enrolled, used and removed independently).
     public static let keyName = "assent_signing_key_qr_code"
-    private var keyName: String { Self.keyName }
     private var credential: CredentialKey {
-        CredentialKey(api: api, keyStore: keyStore, clock: clock, name: Self.keyName, path: Self.credentialPath)
+        CredentialKey(
+            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName, path: Self.credentialPath)
     }
 
     // MARK: Credential
@@ -47,28 +54,23 @@ public final class AssentQRCode: Sendable {
     /// - Parameters:
     ///   - token: A short-lived token from tracking an action with scope `add:authenticators`; the token set with
     ///     ``Assent/setToken(_:)`` when nil.
-    ///   - userPresenceRequired: Require the user's biometrics or PIN for every use of the key (recorded with a new
-    ///     key; enforced by platform key stores).
+    ///   - userPresenceRequired: iOS style: every use of the key first passes the ``UserAuthenticator``.
+    ///   - userAuthenticationRequired: Android style: use of the key needs a user authentication at most `timeout`
+    ///     seconds old.
+    ///   - timeout: Seconds the key stays usable after one authentication; 0 = every use authenticates.
+    ///   - authorizationType: Which methods may authenticate.
     /// - Returns: The credential, or `token_not_set`, `create_key_pair_failed`, `key_store_error`, `network_error`,
-    ///   or the server's code (e.g. `expired_token`).
-    public func addCredential(token: String? = nil, userPresenceRequired: Bool = false) async
-        -> AssentResponse<AppCredential>
-    {
+    ///   or the server's code (e.g. `expired_token`). The policy is recorded with a new key; a reused key keeps its own.
+    public func addCredential(
+        token: String? = nil, userPresenceRequired: Bool = false, userAuthenticationRequired: Bool = false,
+        timeout: Int = 0, authorizationType: AuthorizationType = .biometricOrDeviceCredential
+    ) async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             guard let token = tokens.resolve(token) else { throw .tokenNotSet }
-            let key: any SigningKey
-            if let existing = try await loadKey() {
-                key = existing
-            } else {
-                do {
-                    key = try await keyStore.createKey(named: keyName, userPresenceRequired: userPresenceRequired)
-                } catch {
-                    throw ClientFailure("Failed to create a key pair: \(error)", AssentErrorCode.createKeyPairFailed)
-                }
-            }
-            let request = AddCredentialRequest(
-                publicKey: CredentialKey.publicKey(key), deviceName: device.name, devicePlatform: device.platform,
-                userPresenceRequired: userPresenceRequired)
+            let key = try await credential.loadOrCreate(KeyAccessPolicy(
+                userPresenceRequired: userPresenceRequired, userAuthenticationRequired: userAuthenticationRequired,
+                timeout: timeout, authorizationType: authorizationType))
+            let request = CredentialKey.addRequest(key, device: device)
             let response = try await api.send(
                 "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             return AppCredential(response)
@@ -136,10 +138,46 @@ public final class AssentQRCode: Sendable {
     ///   - verificationCode: A code the page shows, for a challenge that requires one.
     /// - Returns: `true` when the server recorded the answer; or `forbidden` when another device holds the claim
     ///   (or none does yet), `challenge_closed` when it expired or was already answered, ...
+    ///
+    /// A key that requires user authentication prompts here (unless an earlier authentication is still valid).
     public func updateChallenge(challengeId: String, approved: Bool, verificationCode: String? = nil) async
         -> AssentResponse<Bool>
     {
         await credential.answer(challengeId: challengeId, approved: approved, verificationCode: verificationCode)
+    }
+
+    /// A signer for one answer: when the key requires user authentication it becomes usable only after
+    /// ``CredentialSigner/authenticate(prompt:)`` succeeds.
+    public func startSigning() async -> AssentResponse<CredentialSigner> {
+        await credential.startSigning()
+    }
+
+    /// Approves or declines a claimed challenge with a signer from ``startSigning()``, which signs once.
+    ///
+    /// - Returns: as ``updateChallenge(challengeId:approved:verificationCode:)``, plus `user_authentication_required`
+    ///   before the user authenticated with the signer and `signer_invalid` when it was used or is the push one.
+    public func updateChallenge(
+        challengeId: String, approved: Bool, verificationCode: String? = nil, signer: CredentialSigner
+    ) async -> AssentResponse<Bool> {
+        await credential.answer(
+            challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer)
+    }
+
+    /// Approves or answers a challenge with a PowerAuth factor signature over this request as well (header
+    /// `X-PowerAuth-Authorization`: POST, uriId = the request path, body = the JSON sent), so a tenant policy that
+    /// requires, say, `possession_biometry` for approvals is met — the server verifies the factor, it does not take the
+    /// app's word. A biometric `authentication` prompts (unless reusable within its keep-alive). A 401 invalidates
+    /// `authentication`.
+    ///
+    /// - Returns: `true`; or `factor_required` (the tenant requires a factor this authentication lacks),
+    ///   `invalid_signature` (counted), `authentication_invalidated`, `missing_activation`, ...
+    public func updateChallenge(
+        challengeId: String, approved: Bool, verificationCode: String? = nil, signer: CredentialSigner? = nil,
+        authentication: PowerAuthAuthentication
+    ) async -> AssentResponse<Bool> {
+        await credential.answer(
+            challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
+            authentication: authentication, powerAuth: powerAuth)
     }
 
     // MARK: Payloads
@@ -161,6 +199,7 @@ public final class AssentQRCode: Sendable {
 
     private func claim(_ challengeId: String) async throws(ClientFailure) -> ClaimedChallenge {
         let key = try await requireKey()
+        try await credential.authorize(key)
         let request = ClaimChallengeRequest(
             challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
             signature: try await CredentialKey.sign(SignedMessage.challenge(challengeId), with: key))
@@ -170,8 +209,6 @@ public final class AssentQRCode: Sendable {
     }
 
     // MARK: Keys
-
-    private func loadKey() async throws(ClientFailure) -> (any SigningKey)? { try await credential.load() }
 
     private func requireKey() async throws(ClientFailure) -> any SigningKey { try await credential.require() }
 }

@@ -117,7 +117,8 @@ struct ClientAPI: Sendable {
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         let answered = try await decisions.answer(
             tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push, method: .push,
-            from: [.pending])
+            from: [.pending],
+            proof: ApprovalProof(header: request.headers[PowerAuthAuthorizationHeader.name], uriID: request.path, body: request.body))
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
 

@@ -6,7 +6,8 @@ import AssentHTTP
 /// (secret keys) gets no CORS headers: browsers must never hold a secret key.
 enum CrossOrigin {
     static let allowedHeaders = "Authorization, Content-Type, X-Authsignal-Signature, X-Authsignal-SDK, "
-        + "X-Authsignal-Version, X-Authsignal-Tenant-ID, X-Authsignal-Native-SDK, X-Authsignal-Native-Version, X-Request-Id"
+        + "X-Authsignal-Version, X-Authsignal-Tenant-ID, X-Authsignal-Native-SDK, X-Authsignal-Native-Version, X-Request-Id, "
+        + "X-PowerAuth-Authorization"
 
     /// Registers `handler` for `method` and `pattern` with CORS headers on every answer, and a preflight (`OPTIONS`)
     /// for the pattern the first time it is seen.

@@ -102,7 +102,8 @@ struct QRCodeAPI: Sendable {
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
         let answered = try await decisions.answer(
             tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode, method: .device,
-            from: [.claimed])
+            from: [.claimed],
+            proof: ApprovalProof(header: request.headers[PowerAuthAuthorizationHeader.name], uriID: request.path, body: request.body))
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
 }

@@ -7,12 +7,14 @@ struct ChallengeDecisions: Sendable {
     let store: any Store
     let clock: WallClock
     let events: ChallengeEvents
+    /// Checks the tenant's approval-factor policy (PowerAuth signature) for approvals.
+    let activations: ActivationService
 
     /// Records `authenticator`'s approval or denial of a challenge, signed over its id (and, when sent or required,
     /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
     func answer(
         tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
-        kind: Challenge.Kind, method: VerificationMethod, from states: [Challenge.State]
+        kind: Challenge.Kind, method: VerificationMethod, from states: [Challenge.State], proof: ApprovalProof
     ) async throws -> Challenge {
         guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
             throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
@@ -36,6 +38,11 @@ struct ChallengeDecisions: Sendable {
         else { throw AssentError(.forbidden, "This credential may not answer this challenge.") }
         guard challenge.isOpen(at: now) else {
             throw AssentError(.challengeClosed, "The challenge has expired or was already answered.")
+        }
+        if request.approved {
+            // Before anything changes: a refused factor leaves the challenge open.
+            try await activations.requireApprovalFactor(
+                tenant: tenant, action: challenge.actionCode, userID: authenticator.userID, proof: proof)
         }
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {

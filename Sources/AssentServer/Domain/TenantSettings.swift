@@ -1,3 +1,4 @@
+import AssentCrypto
 import AssentWire
 
 /// What a tenant decides: how tracked actions are answered and how long tokens live.
@@ -44,6 +45,15 @@ public struct TenantSettings: Codable, Sendable, Hashable {
     public var maxPendingPushChallenges: Int = 3
     /// How push challenges are delivered; nil (tenants from before push delivery) means pull only.
     public var push: PushSettings?
+    /// Failed non-possession PowerAuth signatures after which an activation is blocked (default 5, 1...64).
+    public var maxFailedAttempts: Int = PowerAuth.defaultMaxFailedAttempts
+    /// When set, push and QR approvals must carry an `X-PowerAuth-Authorization` header signed over the request by
+    /// an ACTIVE activation of the same user with at least these factors (e.g. `possession_biometry`).
+    public var requiredApprovalFactor: PowerAuthSignatureType?
+    /// Per action code, the factors approvals of that action need; overrides ``requiredApprovalFactor``.
+    public var approvalFactorRules: [String: PowerAuthSignatureType] = [:]
+    /// New activations wait in `PENDING_COMMIT` until the backend commits them.
+    public var requireActivationCommit = false
 
     /// Default settings.
     public init() {}
@@ -62,6 +72,12 @@ public struct TenantSettings: Codable, Sendable, Hashable {
         guard let custom, !keys.isEmpty else { return nil }
         let subset = custom.filter { keys.contains($0.key) }
         return subset.isEmpty ? nil : subset
+    }
+
+    /// The factors an approval of `action` must prove with a PowerAuth signature: the action's rule, else the tenant's
+    /// ``requiredApprovalFactor``; nil when none.
+    public func approvalFactor(forAction action: String?) -> PowerAuthSignatureType? {
+        action.flatMap { approvalFactorRules[$0] } ?? requiredApprovalFactor
     }
 
     /// The state the rule above gives.
@@ -88,5 +104,9 @@ public struct TenantSettings: Codable, Sendable, Hashable {
         requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
         maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
         push = try container.decodeIfPresent(PushSettings.self, forKey: .push)
+        maxFailedAttempts = try container.decodeIfPresent(Int.self, forKey: .maxFailedAttempts) ?? PowerAuth.defaultMaxFailedAttempts
+        requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)
+        approvalFactorRules = try container.decodeIfPresent([String: PowerAuthSignatureType].self, forKey: .approvalFactorRules) ?? [:]
+        requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
     }
 }

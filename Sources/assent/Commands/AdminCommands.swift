@@ -10,6 +10,6 @@ enum AdminCommands {
             """,
         [
             TenantCommands.group, ServerAPICommands.track, ServerAPICommands.action, ServerAPICommands.validate,
-            UserCommands.user, UserCommands.authenticators, ChallengeCommands.group,
+            UserCommands.user, UserCommands.authenticators, ChallengeCommands.group, ActivationCommands.group,
         ])
 }

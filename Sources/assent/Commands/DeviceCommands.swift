@@ -2,7 +2,7 @@
 enum DeviceCommands {
     /// The `device` group.
     static let group = Command.group(
-        "device", "act as a device: enrol, answer push and QR code challenges",
+        "device", "act as a device: enrol, answer push and QR code challenges, PowerAuth activation and signatures",
         details: """
             The device lives in --home DIR (or ASSENT_DEVICE_HOME; default ~/.assent-device, mode 0700): device.json
             remembers the tenant and server from enrolment, keys/ holds the private keys. Keys are sealed with
@@ -10,5 +10,8 @@ enum DeviceCommands {
             set, otherwise under a random key file in keys/ (which protects against stray copies of a key file, not
             against someone who can read the whole directory). Use the same passphrase setting for every command.
             """,
-        [DevicePushCommands.group, DeviceQRCommands.group])
+        [
+            DevicePushCommands.group, DeviceQRCommands.group, DeviceActivationCommands.activate,
+            DeviceActivationCommands.status, DeviceActivationCommands.sign, DeviceBiometryCommands.group,
+        ])
 }

@@ -114,11 +114,12 @@ enum DevicePushCommands {
             options: DeviceHome.options + [
                 .optional("--challenge", "ID", "the challenge to answer (default: the pending one)"),
                 .optional("--code", "CODE", "the verification code the sign-in page shows, when it asks for one"),
-            ]
+            ] + DeviceFactor.options
         ) { invocation in
             let options = invocation.options
             let home = try DeviceHome(invocation)
-            let push = home.sdk(try home.enrolment()).push
+            let answering = try DeviceFactor(invocation, home: home, enrolment: try home.enrolment())
+            let push = answering.assent.push
             let code = try options.nonEmpty("--code")
             var shown: AppChallenge?
             let challengeId: String
@@ -135,7 +136,7 @@ enum DevicePushCommands {
                 shown = pending
                 challengeId = pending.challengeId
             }
-            _ = try await push.updateChallenge(challengeId: challengeId, approved: approved, verificationCode: code)
+            _ = try await answering.answerPush(challengeId: challengeId, approved: approved, verificationCode: code)
                 .value("cannot \(name) the challenge")
             try invocation.output.result(AnswerJSON(challengeId: challengeId, approved: approved, challenge: shown)) {
                 approved ? "Approved challenge \(challengeId)." : "Denied challenge \(challengeId)."

@@ -127,7 +127,7 @@ enum DeviceQRCommands {
             name, "\(name) a claimed challenge (default: the one claimed last, whose context is shown first)",
             options: DeviceHome.options + [
                 .optional("--challenge", "ID", "the challenge to answer (default: the one claimed last)"),
-            ]
+            ] + DeviceFactor.options
         ) { invocation in
             let home = try DeviceHome(invocation)
             var state = try DeviceQRState.required(in: home)
@@ -146,8 +146,8 @@ enum DeviceQRCommands {
                 shown = last
             }
             if let shown, !invocation.output.json { Output.standard("Challenge:\n" + describe(shown)) }
-            _ = try await home.sdk(state.enrolment).qr.updateChallenge(challengeId: challengeId, approved: approved)
-                .value("cannot \(name) the challenge")
+            _ = try await DeviceFactor(invocation, home: home, enrolment: state.enrolment)
+                .answerQR(challengeId: challengeId, approved: approved).value("cannot \(name) the challenge")
             if state.lastClaim?.challengeId == challengeId {
                 state.lastClaim = nil
                 state.claimedAt = nil

@@ -1,5 +1,6 @@
 import AssentServer
 import Foundation
+import AssentCrypto
 import AssentWire
 
 /// The changes `tenant settings` was asked to make, all checked before the database is touched.
@@ -19,6 +20,12 @@ struct SettingsChange {
     var numberMatching: Bool?
     var requireBoundSignature: Bool?
     var maxPendingPush: Int?
+    var maxFailedAttempts: Int?
+    /// `.some(nil)` removes the requirement.
+    var requiredApprovalFactor: PowerAuthSignatureType??
+    var requireActivationCommit: Bool?
+    /// Per action: a type to require, or nil to remove the action's rule.
+    var approvalFactorRules: [(action: String, factor: PowerAuthSignatureType?)] = []
 
     /// The shortest and longest track token lifetime, as `assentd --token-lifetime` allows.
     static let lifetimeRange = 30...3600
@@ -53,6 +60,32 @@ struct SettingsChange {
         numberMatching = try Self.onOff(options, "--number-matching")
         requireBoundSignature = try Self.onOff(options, "--require-bound-signature")
         maxPendingPush = try Self.number(options, "--max-pending-push", 1...100)
+        maxFailedAttempts = try Self.number(options, "--max-failed-attempts", 1...64)
+        if let text = options.string("--required-approval-factor") {
+            if text.lowercased() == "none" {
+                requiredApprovalFactor = .some(nil)
+            } else if let type = PowerAuthSignatureType(rawValue: text) {
+                requiredApprovalFactor = .some(type)
+            } else {
+                throw CLIError.usage("--required-approval-factor must be a PowerAuth signature type ("
+                    + PowerAuthSignatureType.allCases.map(\.rawValue).joined(separator: ", ") + ") or 'none', got '\(text)'")
+            }
+        }
+        requireActivationCommit = try Self.onOff(options, "--require-activation-commit")
+        for text in options.strings("--action-approval-factor") {
+            guard let colon = text.lastIndex(of: ":") else {
+                throw CLIError.usage("--action-approval-factor must be ACTION:TYPE or ACTION:none, got '\(text)'")
+            }
+            let action = try Self.actionCode(String(text[..<colon]), option: "--action-approval-factor")
+            let name = String(text[text.index(after: colon)...])
+            if name.lowercased() == "none" {
+                approvalFactorRules.append((action, nil))
+            } else if let type = PowerAuthSignatureType(rawValue: name) {
+                approvalFactorRules.append((action, type))
+            } else {
+                throw CLIError.usage("--action-approval-factor \(action): '\(name)' is not a PowerAuth signature type or 'none'")
+            }
+        }
         if let text = options.string("--token-lifetime") {
             if text.lowercased() == "default" {
                 tokenLifetime = .some(nil)
@@ -71,6 +104,8 @@ struct SettingsChange {
         unenrolledState == nil && removedRules.isEmpty && rules.isEmpty && tokenLifetime == nil && webhookURL == nil
             && challengeTimeout == nil && pushCredentialLifetime == nil && publicCustomKeys == nil
             && publicUserCustomKeys == nil && numberMatching == nil && requireBoundSignature == nil && maxPendingPush == nil
+            && maxFailedAttempts == nil && requiredApprovalFactor == nil && requireActivationCommit == nil
+            && approvalFactorRules.isEmpty
     }
 
     private static func number(_ options: ParsedOptions, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
@@ -110,6 +145,10 @@ struct SettingsChange {
         if let numberMatching { settings.numberMatching = numberMatching }
         if let requireBoundSignature { settings.requireBoundSignature = requireBoundSignature }
         if let maxPendingPush { settings.maxPendingPushChallenges = maxPendingPush }
+        if let maxFailedAttempts { settings.maxFailedAttempts = maxFailedAttempts }
+        if let requiredApprovalFactor { settings.requiredApprovalFactor = requiredApprovalFactor }
+        if let requireActivationCommit { settings.requireActivationCommit = requireActivationCommit }
+        for (action, factor) in approvalFactorRules { settings.approvalFactorRules[action] = factor }
     }
 
     /// `ACTION:ENROLLED_STATE:UNENROLLED_STATE`, split at the last two colons (action codes may hold colons).

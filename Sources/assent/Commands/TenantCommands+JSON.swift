@@ -52,7 +52,8 @@ extension TenantCommands {
         private enum CodingKeys: String, CodingKey {
             case unenrolledState, actionRules, tokenLifetimeSeconds, webhookURL, challengeTimeoutSeconds,
                  pushCredentialLifetimeSeconds, publicCustomKeys, publicUserCustomKeys, numberMatching,
-                 requireBoundSignature, maxPendingPushChallenges
+                 requireBoundSignature, maxPendingPushChallenges, maxFailedAttempts, requiredApprovalFactor,
+                 requireActivationCommit, approvalFactorRules
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -68,6 +69,10 @@ extension TenantCommands {
             try container.encode(settings.numberMatching, forKey: .numberMatching)
             try container.encode(settings.requireBoundSignature, forKey: .requireBoundSignature)
             try container.encode(settings.maxPendingPushChallenges, forKey: .maxPendingPushChallenges)
+            try container.encode(settings.maxFailedAttempts, forKey: .maxFailedAttempts)
+            try container.encode(settings.requiredApprovalFactor?.rawValue, forKey: .requiredApprovalFactor)
+            try container.encode(settings.requireActivationCommit, forKey: .requireActivationCommit)
+            try container.encode(settings.approvalFactorRules.mapValues(\.rawValue), forKey: .approvalFactorRules)
         }
     }
 

@@ -11,7 +11,7 @@ enum TenantCommands {
             These commands open assentd's SQLite database directly; they work while assentd runs.
             Secret keys are stored only as hashes: a key is shown once, when created or rotated.
             """,
-        [create, list, rotateSecret, settings, PushCommand.command])
+        [create, list, rotateSecret, settings, PushCommand.command, powerAuth])
 
     static let create = Command.leaf(
         "create", "create a tenant and print its ID and secret key (shown only this once)",
@@ -98,6 +98,12 @@ enum TenantCommands {
             .optional("--number-matching", "on|off", "approvals must carry the code the initiating page shows"),
             .optional("--require-bound-signature", "on|off", "approvals must carry Assent's bound decision signature"),
             .optional("--max-pending-push", "N", "most open push challenges per user (default 3)"),
+            .optional("--max-failed-attempts", "N", "failed PowerAuth signatures before an activation is blocked, 1-64 (default 5)"),
+            .optional("--required-approval-factor", "TYPE|none",
+                      "push and QR approvals must carry a PowerAuth signature with these factors, e.g. possession_biometry"),
+            .optional("--require-activation-commit", "on|off", "new activations wait for the backend to commit them"),
+            .repeatable("--action-approval-factor", "ACTION:TYPE|ACTION:none",
+                        "require a factor for approvals of one action (overrides --required-approval-factor); none removes it"),
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")

@@ -43,6 +43,31 @@ enum TenantDatabase {
         }
     }
 
+    /// Opens the database and runs `body` with the store itself and the master key (for the PowerAuth commands).
+    static func withStore<T>(
+        _ invocation: Invocation, _ body: (SQLiteStore, [UInt8]) async throws -> T
+    ) async throws -> T {
+        let path = try sqlitePath(invocation.options.required(option.name))
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.failure("no database at \(path)", errorCode: "not_found")
+        }
+        var configuration = ServerConfiguration()
+        configuration.database = path
+        let environment = ProcessInfo.processInfo.environment
+        configuration.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.masterKeyFile = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let masterKey = try MasterKey.load(configuration)
+        let store = try SQLiteStore(path: path)
+        do {
+            let result = try await body(store, masterKey)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
     /// The file behind a `--database` value, understood the way `assentd` understands it.
     static func sqlitePath(_ value: String) throws -> String {
         guard !value.isEmpty else { throw CLIError.usage("--database must not be empty") }

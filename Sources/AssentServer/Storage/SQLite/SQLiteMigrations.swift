@@ -125,7 +125,37 @@ enum SQLiteMigrations {
         ALTER TABLE actions ADD COLUMN enrolled_authenticator_id TEXT;
         CREATE INDEX challenges_expiry ON challenges(expires_at);
         """),
-        // 4 is left to the PowerAuth activations; the runner applies whatever steps are newer than the database.
+        (4, """
+        CREATE TABLE powerauth_applications (
+            tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+            application_key TEXT NOT NULL UNIQUE,
+            application_secret TEXT NOT NULL,
+            master_public_key BLOB NOT NULL,
+            master_private_key_sealed BLOB NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE activations (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            name TEXT,
+            status TEXT NOT NULL,
+            blocked_reason TEXT,
+            device_public_key BLOB NOT NULL,
+            server_public_key BLOB NOT NULL,
+            master_secret_sealed BLOB NOT NULL,
+            ctr INTEGER NOT NULL,
+            ctr_data BLOB NOT NULL,
+            failed_attempts INTEGER NOT NULL,
+            fingerprint TEXT NOT NULL,
+            enrolment_key TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            last_used_at INTEGER,
+            UNIQUE (tenant_id, enrolment_key),
+            FOREIGN KEY (tenant_id, user_id) REFERENCES users(tenant_id, user_id) ON DELETE CASCADE
+        );
+        CREATE INDEX activations_by_user ON activations(tenant_id, user_id, created_at);
         (5, """
         CREATE TABLE push_deliveries (
             id TEXT PRIMARY KEY,

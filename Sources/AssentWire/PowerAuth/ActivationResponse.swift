@@ -1,0 +1,49 @@
+/// An activation as the server API (`/v1/activations/...`, tenant secret key) shows it.
+public struct ActivationResponse: Codable, Sendable, Hashable {
+    /// The activation id.
+    public var activationId: String
+    /// The user it belongs to.
+    public var userId: String
+    /// The name the device gave.
+    public var activationName: String?
+    /// `CREATED`, `PENDING_COMMIT`, `ACTIVE`, `BLOCKED` or `REMOVED`.
+    public var activationStatus: String
+    /// Why it is blocked (`MAX_FAILED_ATTEMPTS` or `BLOCKED_BY_BACKEND`), when it is.
+    public var blockedReason: String?
+    /// Failed non-possession signatures since the last success.
+    public var failedAttempts: Int
+    /// Failed attempts at which it is blocked.
+    public var maxFailedAttempts: Int
+    /// The 8-digit activation fingerprint.
+    public var activationFingerprint: String
+    /// When it was created (ISO-8601).
+    public var createdAt: String
+    /// When a signature last verified (ISO-8601).
+    public var lastUsedAt: String?
+
+    /// Creates a response.
+    public init(activationId: String, userId: String, activationName: String?, activationStatus: String, blockedReason: String?,
+                failedAttempts: Int, maxFailedAttempts: Int, activationFingerprint: String, createdAt: String, lastUsedAt: String?) {
+        self.activationId = activationId
+        self.userId = userId
+        self.activationName = activationName
+        self.activationStatus = activationStatus
+        self.blockedReason = blockedReason
+        self.failedAttempts = failedAttempts
+        self.maxFailedAttempts = maxFailedAttempts
+        self.activationFingerprint = activationFingerprint
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// `GET /v1/users/{userId}/activations`.
+public struct ActivationListResponse: Codable, Sendable, Hashable {
+    /// The user's activations, oldest first (removed ones included).
+    public var activations: [ActivationResponse]
+
+    /// Creates a response.
+    public init(activations: [ActivationResponse]) {
+        self.activations = activations
+    }
+}

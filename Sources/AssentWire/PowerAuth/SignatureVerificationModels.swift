@@ -1,0 +1,47 @@
+/// `POST /v1/signatures/verify` (tenant secret key): the customer's backend asks whether a request it received from
+/// the app carries a valid PowerAuth signature. A valid one consumes the counter value it used (it cannot verify twice).
+public struct VerifySignatureRequest: Codable, Sendable, Hashable {
+    /// The HTTP method the app used (`POST`, `GET`, ...).
+    public var method: String
+    /// The logical URI id the app signed (often the request path).
+    public var uriId: String
+    /// Base64 of the raw body bytes the app signed; for GET, of the canonical query string
+    /// (`PowerAuthRequestData.canonicalQuery`). Empty or absent for an empty body.
+    public var body: String?
+    /// The `X-PowerAuth-Authorization` header value as received.
+    public var authorization: String
+
+    /// Creates a request.
+    public init(method: String, uriId: String, body: String?, authorization: String) {
+        self.method = method
+        self.uriId = uriId
+        self.body = body
+        self.authorization = authorization
+    }
+}
+
+/// The answer to `POST /v1/signatures/verify` (always 200 when the request itself was well-formed).
+public struct VerifySignatureResponse: Codable, Sendable, Hashable {
+    /// Whether the signature verified (and the activation was ACTIVE).
+    public var valid: Bool
+    /// The activation named in the header.
+    public var activationId: String
+    /// Its user, when the activation exists in this tenant.
+    public var userId: String?
+    /// Its status after this verification (`REMOVED` for an unknown activation).
+    public var activationStatus: String
+    /// The signature type named in the header.
+    public var signatureType: String
+    /// Failed attempts left before the activation is blocked.
+    public var remainingAttempts: Int
+
+    /// Creates a response.
+    public init(valid: Bool, activationId: String, userId: String?, activationStatus: String, signatureType: String, remainingAttempts: Int) {
+        self.valid = valid
+        self.activationId = activationId
+        self.userId = userId
+        self.activationStatus = activationStatus
+        self.signatureType = signatureType
+        self.remainingAttempts = remainingAttempts
+    }
+}

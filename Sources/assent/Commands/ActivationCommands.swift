@@ -1,0 +1,63 @@
+import AssentWire
+import Foundation
+
+/// `assent admin activation ...`: a tenant's PowerAuth activations through the server API of a running `assentd`.
+enum ActivationCommands {
+    /// The `activation` group.
+    static let group = Command.group(
+        "activation", "read, list, commit, block, unblock or remove PowerAuth activations (server API)",
+        [get, list, change("commit", "POST", "commit a PENDING_COMMIT activation (it becomes ACTIVE)"),
+         change("block", "POST", "block an ACTIVE activation"),
+         change("unblock", "POST", "unblock a BLOCKED activation (failed attempts reset to 0)"),
+         change("remove", "DELETE", "remove an activation for good")])
+
+    private static let idOption = Option.required("--activation", "ID", "the activation id")
+
+    static let get = Command.leaf(
+        "get", "show an activation", details: "GET /v1/activations/{id}.",
+        options: ServerConnection.options + [idOption]
+    ) { invocation in
+        let id = try invocation.options.required("--activation")
+        try await ServerConnection.call(invocation, "GET", ["activations", id], decoding: ActivationResponse.self, human: describe)
+    }
+
+    static let list = Command.leaf(
+        "list", "list a user's activations", details: "GET /v1/users/{user}/activations.",
+        options: ServerConnection.options + [.required("--user", "ID", "the user")]
+    ) { invocation in
+        let user = try ServerAPICommands.userID(invocation.options)
+        try await ServerConnection.call(
+            invocation, "GET", ["users", user, "activations"], decoding: ActivationListResponse.self
+        ) { answer in
+            guard !answer.activations.isEmpty else { return "User \(user) has no activations." }
+            return Table.render([["ACTIVATION ID", "STATUS", "FAILED", "NAME", "CREATED"]] + answer.activations.map {
+                [$0.activationId, $0.activationStatus, "\($0.failedAttempts)/\($0.maxFailedAttempts)", $0.activationName ?? "", $0.createdAt]
+            })
+        }
+    }
+
+    private static func change(_ name: String, _ method: String, _ summary: String) -> Command {
+        Command.leaf(
+            name, summary,
+            details: method == "DELETE" ? "DELETE /v1/activations/{id}." : "POST /v1/activations/{id}/\(name).",
+            options: ServerConnection.options + [idOption]
+        ) { invocation in
+            let id = try invocation.options.required("--activation")
+            let path = method == "DELETE" ? ["activations", id] : ["activations", id, name]
+            try await ServerConnection.call(invocation, method, path, decoding: ActivationResponse.self, human: describe)
+        }
+    }
+
+    private static func describe(_ a: ActivationResponse) -> String {
+        """
+        activation:  \(a.activationId)
+        user:        \(a.userId)
+        status:      \(a.activationStatus)\(a.blockedReason.map { " (\($0))" } ?? "")
+        failed:      \(a.failedAttempts) of \(a.maxFailedAttempts)
+        fingerprint: \(a.activationFingerprint)
+        name:        \(a.activationName ?? "-")
+        created:     \(a.createdAt)
+        last used:   \(a.lastUsedAt ?? "never")
+        """
+    }
+}

@@ -1,0 +1,246 @@
+import AssentCrypto
+import AssentWire
+@testable import AssentServer
+import Foundation
+import Testing
+
+/// PowerAuth activations and signature verification against a real assentd on loopback.
+@Suite(.serialized) struct PowerAuthServerTests {
+    let body = Array(#"{"amount":100,"to":"bob"}"#.utf8)
+
+    @Test func `an activation's signed request verifies at the backend endpoint, once`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "alice")
+        let header = try device.header(uriID: "/payments", body: body, type: .possessionKnowledge)
+        let reply = try await server.verifySignature(header, uriID: "/payments", body: body)
+        #expect(reply.status == 200)
+        #expect(reply.json["valid"] as? Bool == true)
+        #expect(reply.json["activationId"] as? String == device.activationID)
+        #expect(reply.json["userId"] as? String == "alice")
+        #expect(reply.json["activationStatus"] as? String == "ACTIVE")
+        #expect(reply.json["signatureType"] as? String == "possession_knowledge")
+        #expect(reply.json["remainingAttempts"] as? Int == 5)
+        // The same signature again (a replay) no longer verifies, and costs an attempt.
+        let replay = try await server.verifySignature(header, uriID: "/payments", body: body)
+        #expect(replay.json["valid"] as? Bool == false && replay.json["remainingAttempts"] as? Int == 4)
+        // Another body, method or uriId than signed does not verify.
+        let next = try device.header(uriID: "/payments", body: body, type: .possession)
+        #expect(try await server.verifySignature(next, uriID: "/payments", body: Array("{}".utf8)).json["valid"] as? Bool == false)
+        #expect(try await server.verifySignature(next, method: "PUT", uriID: "/payments", body: body).json["valid"] as? Bool == false)
+        #expect(try await server.verifySignature(next, uriID: "/other", body: body).json["valid"] as? Bool == false)
+        #expect(try await server.verifySignature(next, uriID: "/payments", body: body).json["valid"] as? Bool == true)
+        // A GET signs its canonical query.
+        let query = PowerAuthRequestData.canonicalQuery(rawQuery: "b=2&a=1")!
+        let get = try device.header(method: "GET", uriID: "/accounts", body: Array(query.utf8), type: .possessionBiometry)
+        #expect(try await server.verifySignature(get, method: "GET", uriID: "/accounts", body: Array("a=1&b=2".utf8))
+            .json["valid"] as? Bool == true)
+        // Malformed headers are a 400; another tenant's secret cannot see the activation.
+        let malformed = try await server.verifySignature("PowerAuth pa_version=\"9.9\"", uriID: "/payments", body: body)
+        #expect(malformed.status == 400 && malformed.json["errorCode"] as? String == "invalid_request")
+        await server.stop()
+    }
+
+    @Test func `five wrong passwords block the activation, and the right one is refused until unblocked`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "bob")
+        for attempt in 1...5 {
+            let header = try device.header(uriID: "/pay", body: body, type: .possessionKnowledge,
+                                           knowledgeKey: PowerAuthTestDevice.wrongKnowledgeKey)
+            let reply = try await server.verifySignature(header, uriID: "/pay", body: body)
+            #expect(reply.json["valid"] as? Bool == false)
+            #expect(reply.json["remainingAttempts"] as? Int == 5 - attempt)
+            #expect(reply.json["activationStatus"] as? String == (attempt < 5 ? "ACTIVE" : "BLOCKED"))
+        }
+        let right = try await server.verifySignature(
+            try device.header(uriID: "/pay", body: body, type: .possessionKnowledge), uriID: "/pay", body: body)
+        #expect(right.json["valid"] as? Bool == false && right.json["activationStatus"] as? String == "BLOCKED")
+        // Possession alone is refused too while blocked.
+        #expect(try await server.verifySignature(try device.header(uriID: "/pay", body: body, type: .possession), uriID: "/pay", body: body)
+            .json["valid"] as? Bool == false)
+        let got = try await server.request("GET", "/v1/activations/\(device.activationID)", headers: server.secretAuth)
+        #expect(got.json["activationStatus"] as? String == "BLOCKED" && got.json["blockedReason"] as? String == "MAX_FAILED_ATTEMPTS")
+        let unblocked = try await server.request("POST", "/v1/activations/\(device.activationID)/unblock", headers: server.secretAuth)
+        #expect(unblocked.status == 200 && unblocked.json["activationStatus"] as? String == "ACTIVE")
+        #expect(unblocked.json["failedAttempts"] as? Int == 0)
+        // The device is now 7 signatures ahead of the server's counter: still inside the window.
+        let after = try await server.verifySignature(
+            try device.header(uriID: "/pay", body: body, type: .possessionKnowledge), uriID: "/pay", body: body)
+        #expect(after.json["valid"] as? Bool == true && after.json["remainingAttempts"] as? Int == 5)
+        await server.stop()
+    }
+
+    @Test func `possession-only failures are not counted, and a success resets the count`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "pat")
+        for _ in 1...6 {
+            var wrong = try PowerAuthAuthorizationHeader(parsing: try device.header(uriID: "/p", body: body, type: .possession))
+            wrong.signature = Base64.encode([UInt8](repeating: 1, count: 16))
+            #expect(try await server.verifySignature(wrong.headerValue, uriID: "/p", body: body).json["remainingAttempts"] as? Int == 5)
+        }
+        for _ in 1...2 {
+            _ = try await server.verifySignature(
+                try device.header(uriID: "/p", body: body, type: .possessionBiometry, knowledgeKey: nil), uriID: "/p", body: Array("x".utf8))
+        }
+        let good = try await server.verifySignature(try device.header(uriID: "/p", body: body, type: .possessionKnowledge), uriID: "/p", body: body)
+        #expect(good.json["valid"] as? Bool == true && good.json["remainingAttempts"] as? Int == 5)
+        await server.stop()
+    }
+
+    @Test func `a device 19 signatures ahead still verifies, 20 ahead does not, and the status blob shows why`() async throws {
+        let server = try await LiveServer()
+        let ahead19 = try await PowerAuthTestDevice.activate(server, user: "carol")
+        ahead19.counterData = PowerAuthCounter.advance(ahead19.counterData, by: 19)
+        #expect(try await server.verifySignature(try ahead19.header(uriID: "/x", body: body, type: .possession), uriID: "/x", body: body)
+            .json["valid"] as? Bool == true)
+
+        let ahead20 = try await PowerAuthTestDevice.activate(server, user: "dave")
+        let serverCounter = ahead20.counterData
+        ahead20.counterData = PowerAuthCounter.advance(ahead20.counterData, by: 20)
+        #expect(try await server.verifySignature(try ahead20.header(uriID: "/x", body: body, type: .possession), uriID: "/x", body: body)
+            .json["valid"] as? Bool == false)
+        // The status blob decrypts with the device's transport key; its counter hash is that of the server's
+        // counter, which the device (21 ahead now) cannot reach by walking forward: the deadlock case.
+        let challenge = SecureRandom.bytes(16)
+        let reply = try await server.request(
+            "POST", "/v1/client/activations/status", json: ["activationId": ahead20.activationID, "challenge": Base64.encode(challenge)])
+        #expect(reply.status == 200)
+        let status = try PowerAuthStatusBlob.decrypt(
+            try #require(Base64.decode(reply.json["encryptedStatusBlob"] as? String ?? "")), transportKey: ahead20.keys.transport,
+            challenge: challenge, nonce: try #require(Base64.decode(reply.json["nonce"] as? String ?? "")))
+        #expect(status.status == ActivationStatus.active.code && status.lookAhead == 20 && status.maxFailedAttempts == 5)
+        #expect(status.counterByte == 0 && status.failedAttempts == 0)
+        #expect(status.counterDataHash == (try PowerAuthStatusBlob.counterDataHash(transportKey: ahead20.keys.transport, counterData: serverCounter)))
+        #expect(try PowerAuthCounter.distance(from: ahead20.counterData, toHash: status.counterDataHash,
+                                              transportKey: ahead20.keys.transport, limit: 20) == nil)
+        // Unknown activation.
+        let unknown = try await server.request(
+            "POST", "/v1/client/activations/status", json: ["activationId": UUID().uuidString.lowercased(), "challenge": Base64.encode(challenge)])
+        #expect(unknown.status == 404 && unknown.json["errorCode"] as? String == "activation_not_found")
+        await server.stop()
+    }
+
+    @Test func `sixteen concurrent requests signed with the same counter value: exactly one is accepted`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "erin")
+        for type in [PowerAuthSignatureType.possession, .possessionKnowledge] {
+            let headers = try (0..<16).map { _ in
+                try device.header(uriID: "/transfer", body: body, type: type, advance: false)
+            }
+            device.counterData = PowerAuthCounter.next(device.counterData)
+            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for header in headers {
+                    group.addTask { try await server.verifySignature(header, uriID: "/transfer", body: body).json["valid"] as? Bool == true }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(results.count == 16)
+            #expect(results.filter { $0 }.count == 1, "\(type): \(results.filter { $0 }.count) accepted")
+            if type == .possessionKnowledge {
+                _ = try await server.request("POST", "/v1/activations/\(device.activationID)/unblock", headers: server.secretAuth)
+            }
+        }
+        // The counter moved exactly twice: the next signature is at distance 0.
+        let next = try await server.application.activations.activation(tenantID: server.tenant.tenant.id, id: device.activationID)
+        #expect(next.counter == 2)
+        #expect(next.counterData == device.counterData)
+        await server.stop()
+    }
+
+    @Test func `vault unlock releases the vault key after possession_knowledge; a wrong password fails and counts`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "frank")
+        let unlockBody = Array(#"{"reason":"ADD_BIOMETRY"}"#.utf8)
+        let wrong = try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possessionKnowledge,
+                                      knowledgeKey: PowerAuthTestDevice.wrongKnowledgeKey)
+        let refused = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [PowerAuthAuthorizationHeader.name: wrong])
+        #expect(refused.status == 401 && refused.json["errorCode"] as? String == "invalid_signature")
+        let afterWrong = try await server.request("GET", "/v1/activations/\(device.activationID)", headers: server.secretAuth)
+        #expect(afterWrong.json["failedAttempts"] as? Int == 1)
+        // Possession alone is not enough (and costs nothing).
+        let weak = try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possession)
+        let weakReply = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [PowerAuthAuthorizationHeader.name: weak])
+        #expect(weakReply.status == 403 && weakReply.json["errorCode"] as? String == "factor_required")
+        let missing = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [:])
+        #expect(missing.status == 401)
+
+        let right = try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possessionKnowledge)
+        let unlocked = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [PowerAuthAuthorizationHeader.name: right])
+        #expect(unlocked.status == 200)
+        let encrypted = try #require(Base64.decode(unlocked.json["encryptedVaultEncryptionKey"] as? String ?? ""))
+        let vault = try AES.CBC.decrypt(encrypted, key: device.keys.transport, iv: [UInt8](repeating: 0, count: 16))
+        #expect(vault == device.keys.vault)
+        #expect(try await server.request("GET", "/v1/activations/\(device.activationID)", headers: server.secretAuth)
+            .json["failedAttempts"] as? Int == 0)
+        await server.stop()
+    }
+
+    @Test func `the backend commits, blocks, unblocks, lists and removes activations`() async throws {
+        let server = try await LiveServer()
+        _ = try await server.application.tenantDirectory.updateSettings(tenantID: server.tenant.tenant.id) {
+            $0.requireActivationCommit = true
+        }
+        let device = try await PowerAuthTestDevice.activate(server, user: "gina")
+        let path = "/v1/activations/\(device.activationID)"
+        #expect(try await server.request("GET", path, headers: server.secretAuth).json["activationStatus"] as? String == "PENDING_COMMIT")
+        #expect(try await server.verifySignature(try device.header(uriID: "/a", body: body, type: .possession), uriID: "/a", body: body)
+            .json["valid"] as? Bool == false)
+        #expect(try await server.request("POST", path + "/commit", headers: server.secretAuth).json["activationStatus"] as? String == "ACTIVE")
+        #expect(try await server.request("POST", path + "/commit", headers: server.secretAuth).status == 409)
+        #expect(try await server.verifySignature(try device.header(uriID: "/a", body: body, type: .possession), uriID: "/a", body: body)
+            .json["valid"] as? Bool == true)
+        let blocked = try await server.request("POST", path + "/block", headers: server.secretAuth)
+        #expect(blocked.json["activationStatus"] as? String == "BLOCKED" && blocked.json["blockedReason"] as? String == "BLOCKED_BY_BACKEND")
+        #expect(try await server.request("POST", path + "/unblock", headers: server.secretAuth).json["activationStatus"] as? String == "ACTIVE")
+        let list = try await server.request("GET", "/v1/users/gina/activations", headers: server.secretAuth)
+        #expect((list.json["activations"] as? [[String: Any]])?.map { $0["activationId"] as? String } == [device.activationID])
+        let removed = try await server.request("DELETE", path, headers: server.secretAuth)
+        #expect(removed.json["activationStatus"] as? String == "REMOVED")
+        #expect(try await server.request("POST", path + "/unblock", headers: server.secretAuth).status == 409)
+        #expect(try await server.verifySignature(try device.header(uriID: "/a", body: body, type: .possession), uriID: "/a", body: body)
+            .json["activationStatus"] as? String == "REMOVED")
+        #expect(try await server.request("GET", "/v1/activations/\(UUID().uuidString.lowercased())", headers: server.secretAuth).status == 404)
+        #expect(try await server.request("GET", path, headers: server.tenantAuth).status == 401)
+        await server.stop()
+    }
+
+    @Test func `an enrolment token creates one activation and needs the add-authenticators scope`() async throws {
+        let server = try await LiveServer()
+        let (token, _) = try await server.track("hank", "activate", scope: "add:authenticators")
+        let key = Base64.encode(P256.PrivateKey().publicKey.x962Uncompressed)
+        let auth = ["Authorization": "Bearer \(token)"]
+        #expect(try await server.request("POST", "/v1/client/activations", json: ["devicePublicKey": key], headers: auth).status == 200)
+        let again = try await server.request("POST", "/v1/client/activations", json: ["devicePublicKey": key], headers: auth)
+        #expect(again.status == 403)
+        let (plain, _) = try await server.track("hank")
+        #expect(try await server.request("POST", "/v1/client/activations", json: ["devicePublicKey": key],
+                                         headers: ["Authorization": "Bearer \(plain)"]).status == 403)
+        let (other, _) = try await server.track("hank", "activate", scope: "add:authenticators")
+        let bad = try await server.request("POST", "/v1/client/activations", json: ["devicePublicKey": "AAAA"],
+                                           headers: ["Authorization": "Bearer \(other)"])
+        #expect(bad.status == 400 && bad.json["errorCode"] as? String == "invalid_request")
+        #expect(try await server.request("POST", "/v1/client/activations", json: ["devicePublicKey": key]).status == 401)
+        await server.stop()
+    }
+
+    @Test func `another application key is refused and counted; version 3.0 decimal signatures verify`() async throws {
+        let server = try await LiveServer()
+        let device = try await PowerAuthTestDevice.activate(server, user: "iris")
+        var foreign = try PowerAuthAuthorizationHeader(parsing: try device.header(uriID: "/k", body: body, type: .possessionKnowledge))
+        foreign.applicationKey = Base64.encode([UInt8](repeating: 9, count: 16))
+        let refused = try await server.verifySignature(foreign.headerValue, uriID: "/k", body: body)
+        #expect(refused.json["valid"] as? Bool == false && refused.json["remainingAttempts"] as? Int == 4)
+
+        // A 3.0 client signs in the decimal format with the same keys and counter.
+        let nonce = SecureRandom.bytes(16)
+        let data = PowerAuthRequestData.normalized(method: "POST", uriID: "/k", nonce: nonce, body: body,
+                                                   applicationSecret: device.applicationSecret)
+        let decimal = try PowerAuthSignature.compute(type: .possessionKnowledge, keys: device.keys.signatureKeys,
+                                                     counterData: device.counterData, data: data, format: .decimal8)
+        device.counterData = PowerAuthCounter.next(device.counterData)
+        let header = PowerAuthAuthorizationHeader(version: "3.0", activationID: device.activationID, applicationKey: device.applicationKey,
+                                                  nonce: Base64.encode(nonce), signatureType: .possessionKnowledge, signature: decimal)
+        let verified = try await server.verifySignature(header.headerValue, uriID: "/k", body: body)
+        #expect(verified.json["valid"] as? Bool == true && verified.json["remainingAttempts"] as? Int == 5)
+        await server.stop()
+    }
+}
