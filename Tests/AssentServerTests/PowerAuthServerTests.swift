@@ -34,6 +34,14 @@ import Testing
         let get = try device.header(method: "GET", uriID: "/accounts", body: Array(query.utf8), type: .possessionBiometry)
         #expect(try await server.verifySignature(get, method: "GET", uriID: "/accounts", body: Array("a=1&b=2".utf8))
             .json["valid"] as? Bool == true)
+        // Or the backend hands over the raw query and the server canonicalizes it.
+        let rawQuery = "z=%C3%A9t%C3%A9&a=x+y&a=1"
+        let get2 = try device.header(method: "GET", uriID: "/accounts",
+                                     body: Array(PowerAuthRequestData.canonicalQuery(rawQuery: rawQuery)!.utf8), type: .possession)
+        let byQuery = try await server.request(
+            "POST", "/v1/signatures/verify",
+            json: ["method": "GET", "uriId": "/accounts", "query": rawQuery, "authorization": get2], headers: server.secretAuth)
+        #expect(byQuery.json["valid"] as? Bool == true)
         // Malformed headers are a 400; another tenant's secret cannot see the activation.
         let malformed = try await server.verifySignature("PowerAuth pa_version=\"9.9\"", uriID: "/payments", body: body)
         #expect(malformed.status == 400 && malformed.json["errorCode"] as? String == "invalid_request")

@@ -53,8 +53,15 @@ struct ActivationServerAPI: Sendable {
         let body = try JSONBody(request)
         let method = try body.requiredString("method", maxLength: 16).uppercased()
         let uriID = try body.requiredString("uriId", maxLength: 2048)
-        guard let signedBody = Base64.decode(try body.string("body", maxLength: 2_000_000) ?? "") else {
+        guard var signedBody = Base64.decode(try body.string("body", maxLength: 2_000_000) ?? "") else {
             throw AssentError(.invalidRequest, "body must be Base64 of the signed request body.")
+        }
+        if let query = try body.string("query", maxLength: 16_384) {
+            // A GET's raw query string, canonicalized here so the backend need not.
+            guard signedBody.isEmpty, let canonical = PowerAuthRequestData.canonicalQuery(rawQuery: query) else {
+                throw AssentError(.invalidRequest, "query must be a well-formed query string, and only without body.")
+            }
+            signedBody = Array(canonical.utf8)
         }
         let authorization = try body.requiredString("authorization", maxLength: 2048)
         let header: PowerAuthAuthorizationHeader

@@ -8,14 +8,17 @@ public struct VerifySignatureRequest: Codable, Sendable, Hashable {
     /// Base64 of the raw body bytes the app signed; for GET, of the canonical query string
     /// (`PowerAuthRequestData.canonicalQuery`). Empty or absent for an empty body.
     public var body: String?
+    /// Instead of `body`, for a GET: the raw query string as received (without `?`); the server canonicalizes it.
+    public var query: String?
     /// The `X-PowerAuth-Authorization` header value as received.
     public var authorization: String
 
     /// Creates a request.
-    public init(method: String, uriId: String, body: String?, authorization: String) {
+    public init(method: String, uriId: String, body: String?, query: String? = nil, authorization: String) {
         self.method = method
         self.uriId = uriId
         self.body = body
+        self.query = query
         self.authorization = authorization
     }
 }
