@@ -140,13 +140,21 @@ import Testing
 
         let before = ContinuousClock.now
         await running.server.shutdown()
-        #expect(ContinuousClock.now - before < .seconds(6))
+        let shutdownTook = ContinuousClock.now - before
+        #expect(shutdownTook < .seconds(6))
+        // shutdown() waits for the I/O thread and the handlers for a bounded
+        // time only (two close timeouts plus 3 s). At a load average near 30 on
+        // 2 cores that was not enough for 2,000 sockets (690 were still open
+        // when it returned), so the last closes may come a little later; every
+        // socket must still be closed and reported.
+        let unwarned = !running.logs.lines.contains { $0.contains("websocket handlers still running at shutdown") }
+        #expect(await Self.waitFor(.seconds(20)) { handler.closed.load(ordering: .relaxed) == count && running.metrics.openWebSockets == 0 })
         #expect(handler.closed.load(ordering: .relaxed) == count)
         #expect(running.metrics.openWebSockets == 0)
         #expect(running.metrics.openConnections == 0)
         #expect(!running.logs.lines.contains { $0.contains(#""msg":"libmicrohttpd""#) }, "libmicrohttpd complained")
         for fd in fds { close(fd) }
-        print("\(count) sockets: opened in \(opened), shutdown in \(ContinuousClock.now - before)")
+        print("\(count) sockets: opened in \(opened), shutdown in \(shutdownTook)\(unwarned ? "" : ", after which the last sockets closed")")
     }
 
     /// What one idle WebSocket costs the server, in resident memory.
