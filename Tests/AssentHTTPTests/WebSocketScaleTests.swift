@@ -95,7 +95,13 @@ import Testing
         let handler = CountingHandler(keepSockets: true)
         var router = Router()
         router.addWebSocket("/ws", handler)
-        let running = try TestServer.start(router) { $0.webSocketCloseTimeoutSeconds = 1 }
+        // No keep-alive ping may reach a client before the push, however long the
+        // opening takes on a loaded machine (it took 49 s once): the clients read
+        // exactly the push frame's bytes.
+        let running = try TestServer.start(router) {
+            $0.webSocketCloseTimeoutSeconds = 1
+            $0.webSocketPingIntervalSeconds = 3600
+        }
         let started = ContinuousClock.now
 
         let fds = try await Self.openIdle(port: running.port, count: count)
@@ -109,34 +115,46 @@ import Testing
             for socket in handler.sockets.withLock({ $0 }) { socket.send(text: #"{"type":"STATE_CHANGE"}"#) }
         }.value
         let frame = WebSocketFrame.encode(.text, Array(#"{"type":"STATE_CHANGE"}"#.utf8))
-        let received = try await withThrowingTaskGroup(of: Int.self) { group in
+        // Each client reads exactly the frame's bytes; what a client got instead is kept for the failure message.
+        let misses = try await withThrowingTaskGroup(of: [String].self) { group in
             for part in 0..<4 {
                 let mine = Array(fds[(part * count / 4)..<((part + 1) * count / 4)])
                 group.addTask {
                     try await onThread {
-                        var ok = 0
+                        var misses: [String] = []
                         var buffer = [UInt8](repeating: 0, count: 256)
                         for fd in mine {
                             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, frame.count, Int32(MSG_WAITALL)) }
-                            if n == frame.count, Array(buffer[..<n]) == frame { ok += 1 }
+                            if n == frame.count, Array(buffer[..<n]) == frame { continue }
+                            let error = n < 0 ? errno : 0
+                            misses.append("fd \(fd): recv \(n), errno \(error), bytes \(n > 0 ? Array(buffer[..<n]) : [])")
                         }
-                        return ok
+                        return misses
                     }
                 }
             }
-            return try await group.reduce(0, +)
+            return try await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(received == count)
+        let received = count - misses.count
+        #expect(received == count, "\(misses.prefix(5))")
 
         let before = ContinuousClock.now
         await running.server.shutdown()
-        #expect(ContinuousClock.now - before < .seconds(6))
+        let shutdownTook = ContinuousClock.now - before
+        #expect(shutdownTook < .seconds(6))
+        // shutdown() waits for the I/O thread and the handlers for a bounded
+        // time only (two close timeouts plus 3 s). At a load average near 30 on
+        // 2 cores that was not enough for 2,000 sockets (690 were still open
+        // when it returned), so the last closes may come a little later; every
+        // socket must still be closed and reported.
+        let unwarned = !running.logs.lines.contains { $0.contains("websocket handlers still running at shutdown") }
+        #expect(await Self.waitFor(.seconds(20)) { handler.closed.load(ordering: .relaxed) == count && running.metrics.openWebSockets == 0 })
         #expect(handler.closed.load(ordering: .relaxed) == count)
         #expect(running.metrics.openWebSockets == 0)
         #expect(running.metrics.openConnections == 0)
         #expect(!running.logs.lines.contains { $0.contains(#""msg":"libmicrohttpd""#) }, "libmicrohttpd complained")
         for fd in fds { close(fd) }
-        print("\(count) sockets: opened in \(opened), shutdown in \(ContinuousClock.now - before)")
+        print("\(count) sockets: opened in \(opened), shutdown in \(shutdownTook)\(unwarned ? "" : ", after which the last sockets closed")")
     }
 
     /// What one idle WebSocket costs the server, in resident memory.

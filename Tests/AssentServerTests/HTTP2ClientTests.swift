@@ -27,7 +27,10 @@ import Testing
         let client = try HTTP2Client()
         defer { client.stop() }
         let (fd, port) = try Self.silentListener()
-        defer { close(fd) }
+        // Closed once only: tests run in parallel in one process, and a second
+        // close could hit a descriptor another test opened under the same number.
+        var listening = true
+        defer { if listening { close(fd) } }
         var silent = HTTP2Client.Request(url: "http://127.0.0.1:\(port)/x")
         silent.timeout = 0.3
         await #expect(throws: HTTP2Client.TransportError.self) { _ = try await client.send(silent) }
@@ -37,6 +40,7 @@ import Testing
             #expect(error.code == "timeout")
         }
         close(fd)
+        listening = false
         var refused = HTTP2Client.Request(url: "http://127.0.0.1:\(port)/x")
         refused.timeout = 2
         do {
