@@ -22,15 +22,15 @@ public final class AssentApplication: Sendable {
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
     private let sweeper: Sweeper
+    private let bridge: ChallengeEventBridge
 
     /// Validated configuration in, ready server out (not yet listening).
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
-        let path = configuration.sqlitePath
-        let store = try SQLiteStore(path: path)
-        self.store = store
         let masterKey = try MasterKey.load(configuration)
+        let store = try configuration.databaseLocation.open(connections: configuration.resolvedDatabaseConnections)
+        self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
         let metrics = HTTPMetrics()
@@ -39,6 +39,7 @@ public final class AssentApplication: Sendable {
         let tokenLifetime = Int64(configuration.tokenLifetimeSeconds)
         let webhookEvents = WebhookEvents(clock: clock, source: publicURLBox)
         let challengeEvents = ChallengeEvents()
+        bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents)
@@ -92,9 +93,10 @@ public final class AssentApplication: Sendable {
         try server.start()
         webhooks.start()
         sweeper.start()
+        if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
-        logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.sqlitePath)])
+        logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.databaseLocation.redacted)])
         return Started(port: server.port, publicURL: url, developmentTenant: development)
     }
 
@@ -103,6 +105,7 @@ public final class AssentApplication: Sendable {
         await server.shutdown()
         await webhooks.stop()
         await sweeper.stop()
+        await bridge.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])
     }
