@@ -80,7 +80,7 @@ import Testing
     @Test(arguments: [
         ["--listen", "nonsense"], ["--listen", "127.0.0.1:70000"], ["--token-lifetime", "5"], ["--log-level", "loud"],
         ["--threads", "zero"], ["--bogus"], ["--database"], ["--public-url", "ftp://x"],
-        ["--database", "postgres://localhost/assent"],
+        ["--database", "postgres://localhost/assent"], ["--database-url", "/tmp/not-a-url.sqlite"],
     ])
     func `invalid options are refused with a message naming the option`(arguments: [String]) {
         #expect(throws: ServerConfiguration.Invalid.self) {

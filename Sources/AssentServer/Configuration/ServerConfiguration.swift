@@ -176,8 +176,8 @@ public struct ServerConfiguration: Sendable, Hashable {
 
     /// Why a PostgreSQL configuration without a master key is refused.
     public static let sharedMasterKeyAdvice = """
-        with PostgreSQL every assentd instance (and the assent CLI) must use the same master key: give \
-        --master-key-file PATH (ASSENT_MASTER_KEY_FILE) or ASSENT_MASTER_KEY
+        --database postgres://... needs the master key named: every assentd instance (and the assent CLI) must use \
+        the same one, so give --master-key-file PATH (ASSENT_MASTER_KEY_FILE) or ASSENT_MASTER_KEY
         """
 
     /// The database ``database`` names.

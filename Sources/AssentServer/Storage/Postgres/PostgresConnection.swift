@@ -24,6 +24,8 @@ final class PostgresConnection: @unchecked Sendable {
             throw StoreError(.openFailed, "cannot connect to PostgreSQL: \(message)")
         }
         handle = connection
+        // Server notices (e.g. "relation already exists, skipping") are not errors; they go nowhere.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit { PQfinish(handle) }

@@ -373,7 +373,7 @@ extension PostgresStore {
         try await write { db in
             try db.query(
                 """
-                UPDATE webhook_outbox SET next_attempt_at = $1 + $3
+                UPDATE webhook_outbox SET next_attempt_at = $1::bigint + $3::bigint
                 WHERE id IN (
                   SELECT id FROM webhook_outbox
                   WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
@@ -408,7 +408,7 @@ extension PostgresStore {
             try db.update(
                 """
                 UPDATE webhook_outbox SET attempts = $1, next_attempt_at = COALESCE($2::bigint, next_attempt_at),
-                  failed_at = CASE WHEN $2::bigint IS NULL THEN $3 ELSE NULL END, last_error = $4
+                  failed_at = CASE WHEN $2::bigint IS NULL THEN $3::bigint ELSE NULL END, last_error = $4
                 WHERE id = $5
                 """,
                 [.integer(Int64(attempts)), .optional(nextAttemptAt), .integer(at), .text(String(error.prefix(500))),

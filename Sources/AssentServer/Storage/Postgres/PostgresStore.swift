@@ -18,7 +18,7 @@ public final class PostgresStore: Store {
     /// The channel challenge changes are announced on.
     static let challengeChannel = "assent_challenges"
     /// How long an instance holds a claimed webhook event before another may try it.
-    static let webhookLease: Int64 = 60_000
+    static let webhookLease: Int64 = SQLiteStore.webhookLease
 
     /// Connects to `url` with a pool of `connections`, and applies pending migrations (under an advisory lock).
     public init(url: String, connections: Int) throws {
