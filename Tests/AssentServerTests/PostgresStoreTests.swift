@@ -8,36 +8,52 @@ import Testing
 /// challenge changes to other instances, the copy from SQLite, and libpq's text format.
 @Suite struct PostgresStoreTests {
     @Test func `instances starting together on an empty database migrate it once`() async throws {
-        let url = try PostgresTestServer.start().freshDatabase(migrated: false)
+        let url = try await PostgresTestServer.start().freshDatabase(migrated: false)
         let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
-            for _ in 0..<6 { group.addTask { try PostgresStore(url: url, connections: 2) } }
+            for _ in 0..<6 { group.addTask { try await offPool { try PostgresStore(url: url, connections: 2) } } }
             var stores: [PostgresStore] = []
             for try await store in group { stores.append(store) }
             return stores
         }
-        let versions = try PostgresConnection(url: url).query("SELECT version FROM assent_schema ORDER BY version") { $0.int64(0) }
+        let versions = try await offPool {
+            try PostgresConnection(url: url).query("SELECT version FROM assent_schema ORDER BY version") { $0.int64(0) }
+        }
         #expect(versions == PostgresMigrations.steps.map { Int64($0.version) })
         try await stores[0].insertTenant(StoreTests.tenant())
         #expect(try await stores[5].tenant(id: "t1") != nil)
-        #expect(try PostgresStore.migrate(url: url).isEmpty)
+        #expect(try await offPool { try PostgresStore.migrate(url: url) }.isEmpty)
     }
 
-    @Test func `a database from a newer assentd is refused`() throws {
-        let url = try PostgresTestServer.start().freshDatabase()
-        try PostgresConnection(url: url).execute("INSERT INTO assent_schema (version) VALUES (999)")
-        #expect(throws: StoreError(.migrationFailed, "")) { _ = try PostgresStore(url: url, connections: 1) }
-    }
-
-    @Test func `an unreachable server fails to open with a clear error`() {
-        #expect(throws: StoreError(.openFailed, "")) {
-            _ = try PostgresStore(url: "postgres://postgres@127.0.0.1:1/none?connect_timeout=2", connections: 1)
+    @Test func `a database from a newer assentd is refused`() async throws {
+        let url = try await PostgresTestServer.start().freshDatabase()
+        let refused = try await offPool { () -> StoreError? in
+            try PostgresConnection(url: url).execute("INSERT INTO assent_schema (version) VALUES (999)")
+            do {
+                _ = try PostgresStore(url: url, connections: 1)
+                return nil
+            } catch let error as StoreError {
+                return error
+            }
         }
+        #expect(refused == StoreError(.migrationFailed, ""))
+    }
+
+    @Test func `an unreachable server fails to open with a clear error`() async throws {
+        let refused = try await offPool { () -> StoreError? in
+            do {
+                _ = try PostgresStore(url: "postgres://postgres@127.0.0.1:1/none?connect_timeout=2", connections: 1)
+                return nil
+            } catch let error as StoreError {
+                return error
+            }
+        }
+        #expect(refused == StoreError(.openFailed, ""))
     }
 
     @Test func `a challenge claimed and answered through one instance is announced to the other at once`() async throws {
         let fixture = try await StoreTests.fixture(.postgres)
         let a = try #require(fixture.store as? PostgresStore)
-        let b = try #require(try fixture.another() as? PostgresStore)
+        let b = try #require(try await fixture.another() as? PostgresStore)
         let received = Mutex<[ChallengeChange]>([])
         b.watchChallengeChanges { change in received.withLock { $0.append(change) } }
         // Its own changes are not announced back to it.
@@ -80,11 +96,11 @@ import Testing
         #expect(try await source.insertChallenge(StoreTests.pushChallenge("c1", key: "enrol"), maxOpenForUser: nil))
         await source.close()
 
-        let url = try PostgresTestServer.start().freshDatabase(migrated: false)
-        let report = try DatabaseCopy.copy(sqlitePath: path, postgresURL: url)
+        let url = try await PostgresTestServer.start().freshDatabase(migrated: false)
+        let report = try await offPool { try DatabaseCopy.copy(sqlitePath: path, postgresURL: url) }
         #expect(report.map(\.table) == DatabaseCopy.tables)
         #expect(report.map(\.rows) == [1, 1, 1, 1, 1, 1, 1])
-        let target = try PostgresStore(url: url, connections: 2)
+        let target = try await offPool { try PostgresStore(url: url, connections: 2) }
         #expect(try await target.tenant(id: "t1") == StoreTests.tenant())
         #expect(try await target.user(tenantID: "t1", userID: "u") == user)
         #expect(try await target.authenticators(tenantID: "t1", userID: "u") == [StoreTests.device("d1", key: 1)])
@@ -92,7 +108,15 @@ import Testing
         #expect(try await target.openNonce(id: "n", authenticatorID: "d1", purpose: .getChallenge, now: 5)?.message == "m")
         #expect(try await target.dueWebhookEvents(now: 10, limit: 10).map(\.id) == ["e1"])
         await target.close()
-        #expect(throws: StoreError(.constraintViolation, "")) { _ = try DatabaseCopy.copy(sqlitePath: path, postgresURL: url) }
+        let again = try await offPool { () -> StoreError? in
+            do {
+                _ = try DatabaseCopy.copy(sqlitePath: path, postgresURL: url)
+                return nil
+            } catch let error as StoreError {
+                return error
+            }
+        }
+        #expect(again == StoreError(.constraintViolation, ""))
     }
 
     @Test func `text, bytes and numbers survive the text format`() async throws {

@@ -14,21 +14,27 @@ final class PostgresTestServer: Sendable {
     let port: Int
     private let counter = Atomic<Int>(0)
 
-    private static let shared = Mutex<Result<PostgresTestServer, any Error>?>(nil)
+    private static let shared = Mutex<Task<PostgresTestServer, any Error>?>(nil)
+    private static let started = Mutex<PostgresTestServer?>(nil)
 
-    /// The process's server, started on first call.
-    static func start() throws -> PostgresTestServer {
-        try shared.withLock { current in
-            if let current { return try current.get() }
-            let result = Result { try PostgresTestServer() }
-            current = result
-            if case .success = result { atexit { PostgresTestServer.stopShared() } }
-            return try result.get()
+    /// The process's server, started on first call (callers meanwhile wait without holding a thread).
+    static func start() async throws -> PostgresTestServer {
+        let task = shared.withLock { current in
+            if let current { return current }
+            let task = Task {
+                let server = try await offPool { try PostgresTestServer() }
+                started.withLock { $0 = server }
+                atexit { PostgresTestServer.stopShared() }
+                return server
+            }
+            current = task
+            return task
         }
+        return try await task.value
     }
 
     private static func stopShared() {
-        guard case .success(let server)? = shared.withLock({ $0 }) else { return }
+        guard let server = started.withLock({ $0 }) else { return }
         try? server.tool("pg_ctl", "-D", server.directory + "/data", "-m", "immediate", "-w", "stop")
         try? FileManager.default.removeItem(atPath: server.directory)
     }
@@ -58,11 +64,13 @@ final class PostgresTestServer: Sendable {
 
     func url(database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
 
-    /// A new database with the schema already applied.
-    func freshDatabase(migrated: Bool = true) throws -> String {
+    /// A new database with the schema already applied (or, when not `migrated`, an empty one).
+    func freshDatabase(migrated: Bool = true) async throws -> String {
         let name = "assent_test_\(counter.add(1, ordering: .relaxed).newValue)"
-        let admin = try PostgresConnection(url: url(database: "postgres"))
-        try admin.execute("CREATE DATABASE \(name)" + (migrated ? " TEMPLATE \(Self.template)" : ""))
+        let admin = url(database: "postgres")
+        try await offPool {
+            try PostgresConnection(url: admin).execute("CREATE DATABASE \(name)" + (migrated ? " TEMPLATE \(Self.template)" : ""))
+        }
         return url(database: name)
     }
 
@@ -106,6 +114,14 @@ final class PostgresTestServer: Sendable {
     }
 }
 
+/// Runs blocking work (processes, libpq, file I/O) on a thread of its own, never on Swift's cooperative pool — on
+/// two cores that pool has two threads, and blocking them stalls every other test's server.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 /// The stores the generic suites run against.
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite, postgres
@@ -120,18 +136,28 @@ struct StoreFixture: Sendable {
     let location: String
     let store: any Store
 
-    init(_ kind: StoreKind) throws {
+    private init(kind: StoreKind, directory: TemporaryDirectory, location: String, store: any Store) {
         self.kind = kind
-        directory = try TemporaryDirectory()
+        self.directory = directory
+        self.location = location
+        self.store = store
+    }
+
+    /// A fresh database of `kind`, opened.
+    static func make(_ kind: StoreKind) async throws -> StoreFixture {
+        let directory = try TemporaryDirectory()
+        let location: String
         switch kind {
         case .sqlite: location = directory.file("data/assent.sqlite")
-        case .postgres: location = try PostgresTestServer.start().freshDatabase()
+        case .postgres: location = try await PostgresTestServer.start().freshDatabase()
         }
-        store = try DatabaseLocation(location).open(connections: 8)
+        let store = try await offPool { try DatabaseLocation(location).open(connections: 8) }
+        return StoreFixture(kind: kind, directory: directory, location: location, store: store)
     }
 
     /// Another store on the same database, as a second `assentd` instance would open it.
-    func another() throws -> any Store {
-        try DatabaseLocation(location).open(connections: 8)
+    func another() async throws -> any Store {
+        let location = self.location
+        return try await offPool { try DatabaseLocation(location).open(connections: 8) }
     }
 }

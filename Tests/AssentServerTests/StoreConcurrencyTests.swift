@@ -25,7 +25,7 @@ import Testing
 
     static func instances(_ kind: StoreKind) async throws -> (StoreFixture, [any Store]) {
         let fixture = try await StoreTests.fixture(kind)
-        return (fixture, [fixture.store, try fixture.another()])
+        return (fixture, [fixture.store, try await fixture.another()])
     }
 
     @Test(arguments: StoreKind.allCases) func `twenty devices race for one QR claim and exactly one wins`(kind: StoreKind) async throws {

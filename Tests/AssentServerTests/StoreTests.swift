@@ -12,7 +12,7 @@ import Testing
 
     /// A fresh store with tenant `t1`.
     static func fixture(_ kind: StoreKind) async throws -> StoreFixture {
-        let fixture = try StoreFixture(kind)
+        let fixture = try await StoreFixture.make(kind)
         try await fixture.store.insertTenant(tenant())
         return fixture
     }

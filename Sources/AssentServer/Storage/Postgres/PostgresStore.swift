@@ -51,6 +51,7 @@ public final class PostgresStore: Store {
         try await pool.withConnection(body)
     }
 
+    @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.transaction(body)
     }
