@@ -119,6 +119,28 @@ import Testing
         #expect(again == StoreError(.constraintViolation, ""))
     }
 
+    @Test func `pooled connections the server dropped are replaced without failing the next request`() async throws {
+        let fixture = try await StoreTests.fixture(.postgres)
+        let store = fixture.store
+        // Open several pooled connections, then have the server end them all (as a restart or failover would).
+        _ = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await store.tenants().count } }
+            return try await group.reduce(0, +)
+        }
+        let url = fixture.location
+        let ended = try await offPool {
+            try PostgresConnection(url: url).queryOne(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ) { $0.int64(0) } ?? 0
+        }
+        #expect(ended >= 1)
+        for i in 0..<12 {
+            #expect(try await store.tenants().count == 1)
+            try await store.saveUser(User(tenantID: "t1", userID: "after-\(i)", now: 1))
+        }
+        withExtendedLifetime(fixture) {}
+    }
+
     @Test func `text, bytes and numbers survive the text format`() async throws {
         let fixture = try await StoreTests.fixture(.postgres)
         var device = StoreTests.device("d1", key: 0)

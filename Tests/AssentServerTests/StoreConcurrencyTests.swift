@@ -88,7 +88,8 @@ import Testing
             if let answered { outcomes.withLock { $0.append(answered.state == .approved) } }
             return answered != nil
         } == 1)
-        let approved = try #require(outcomes.withLock { $0.first })
+        let first: Bool? = outcomes.withLock { $0.first }
+        let approved = try #require(first)
         #expect(try await stores[1].action(tenantID: "t1", idempotencyKey: "k")?.state
                 == (approved ? .challengeSucceeded : .challengeFailed))
     }

@@ -1,13 +1,15 @@
 /// The PostgreSQL schema, as numbered steps mirroring ``SQLiteMigrations`` (same tables, columns and meanings; native
-/// types: `BIGINT` for times in milliseconds, `BOOLEAN`, `BYTEA`). A step is never edited once released. The
-/// version lives in `assent_schema`; steps run under an advisory lock, so instances starting together take turns
-/// and each step runs once.
+/// types: `BIGINT` for times in milliseconds, `BOOLEAN`, `BYTEA`). Step numbers follow SQLite's: step 3 is SQLite's
+/// steps 1–3 in one (PostgreSQL arrived after them), and a later SQLite step N gets a PostgreSQL step N. A step is
+/// never edited once released. Applied steps are rows of `assent_schema`; every step not there yet runs, in order
+/// (so a lower-numbered step merged later still runs), under an advisory lock, so instances starting together take
+/// turns and each step runs once.
 enum PostgresMigrations {
     /// The advisory lock key held while migrating ("ASNTMIGR").
     static let lockKey: Int64 = 0x41534E544D494752
 
     static let steps: [(version: Int, sql: String)] = [
-        (1, """
+        (3, """
         CREATE TABLE tenants (
             id TEXT PRIMARY KEY,
             name TEXT NOT NULL,
@@ -130,22 +132,23 @@ enum PostgresMigrations {
         """),
     ]
 
-    /// The newest schema version this build knows.
-    static var latest: Int { steps.last?.version ?? 0 }
-
-    /// Applies every step newer than the database's version, each in its own transaction, holding the advisory
-    /// lock throughout. Returns the versions applied.
+    /// Applies every step the database has not had, each in its own transaction, holding the advisory lock
+    /// throughout. Refuses a database with a step this build does not know (it comes from a newer `assentd`).
+    /// Returns the versions applied.
     @discardableResult
     static func apply(to connection: PostgresConnection) throws -> [Int] {
         try connection.execute("SELECT pg_advisory_lock(\(lockKey))")
         defer { try? connection.execute("SELECT pg_advisory_unlock(\(lockKey))") }
-        try connection.execute("CREATE TABLE IF NOT EXISTS assent_schema (version BIGINT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
-        let current = try connection.queryOne("SELECT COALESCE(MAX(version), 0) FROM assent_schema") { $0.int64(0) } ?? 0
-        if current > latest {
-            throw StoreError(.migrationFailed, "the database is at schema \(current), newer than this assentd (\(latest))")
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS assent_schema (
+                version BIGINT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """)
+        let done = Set(try connection.query("SELECT version FROM assent_schema") { Int($0.int64(0)) })
+        if let unknown = done.subtracting(steps.map(\.version)).max() {
+            throw StoreError(.migrationFailed, "the database has schema step \(unknown), which this assentd does not know (it is newer)")
         }
         var applied: [Int] = []
-        for step in steps where step.version > current {
+        for step in steps.sorted(by: { $0.version < $1.version }) where !done.contains(step.version) {
             do {
                 try connection.execute("BEGIN")
                 try connection.execute(step.sql)

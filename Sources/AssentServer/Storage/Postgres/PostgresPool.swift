@@ -31,19 +31,36 @@ final class PostgresPool: Sendable {
         self.size = max(1, size)
     }
 
-    /// Runs `body` with a connection, on that connection's queue.
-    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    /// Runs `body` with a connection, on that connection's queue. A connection the server dropped (a restart, a
+    /// failover, an idle timeout) is replaced; when `body` found it dead before doing anything
+    /// (``PostgresConnectionLost``) — or `idempotent` work found it dead at all — it runs once more on a new one.
+    func withConnection<T: Sendable>(
+        idempotent: Bool = false, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
         let slot = try await acquire()
         defer { release(slot) }
         let url = self.url
         return try await withCheckedThrowingContinuation { continuation in
             slot.queue.async {
                 continuation.resume(with: Result {
-                    if slot.connection?.isHealthy != true {
-                        slot.connection = nil
-                        slot.connection = try PostgresConnection(url: url)
+                    var attempt = 0
+                    while true {
+                        attempt += 1
+                        if slot.connection?.isHealthy != true {
+                            slot.connection = nil
+                            slot.connection = try PostgresConnection(url: url)
+                        }
+                        let connection = slot.connection!
+                        do {
+                            return try body(connection)
+                        } catch {
+                            let lost = error is PostgresConnectionLost || (idempotent && !connection.isHealthy)
+                            guard lost, attempt == 1 else {
+                                if let lost = error as? PostgresConnectionLost { throw lost.underlying }
+                                throw error
+                            }
+                        }
                     }
-                    return try body(slot.connection!)
                 })
             }
         }
@@ -59,6 +76,12 @@ final class PostgresPool: Sendable {
                 attempt += 1
                 do {
                     try connection.execute("BEGIN")
+                } catch {
+                    // Nothing was sent yet: on a dead connection, the pool may safely run it all on a new one.
+                    if !connection.isHealthy { throw PostgresConnectionLost(underlying: error) }
+                    throw error
+                }
+                do {
                     let value = try body(connection)
                     try connection.execute("COMMIT")
                     return value
@@ -123,6 +146,11 @@ final class PostgresPool: Sendable {
         }
         waiters.forEach { $0.resume(throwing: StoreError(.closed, "the store is closed")) }
     }
+}
+
+/// The connection was found dead before any work was sent on it.
+struct PostgresConnectionLost: Error {
+    var underlying: any Error
 }
 
 /// Thrown inside a ``PostgresPool/transaction(_:)`` body to roll back and run it again (a concurrent insert won a

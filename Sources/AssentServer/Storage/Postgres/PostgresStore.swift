@@ -36,7 +36,7 @@ public final class PostgresStore: Store {
     public var databaseKind: String { "postgresql" }
 
     public func healthCheck() async throws {
-        let writable = try await pool.withConnection { db in
+        let writable = try await read { db in
             try db.queryOne("SELECT NOT pg_is_in_recovery()") { $0.bool(0) } ?? false
         }
         guard writable else { throw StoreError(.queryFailed, "the database is a read-only replica") }
@@ -47,8 +47,9 @@ public final class PostgresStore: Store {
         pool.close()
     }
 
+    /// Runs queries that change nothing (so they may be retried on a fresh connection).
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await pool.withConnection(body)
+        try await pool.withConnection(idempotent: true, body)
     }
 
     @discardableResult
