@@ -88,8 +88,10 @@ import Testing
             if let answered { outcomes.withLock { $0.append(answered.state == .approved) } }
             return answered != nil
         } == 1)
-        let first: Bool? = outcomes.withLock { $0.first }
-        let approved = try #require(first)
+        guard let approved = outcomes.withLock({ $0.first }) else {
+            Issue.record("no answer won")
+            return
+        }
         #expect(try await stores[1].action(tenantID: "t1", idempotencyKey: "k")?.state
                 == (approved ? .challengeSucceeded : .challengeFailed))
     }

@@ -177,7 +177,7 @@ extension PostgresStore {
 
     public func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
         // Conditional update: concurrent consumers serialise on the row lock and only the first finds it unused.
-        try await write { db in
+        try await writeOne { db in
             try db.queryOne(
                 """
                 UPDATE nonces SET used_at = $1
@@ -370,7 +370,7 @@ extension PostgresStore {
         // Claims due events for this instance: rows another instance is claiming are skipped, and each claimed one
         // is leased (its next attempt moved `webhookLease` ahead), so no other instance takes it while it is being
         // delivered — and if this instance dies, it is tried again once the lease runs out.
-        try await write { db in
+        try await writeOne { db in
             try db.query(
                 """
                 UPDATE webhook_outbox SET next_attempt_at = $1::bigint + $3::bigint
@@ -394,7 +394,7 @@ extension PostgresStore {
     }
 
     public func markWebhookDelivered(id: String, at: Int64) async throws {
-        try await write { db in
+        try await writeOne { db in
             try db.update(
                 "UPDATE webhook_outbox SET delivered_at = $1, attempts = attempts + 1 WHERE id = $2",
                 [.integer(at), .text(id)])
@@ -404,7 +404,7 @@ extension PostgresStore {
     public func markWebhookAttemptFailed(
         id: String, attempts: Int, nextAttemptAt: Int64?, error: String, at: Int64
     ) async throws {
-        try await write { db in
+        try await writeOne { db in
             try db.update(
                 """
                 UPDATE webhook_outbox SET attempts = $1, next_attempt_at = COALESCE($2::bigint, next_attempt_at),

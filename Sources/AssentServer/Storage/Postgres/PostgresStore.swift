@@ -52,6 +52,14 @@ public final class PostgresStore: Store {
         try await pool.withConnection(idempotent: true, body)
     }
 
+    /// Runs one statement that changes data, on its own (PostgreSQL makes a lone statement atomic): the
+    /// `BEGIN`/`COMMIT` round trips of ``write(_:)`` are saved. Never retried, since a lost connection leaves its
+    /// outcome unknown.
+    @discardableResult
+    func writeOne<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await pool.withConnection(body)
+    }
+
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.transaction(body)
@@ -75,7 +83,7 @@ public final class PostgresStore: Store {
 
     public func insertTenant(_ tenant: Tenant) async throws {
         let settings = try SQLiteStore.encode(tenant.settings)
-        try await write { db in
+        try await writeOne { db in
             try db.update(
                 "INSERT INTO tenants (\(Self.tenantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [.text(tenant.id), .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
@@ -115,7 +123,7 @@ public final class PostgresStore: Store {
     public func updateTenant(_ tenant: Tenant) async throws -> Bool {
         let settings = try SQLiteStore.encode(tenant.settings)
         defer { tenantCache.withLock { $0.removeAll() } }
-        return try await write { db in
+        return try await writeOne { db in
             try db.update(
                 "UPDATE tenants SET name = $1, secret_hash = $2, key_version = $3, settings = $4, secret_version = $5 WHERE id = $6",
                 [.text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)), .text(settings),
@@ -183,7 +191,7 @@ public final class PostgresStore: Store {
     }
 
     public func saveUser(_ user: User) async throws {
-        try await write { try Self.saveUser(user, in: $0) }
+        try await writeOne { try Self.saveUser(user, in: $0) }
     }
 
     public func deleteUser(
@@ -271,7 +279,7 @@ public final class PostgresStore: Store {
     public func updateActionState(
         tenantID: String, idempotencyKey: String, state: ActionState, verificationMethod: VerificationMethod?, at: Int64
     ) async throws -> Action? {
-        try await write { db in
+        try await writeOne { db in
             try db.queryOne(
                 """
                 UPDATE actions SET state = $1, verification_method = COALESCE($2, verification_method),
@@ -286,7 +294,7 @@ public final class PostgresStore: Store {
     public func markActionValidated(tenantID: String, idempotencyKey: String, at: Int64) async throws -> Bool {
         // A conditional update: a second caller waits for the first one's row lock, then re-checks
         // `validated_at IS NULL` against the committed row and changes nothing.
-        try await write { db in
+        try await writeOne { db in
             try db.update(
                 """
                 UPDATE actions SET validated_at = $1
