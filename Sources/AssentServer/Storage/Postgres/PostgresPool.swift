@@ -147,12 +147,3 @@ final class PostgresPool: Sendable {
         waiters.forEach { $0.resume(throwing: StoreError(.closed, "the store is closed")) }
     }
 }
-
-/// The connection was found dead before any work was sent on it.
-struct PostgresConnectionLost: Error {
-    var underlying: any Error
-}
-
-/// Thrown inside a ``PostgresPool/transaction(_:)`` body to roll back and run it again (a concurrent insert won a
-/// race the body can only resolve by starting over).
-struct PostgresRetry: Error {}
