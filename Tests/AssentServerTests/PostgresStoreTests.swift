@@ -78,6 +78,33 @@ import Testing
         withExtendedLifetime(fixture) {}
     }
 
+    @Test func `the listening connection comes back after the server dropped it`() async throws {
+        let fixture = try await StoreTests.fixture(.postgres)
+        let a = try #require(fixture.store as? PostgresStore)
+        let b = try #require(try await fixture.another() as? PostgresStore)
+        let received = Mutex<[ChallengeChange]>([])
+        b.watchChallengeChanges { change in received.withLock { $0.append(change) } }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let url = fixture.location
+        let ended = try await offPool {
+            try PostgresConnection(url: url).queryOne(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+            ) { $0.int64(0) } ?? 0
+        }
+        #expect(ended == 1)
+        try await Task.sleep(nanoseconds: 2_500_000_000)  // re-opened after a second
+        try await a.insertAuthenticator(StoreTests.device("d1", key: 1))
+        #expect(try await a.insertChallenge(Challenge(id: "qr", tenantID: "t1", kind: .qrCode, createdAt: 1, expiresAt: .max / 2),
+                                            maxOpenForUser: nil))
+        let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "k", state: .challengeRequired, now: 2)
+        _ = try await a.claimChallenge(tenantID: "t1", id: "qr", authenticator: StoreTests.device("d1", key: 1), anonymousAction: action, now: 2)
+        let deadline = Date().addingTimeInterval(5)
+        while received.withLock({ $0.isEmpty }), Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(received.withLock { $0 } == [ChallengeChange(tenantID: "t1", challengeID: "qr", state: .claimed)])
+        await b.close()
+        withExtendedLifetime(fixture) {}
+    }
+
     @Test func `copy-sqlite copies every table, and refuses a database that has data`() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("source.sqlite")
