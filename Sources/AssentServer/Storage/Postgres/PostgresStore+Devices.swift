@@ -278,41 +278,47 @@ extension PostgresStore {
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64
     ) async throws -> Challenge? {
-        try await write { [self] db in
-            // A conditional update: two answers (from any instances) serialise on the challenge's row lock, and
-            // the second re-checks the state against the committed row and changes nothing.
-            let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
-            guard let challenge = try db.queryOne(
+        let state: Challenge.State = approved ? .approved : .denied
+        let announcement = ChallengeChange(tenantID: tenantID, challengeID: id, state: state).payload(from: instanceID)
+        let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
+        // One statement (one round trip) does it all: a conditional update of the challenge — two answers from any
+        // instances serialise on its row lock, and the second re-checks the state against the committed row and
+        // changes nothing — then, only if it moved, its action (only while that still waits for a challenge: one the
+        // backend blocked, or that already failed, never becomes a success), the authenticator's last verification,
+        // and the announcement to the other instances (sent at commit).
+        return try await write { db -> Challenge? in
+            try db.queryOne(
                 """
-                UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
-                WHERE id = $4 AND tenant_id = $5 AND state = ANY($6::text[]) AND expires_at > $2
-                  AND (state = 'pending' OR answered_by = $3)
-                  AND EXISTS (SELECT 1 FROM authenticators WHERE id = $3 AND tenant_id = $5
-                              AND (expires_at IS NULL OR expires_at > $2))
-                RETURNING \(Self.challengeColumns)
+                WITH c AS (
+                  UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
+                  WHERE id = $4 AND tenant_id = $5 AND state = ANY($6::text[]) AND expires_at > $2
+                    AND (state = 'pending' OR answered_by = $3)
+                    AND EXISTS (SELECT 1 FROM authenticators WHERE id = $3 AND tenant_id = $5
+                                AND (expires_at IS NULL OR expires_at > $2))
+                  RETURNING \(Self.challengeColumns)),
+                a AS (
+                  UPDATE actions SET state = $7, verification_method = $8, state_updated_at = $2
+                  FROM c WHERE actions.tenant_id = c.tenant_id AND actions.idempotency_key = c.idempotency_key
+                    AND actions.state = 'CHALLENGE_REQUIRED'
+                  RETURNING 1),
+                u AS (
+                  UPDATE authenticators SET last_verified_at = $2
+                  WHERE id = $3 AND tenant_id = $5 AND EXISTS (SELECT 1 FROM c)
+                  RETURNING 1)
+                SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u), pg_notify($9, $10) IS NULL FROM c
                 """,
-                [.text(approved ? "approved" : "denied"), .integer(now), .text(authenticatorID), .text(id),
-                 .text(tenantID), .text(states)], Self.challenge)
-            else { return nil }
-            if let key = challenge.idempotencyKey {
-                // Only an action still waiting for its challenge moves: one the backend blocked (or that already
-                // failed) is never turned into a success by a late approval. The whole answer is then undone.
-                let moved = try db.update(
-                    """
-                    UPDATE actions SET state = $1, verification_method = $2, state_updated_at = $3
-                    WHERE tenant_id = $4 AND idempotency_key = $5 AND state = 'CHALLENGE_REQUIRED'
-                    """,
-                    [.text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
-                     .text(verificationMethod.rawValue), .integer(now), .text(tenantID), .text(key)])
-                guard moved == 1 else {
+                [.text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID),
+                 .text(states),
+                 .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
+                 .text(verificationMethod.rawValue), .text(Self.challengeChannel), .text(announcement)]
+            ) { row in
+                let challenge = try Self.challenge(row)
+                if challenge.idempotencyKey != nil, row.int64(18) != 1 {
+                    // The whole answer is undone (the transaction rolls back, the announcement with it).
                     throw StoreError(.constraintViolation, "the action is no longer waiting for a challenge")
                 }
+                return challenge
             }
-            try db.update(
-                "UPDATE authenticators SET last_verified_at = $1 WHERE id = $2 AND tenant_id = $3",
-                [.integer(now), .text(authenticatorID), .text(tenantID)])
-            try notifyChange(challenge, in: db)
-            return challenge
         }
     }
 
