@@ -14,6 +14,8 @@ final class PostgresConnection: @unchecked Sendable {
 
     private let handle: OpaquePointer
     private var statements: [String: String] = [:]
+    /// A `BEGIN` not sent yet: it travels with the transaction's first statement (see ``begin()``).
+    private(set) var beginPending = false
 
     /// Connects to `url` (a `postgres://` URI or a libpq key=value string).
     init(url: String) throws {
@@ -42,8 +44,27 @@ final class PostgresConnection: @unchecked Sendable {
     /// The server process serving this connection.
     var backendPID: Int32 { PQbackendPID(handle) }
 
+    /// Starts a transaction. The `BEGIN` is sent together with the first statement, in one pipeline (one round
+    /// trip instead of two); a transaction that runs no statement sends nothing.
+    func begin() {
+        beginPending = true
+    }
+
+    /// Ends a transaction started with ``begin()``: `COMMIT` (or `ROLLBACK`), unless nothing was sent.
+    func finish(commit: Bool) throws {
+        if beginPending {
+            beginPending = false
+            return
+        }
+        try execute(commit ? "COMMIT" : "ROLLBACK")
+    }
+
     /// Runs one or more statements without parameters (simple query protocol).
     func execute(_ sql: String) throws {
+        if beginPending {
+            beginPending = false
+            try execute("BEGIN")
+        }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         _ = try check(result, sql: sql)
@@ -56,6 +77,10 @@ final class PostgresConnection: @unchecked Sendable {
         let texts = values.map { $0.textFormat.map { strdup($0) } ?? nil }
         defer { texts.forEach { free($0) } }
         let pointers: [UnsafePointer<CChar>?] = texts.map { $0.map { UnsafePointer($0) } }
+        if beginPending {
+            beginPending = false
+            return try pipelinedWithBegin(name, pointers, sql: sql)
+        }
         let result = pointers.withUnsafeBufferPointer { buffer in
             PQexecPrepared(handle, name, Int32(values.count), buffer.baseAddress, nil, nil, 0)
         }
@@ -79,6 +104,48 @@ final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     func update(_ sql: String, _ values: [PostgresValue] = []) throws -> Int {
         try run(sql, values).affected
+    }
+
+    /// Sends `BEGIN` and the prepared statement in one pipeline, then reads both results up to the sync point.
+    /// When the connection turns out dead here nothing can have been committed, so the error is
+    /// ``PostgresConnectionLost`` and the pool may run the whole transaction again on a new connection.
+    private func pipelinedWithBegin(
+        _ name: String, _ pointers: [UnsafePointer<CChar>?], sql: String
+    ) throws -> (rows: [PostgresRow], affected: Int) {
+        func lost(_ what: String) -> any Error {
+            let error = StoreError(.queryFailed, "\(what): \(errorMessage)")
+            return isHealthy ? error : PostgresConnectionLost(underlying: error)
+        }
+        guard PQenterPipelineMode(handle) == 1 else { throw lost("cannot enter pipeline mode") }
+        defer { PQexitPipelineMode(handle) }
+        let sent = PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
+            && pointers.withUnsafeBufferPointer { buffer in
+                PQsendQueryPrepared(handle, name, Int32(pointers.count), buffer.baseAddress, nil, nil, 0) == 1
+            }
+            && PQpipelineSync(handle) == 1
+        guard sent else { throw lost("cannot send") }
+        // Results arrive in order: BEGIN's, a null, the statement's, a null, then the sync point.
+        var outcomes: [Result<(rows: [PostgresRow], affected: Int), any Error>] = []
+        while true {
+            guard let result = PQgetResult(handle) else {
+                if !isHealthy { throw lost("connection lost") }
+                continue
+            }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+            if status == PGRES_PIPELINE_ABORTED {
+                outcomes.append(.failure(StoreError(.queryFailed, "not run: the transaction failed to begin")))
+                continue
+            }
+            outcomes.append(Result {
+                let rows = try check(result, sql: sql)
+                return (rows, Int(String(cString: PQcmdTuples(result))) ?? 0)
+            })
+        }
+        guard outcomes.count == 2 else { throw StoreError(.queryFailed, "pipeline returned \(outcomes.count) results") }
+        _ = try outcomes[0].get()
+        return try outcomes[1].get()
     }
 
     private func prepared(_ sql: String) throws -> String {

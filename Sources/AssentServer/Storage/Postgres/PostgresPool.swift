@@ -74,19 +74,18 @@ final class PostgresPool: Sendable {
             var attempt = 0
             while true {
                 attempt += 1
-                do {
-                    try connection.execute("BEGIN")
-                } catch {
-                    // Nothing was sent yet: on a dead connection, the pool may safely run it all on a new one.
-                    if !connection.isHealthy { throw PostgresConnectionLost(underlying: error) }
-                    throw error
-                }
+                // BEGIN travels with the first statement; a connection found dead on that first round trip
+                // throws ``PostgresConnectionLost`` (nothing was committed), and the pool runs it all again.
+                connection.begin()
                 do {
                     let value = try body(connection)
-                    try connection.execute("COMMIT")
+                    try connection.finish(commit: true)
                     return value
                 } catch {
-                    if connection.isHealthy, connection.inTransaction { try? connection.execute("ROLLBACK") }
+                    if connection.isHealthy, connection.inTransaction || connection.beginPending {
+                        try? connection.finish(commit: false)
+                    }
+                    if error is PostgresConnectionLost { throw error }
                     let retry = error is PostgresRetry || (error as? StoreError)?.code == .busy
                     if retry, attempt < 8, connection.isHealthy { continue }
                     if error is PostgresRetry { throw StoreError(.busy, "gave up after \(attempt) attempts") }
