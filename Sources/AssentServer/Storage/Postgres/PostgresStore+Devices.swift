@@ -216,31 +216,37 @@ extension PostgresStore {
     }
 
     public func insertChallenge(_ c: Challenge, maxOpenForUser: Int?) async throws -> Bool {
-        try await write { db in
-            if let maxOpenForUser, let user = c.userID {
-                // Concurrent starts for one user (from any instance) take turns on a transaction-scoped advisory lock,
-                // so the count below cannot be passed.
+        let values: [PostgresValue] = [
+            .text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
+            .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
+            .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
+            .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
+            Self.encodeCustom(c.custom), .optional(c.deviceCodeHash),
+        ]
+        guard let maxOpenForUser, let user = c.userID else {
+            return try await writeOne { db in
                 try db.update(
-                    "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("challenge-cap:\(c.tenantID):\(user)")])
-                let open = try db.queryOne(
                     """
-                    SELECT COUNT(*) FROM challenges WHERE tenant_id = $1 AND user_id = $2 AND kind = $3
-                      AND state IN ('pending', 'claimed') AND expires_at > $4
+                    INSERT INTO challenges (\(Self.challengeColumns))
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
                     """,
-                    [.text(c.tenantID), .text(user), .text(c.kind.rawValue), .integer(c.createdAt)]) { Int($0.int64(0)) } ?? 0
-                guard open < maxOpenForUser else { return false }
+                    values) == 1
             }
+        }
+        return try await write { db in
+            // Concurrent starts for one user (from any instance) take turns on a transaction-scoped advisory lock,
+            // so the count in the insert that follows (its snapshot is taken after the lock) cannot be passed.
             try db.update(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("challenge-cap:\(c.tenantID):\(user)")])
+            return try db.update(
                 """
                 INSERT INTO challenges (\(Self.challengeColumns))
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::bigint, $10::bigint, $11::bigint, $12, $13, $14, $15, $16,
+                  $17, $18::bytea
+                WHERE (SELECT COUNT(*) FROM challenges WHERE tenant_id = $2 AND user_id = $4 AND kind = $3
+                       AND state IN ('pending', 'claimed') AND expires_at > $9::bigint) < $19::bigint
                 """,
-                [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
-                 .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
-                 .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
-                 .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
-                 Self.encodeCustom(c.custom), .optional(c.deviceCodeHash)])
-            return true
+                values + [.integer(Int64(maxOpenForUser))]) == 1
         }
     }
 
