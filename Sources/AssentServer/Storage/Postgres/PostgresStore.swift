@@ -154,20 +154,25 @@ public final class PostgresStore: Store {
         return .text(String(decoding: data, as: UTF8.self))
     }
 
+    /// Creates or replaces a user record: parameters $1…$12 are ``userValues(_:)``.
+    static let upsertUser = """
+        INSERT INTO users (\(userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        ON CONFLICT (tenant_id, user_id) DO UPDATE SET email = excluded.email,
+          email_verified = excluded.email_verified, phone_number = excluded.phone_number,
+          phone_number_verified = excluded.phone_number_verified, username = excluded.username,
+          display_name = excluded.display_name, locale = excluded.locale, custom = excluded.custom,
+          updated_at = excluded.updated_at
+        """
+
+    static func userValues(_ user: User) -> [PostgresValue] {
+        [.text(user.tenantID), .text(user.userID), .optional(user.email), .bool(user.emailVerified),
+         .optional(user.phoneNumber), .bool(user.phoneNumberVerified), .optional(user.username),
+         .optional(user.displayName), .optional(user.locale), encodeCustom(user.custom), .integer(user.createdAt),
+         .integer(user.updatedAt)]
+    }
+
     static func saveUser(_ user: User, in db: PostgresConnection) throws {
-        try db.update(
-            """
-            INSERT INTO users (\(userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-            ON CONFLICT (tenant_id, user_id) DO UPDATE SET email = excluded.email,
-              email_verified = excluded.email_verified, phone_number = excluded.phone_number,
-              phone_number_verified = excluded.phone_number_verified, username = excluded.username,
-              display_name = excluded.display_name, locale = excluded.locale, custom = excluded.custom,
-              updated_at = excluded.updated_at
-            """,
-            [.text(user.tenantID), .text(user.userID), .optional(user.email), .bool(user.emailVerified),
-             .optional(user.phoneNumber), .bool(user.phoneNumberVerified), .optional(user.username),
-             .optional(user.displayName), .optional(user.locale), encodeCustom(user.custom), .integer(user.createdAt),
-             .integer(user.updatedAt)])
+        try db.update(upsertUser, userValues(user))
     }
 
     /// Creates the user record when missing, leaving an existing one as it is.
@@ -249,27 +254,35 @@ public final class PostgresStore: Store {
             }
             // The user row is locked first, so the authenticators read next cannot change before the action is in.
             let current = try Self.user(tenantID: action.tenantID, userID: action.userID, in: db, lock: true)
-            try Self.saveUser(user(current), in: db)
             let authenticators = try Self.authenticators(tenantID: action.tenantID, userID: action.userID, in: db)
             var decided = action
             decide(&decided, authenticators)
-            // Another instance may have inserted the same key meanwhile: then start over and return its action.
-            guard try Self.insertAction(decided, in: db, onConflictDoNothing: true) == 1 else { throw PostgresRetry() }
+            // The user record and the action in one statement. Another instance may have inserted the same key
+            // meanwhile: then start over and return its action.
+            let inserted = try db.update(
+                "WITH u AS (\(Self.upsertUser) RETURNING 1) " + Self.insertActionSQL(firstParameter: 13)
+                    + " ON CONFLICT (tenant_id, idempotency_key) DO NOTHING",
+                Self.userValues(user(current)) + Self.actionValues(decided))
+            guard inserted == 1 else { throw PostgresRetry() }
             return TrackOutcome(action: decided, authenticators: authenticators, created: true)
         }
     }
 
-    @discardableResult
-    static func insertAction(_ a: Action, in db: PostgresConnection, onConflictDoNothing: Bool = false) throws -> Int {
-        try db.update(
-            """
-            INSERT INTO actions (\(actionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-            \(onConflictDoNothing ? "ON CONFLICT (tenant_id, idempotency_key) DO NOTHING" : "")
-            """,
-            [.text(a.tenantID), .text(a.idempotencyKey), .text(a.userID), .text(a.actionCode), .text(a.state.rawValue),
-             .integer(a.createdAt), .integer(a.stateUpdatedAt), .optional(a.verificationMethod?.rawValue),
-             .optional(a.ipAddress), .optional(a.userAgent), .optional(a.deviceID), .optional(a.redirectURL),
-             encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt)])
+    /// `INSERT INTO actions … VALUES` with ``actionValues(_:)`` as parameters from `$firstParameter` on.
+    static func insertActionSQL(firstParameter: Int) -> String {
+        let placeholders = (firstParameter..<firstParameter + 15).map { "$\($0)" }.joined(separator: ", ")
+        return "INSERT INTO actions (\(actionColumns)) VALUES (\(placeholders))"
+    }
+
+    static func actionValues(_ a: Action) -> [PostgresValue] {
+        [.text(a.tenantID), .text(a.idempotencyKey), .text(a.userID), .text(a.actionCode), .text(a.state.rawValue),
+         .integer(a.createdAt), .integer(a.stateUpdatedAt), .optional(a.verificationMethod?.rawValue),
+         .optional(a.ipAddress), .optional(a.userAgent), .optional(a.deviceID), .optional(a.redirectURL),
+         encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt)]
+    }
+
+    static func insertAction(_ a: Action, in db: PostgresConnection) throws {
+        try db.update(insertActionSQL(firstParameter: 1), actionValues(a))
     }
 
     public func action(tenantID: String, idempotencyKey: String) async throws -> Action? {
