@@ -15,7 +15,7 @@ public final class AssentApplication: Sendable {
     }
 
     private let configuration: ServerConfiguration
-    private let store: any Store
+    private let store: any ServerStore
     private let server: HTTPServer
     private let tenants: TenantDirectory
     private let logger: Logger

@@ -121,12 +121,23 @@ import Testing
         try await source.insertNonce(Nonce(id: "n", tenantID: "t1", authenticatorID: "d1", purpose: .getChallenge,
                                            message: "m", createdAt: 1, expiresAt: 100, usedAt: nil))
         #expect(try await source.insertChallenge(StoreTests.pushChallenge("c1", key: "enrol"), maxOpenForUser: nil))
+        let application = ActivationStoreTests.application()
+        _ = try await source.insertPowerAuthApplication(application)
+        var activation = ActivationStoreTests.activation("pa")
+        activation.counter = 7
+        try await source.insertActivation(activation)
+        var pushed = Challenge(id: "c2", tenantID: "t1", kind: .push, createdAt: 10, expiresAt: 1_000_000)
+        pushed.userID = "u"
+        let delivery = PushDelivery(id: "pd", tenantID: "t1", challengeID: "c2", authenticatorID: "d1", provider: .apns,
+                                    createdAt: 10, expiresAt: 1_000_000)
+        let timeline = (1...3).map { ChallengeTimelineEntry(event: "push.queued", tenantID: "t1", challengeID: "c2", at: 10, detail: "\($0)") }
+        #expect(try await source.insertPushChallenge(pushed, maxOpenForUser: nil, deliveries: [delivery], timeline: timeline))
         await source.close()
 
         let url = try await PostgresTestServer.start().freshDatabase(migrated: false)
         let report = try await offPool { try DatabaseCopy.copy(sqlitePath: path, postgresURL: url) }
         #expect(report.map(\.table) == DatabaseCopy.tables)
-        #expect(report.map(\.rows) == [1, 1, 1, 1, 1, 1, 1])
+        #expect(report.map(\.rows) == [1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 3])
         let target = try await offPool { try PostgresStore(url: url, connections: 2) }
         #expect(try await target.tenant(id: "t1") == StoreTests.tenant())
         #expect(try await target.user(tenantID: "t1", userID: "u") == user)
@@ -134,6 +145,13 @@ import Testing
         #expect(try await target.challenge(tenantID: "t1", id: "c1") == StoreTests.pushChallenge("c1", key: "enrol"))
         #expect(try await target.openNonce(id: "n", authenticatorID: "d1", purpose: .getChallenge, now: 5)?.message == "m")
         #expect(try await target.dueWebhookEvents(now: 10, limit: 10).map(\.id) == ["e1"])
+        #expect(try await target.powerAuthApplication(tenantID: "t1") == application)
+        #expect(try await target.activation(id: "pa") == activation)
+        #expect(try await target.pushDeliveries(tenantID: "t1", challengeID: "c2") == [delivery])
+        // The timeline keeps its order, and entries written after the copy come after the copied ones.
+        let later = ChallengeTimelineEntry(event: "push.delivered", tenantID: "t1", challengeID: "c2", at: 20)
+        try await target.appendTimeline([later])
+        #expect(try await target.challengeTimeline(tenantID: "t1", challengeID: "c2") == timeline + [later])
         await target.close()
         let again = try await offPool { () -> StoreError? in
             do {

@@ -134,9 +134,9 @@ struct StoreFixture: Sendable {
     let directory: TemporaryDirectory
     /// The SQLite path or PostgreSQL URL.
     let location: String
-    let store: any Store
+    let store: any ServerStore
 
-    private init(kind: StoreKind, directory: TemporaryDirectory, location: String, store: any Store) {
+    private init(kind: StoreKind, directory: TemporaryDirectory, location: String, store: any ServerStore) {
         self.kind = kind
         self.directory = directory
         self.location = location
@@ -156,7 +156,7 @@ struct StoreFixture: Sendable {
     }
 
     /// Another store on the same database, as a second `assentd` instance would open it.
-    func another() async throws -> any Store {
+    func another() async throws -> any ServerStore {
         let location = self.location
         return try await offPool { try DatabaseLocation(location).open(connections: 8) }
     }

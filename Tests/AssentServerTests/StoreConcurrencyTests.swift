@@ -10,7 +10,7 @@ import Testing
     /// Runs `body(instance, i)` for `count` concurrent callers alternating between the two stores; returns how many
     /// returned true.
     static func race(
-        _ stores: [any Store], count: Int, _ body: @escaping @Sendable (any Store, Int) async throws -> Bool
+        _ stores: [any ServerStore], count: Int, _ body: @escaping @Sendable (any ServerStore, Int) async throws -> Bool
     ) async throws -> Int {
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for i in 0..<count {
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    static func instances(_ kind: StoreKind) async throws -> (StoreFixture, [any Store]) {
+    static func instances(_ kind: StoreKind) async throws -> (StoreFixture, [any ServerStore]) {
         let fixture = try await StoreTests.fixture(kind)
         return (fixture, [fixture.store, try await fixture.another()])
     }
@@ -158,5 +158,82 @@ import Testing
         let ids = claimed.withLock { $0 }
         #expect(ids.count == 200)
         #expect(Set(ids).count == 200)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func `sixteen verify-and-advance calls for one counter value across two instances: exactly one succeeds`(kind: StoreKind) async throws {
+        let (fixture, stores) = try await Self.instances(kind)
+        defer { withExtendedLifetime(fixture) {} }
+        try await stores[0].insertActivation(ActivationStoreTests.activation("pa"))
+        _ = try await stores[1].updateActivation(id: "pa") { $0.status = .active }
+        for round in 0..<3 {
+            // Every caller presents a signature made at counter value `signed`; as the look-ahead does, it matches
+            // while the stored counter is at or below it (within the window), and a match moves the counter past it.
+            let signed = Int64(round * 5 + 3)
+            let runs = Mutex(0)
+            let accepted = try await Self.race(stores, count: 16) { store, i in
+                try await store.updateActivation(id: "pa") { record -> Bool in
+                    runs.withLock { $0 += 1 }
+                    guard record.status == .active, signed >= record.counter, signed < record.counter + 20 else {
+                        return false
+                    }
+                    record.counter = signed + 1
+                    record.counterData = Array(repeating: UInt8(signed + 1), count: 16)
+                    record.failedAttempts = 0
+                    record.lastUsedAt = Int64(100 + i)
+                    return true
+                } ?? false
+            }
+            #expect(accepted == 1, "round \(round): \(accepted) calls consumed counter \(signed)")
+            #expect(runs.withLock { $0 } >= 16)
+            let stored = try #require(try await stores[round % 2].activation(id: "pa"))
+            #expect(stored.counter == signed + 1 && stored.counterData == Array(repeating: UInt8(signed + 1), count: 16))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func `push delivery claims from two instances never hand out the same delivery`(kind: StoreKind) async throws {
+        let (fixture, stores) = try await Self.instances(kind)
+        defer { withExtendedLifetime(fixture) {} }
+        var device = StoreTests.device("d1", key: 1)
+        device.devicePlatform = "IOS"
+        try await stores[0].insertAuthenticator(device)
+        for c in 0..<30 {
+            var challenge = Challenge(id: "pc\(c)", tenantID: "t1", kind: .push, createdAt: 10, expiresAt: 1_000_000)
+            challenge.userID = "u"
+            let deliveries = (0..<4).map { n in
+                PushDelivery(id: "pd\(c)-\(n)", tenantID: "t1", challengeID: challenge.id, authenticatorID: "d1",
+                             provider: n % 2 == 0 ? .apns : .fcm, createdAt: 10, expiresAt: 1_000_000)
+            }
+            #expect(try await stores[c % 2].insertPushChallenge(challenge, maxOpenForUser: nil, deliveries: deliveries, timeline: []))
+        }
+        let claimed = Mutex<[String]>([])
+        _ = try await Self.race(stores, count: 8) { store, i in
+            while true {
+                let due = try await store.claimDuePushDeliveries(now: 1000, leaseUntil: 500_000, limit: 3)
+                if due.isEmpty { return true }
+                claimed.withLock { $0 += due.map(\.id) }
+                for var delivery in due {
+                    #expect(delivery.pushToken == "push-d1" && delivery.claimedUntil == 500_000)
+                    delivery.attempts += 1
+                    delivery.state = .delivered
+                    try await store.recordPushAttempt(
+                        delivery, sentToken: delivery.pushToken, staleCode: nil,
+                        entry: ChallengeTimelineEntry(
+                            event: "push.delivered", tenantID: "t1", challengeID: delivery.challengeID, at: 1001,
+                            authenticatorID: "d1", provider: delivery.provider.rawValue, attempt: 1, status: 200,
+                            detail: "claimer \(i)"))
+                }
+            }
+        }
+        let ids = claimed.withLock { $0 }
+        #expect(ids.count == 120)
+        #expect(Set(ids).count == 120, "\(ids.count - Set(ids).count) deliveries were handed out twice")
+        // Every delivery was sent once: one delivered entry each on its challenge's timeline.
+        for c in 0..<30 {
+            let timeline = try await stores[c % 2].challengeTimeline(tenantID: "t1", challengeID: "pc\(c)")
+            #expect(timeline.count == 4 && timeline.allSatisfy { $0.event == "push.delivered" })
+            #expect(try await stores[(c + 1) % 2].pushDeliveries(tenantID: "t1", challengeID: "pc\(c)").allSatisfy { $0.state == .delivered })
+        }
     }
 }

@@ -2,7 +2,9 @@
 WebSocket on instance A is claimed and approved through instance B and A's socket hears each state at once; twenty
 devices racing through both instances for one claim leave exactly one winner; killing one instance with SIGKILL under
 load loses no acknowledged approval while the other keeps serving; the webhook outbox, drained by both, delivers each
-event exactly once. PostgreSQL only: several instances need a shared database (conftest runs this module once)."""
+event exactly once; a PowerAuth counter value is consumed once however the verifications are spread over both
+instances. PostgreSQL only: several instances need a shared database (conftest runs this module once)."""
+import base64
 import json
 import os
 import signal
@@ -18,8 +20,10 @@ from authsignal.client import AuthsignalClient
 
 from conftest import Server, assent
 from device import Device
+from powerauth_device import PowerAuthDevice, b64
 from test_qr import QRTenant, answer, claim
 from test_push import Tenant
+from test_powerauth import BODY
 from test_webhooks import Receiver
 
 STORES_ONLY = {"postgres"}
@@ -218,3 +222,50 @@ def test_killing_one_instance_under_load_loses_no_acknowledged_approval():
                 assert sdk_b.get_action(user, "signIn", key)["state"] == "CHALLENGE_SUCCEEDED", (user, key)
         finally:
             p.stop()
+
+
+def test_a_powerauth_counter_cannot_be_consumed_twice_across_instances(pair):
+    # The tenant and its PowerAuth application are made by the admin CLI on the shared PostgreSQL database.
+    created = assent("admin", "tenant", "create", "--database", pair.a.database, "--name", "pa-" + uuid.uuid4().hex[:6])
+    tenant_id, secret = created["tenantId"], created["secretKey"]
+    powerauth = assent("admin", "tenant", "powerauth", "--database", pair.a.database, "--tenant", tenant_id)
+    assert assent("admin", "tenant", "powerauth", "--database", pair.a.database, "--tenant", tenant_id) == powerauth
+    auth = {"Authorization": "Basic " + base64.b64encode((secret + ":").encode()).decode()}
+    tracked = requests.post(f"{pair.a.api}/users/erin/actions/activate", json={"scope": "add:authenticators"},
+                            headers=auth, timeout=10)
+    assert tracked.status_code == 200, tracked.text
+    device = PowerAuthDevice(pair.b.api, powerauth["masterPublicKey"])
+    device.activate(tracked.json()["token"])
+
+    def verify(server, header):
+        r = requests.post(server.api + "/signatures/verify", json={"method": "POST", "uriId": "/payments", "body": b64(BODY),
+                                                                   "authorization": header}, headers=auth, timeout=30)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    for signature_type in ("possession", "possession_biometry", "possession_knowledge"):
+        header = device.header("POST", "/payments", BODY, signature_type)
+        barrier = threading.Barrier(16)
+        results = [None] * 16
+
+        def go(i):
+            barrier.wait()
+            results[i] = verify(pair.a if i % 2 == 0 else pair.b, header)
+
+        threads = [threading.Thread(target=go, args=(i,)) for i in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        valid = [i for i, r in enumerate(results) if r and r["valid"]]
+        assert len(valid) == 1, (signature_type, [r and r["valid"] for r in results])
+        assert all(r is not None for r in results)
+    # The losers of the possession_knowledge round were counted as failures (across both instances) and blocked it.
+    blocked = requests.get(f"{pair.b.api}/activations/{device.activation_id}", headers=auth, timeout=10).json()
+    assert blocked["activationStatus"] == "BLOCKED" and blocked["failedAttempts"] == 5, blocked
+    unblocked = requests.post(f"{pair.a.api}/activations/{device.activation_id}/unblock", headers=auth, timeout=10)
+    assert unblocked.status_code == 200 and unblocked.json()["activationStatus"] == "ACTIVE", unblocked.text
+    # The counter moved once per round, on both instances alike: the next signature is in step on either.
+    assert verify(pair.b, device.header("POST", "/payments", BODY, "possession_knowledge"))["valid"] is True
+    assert verify(pair.a, device.header("POST", "/payments", BODY, "possession"))["valid"] is True
+    assert device.status()["inSync"] is True

@@ -2,10 +2,13 @@ import Foundation
 
 /// Copies every table of an SQLite database into an empty PostgreSQL one (`assentd copy-sqlite`), in one
 /// PostgreSQL transaction: all rows arrive, or none. Values are converted by the PostgreSQL column's type
-/// (SQLite's 0/1 integers become booleans).
+/// (SQLite's 0/1 integers become booleans); an identity column's sequence continues after the copied ids.
 public enum DatabaseCopy {
     /// The tables, parents before children.
-    static let tables = ["tenants", "users", "actions", "authenticators", "challenges", "nonces", "webhook_outbox"]
+    static let tables = [
+        "tenants", "users", "actions", "authenticators", "challenges", "nonces", "webhook_outbox",
+        "powerauth_applications", "activations", "push_deliveries", "challenge_timeline",
+    ]
 
     /// Rows copied per table.
     public typealias Report = [(table: String, rows: Int)]
@@ -39,6 +42,13 @@ public enum DatabaseCopy {
                 let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
                 for row in rows {
                     try target.update(insert, zip(columns, row).map { column, value in convert(value, to: types[column]!) })
+                }
+                if types["id"] != nil, let sequence = try target.queryOne(
+                    "SELECT pg_get_serial_sequence($1, 'id')", [.text(table)], { $0.optionalString(0) }) ?? nil {
+                    // Copied rows kept their ids (challenge_timeline's order); new rows continue after them.
+                    try target.update(
+                        "SELECT setval($1::regclass, (SELECT COALESCE(MAX(id), 0) + 1 FROM \(table)), false)",
+                        [.text(sequence)])
                 }
                 report.append((table, rows.count))
             }

@@ -38,7 +38,7 @@ public enum DatabaseLocation: Sendable, Hashable {
     }
 
     /// Opens the store (applying pending migrations); `connections` sizes a PostgreSQL pool.
-    public func open(connections: Int) throws -> any Store {
+    public func open(connections: Int) throws -> any ServerStore {
         switch self {
         case .sqlite(let path): return try SQLiteStore(path: path)
         case .postgres(let url): return try PostgresStore(url: url, connections: connections)

@@ -22,6 +22,16 @@ enum TenantDatabase {
     static func withDirectory<T>(
         _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory, [UInt8]) async throws -> T
     ) async throws -> T {
+        try await withStore(invocation, mayCreate: mayCreate) { store, masterKey in
+            try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey), masterKey)
+        }
+    }
+
+    /// Opens the database (SQLite or PostgreSQL), runs `body` with the store itself and the master key (the PowerAuth
+    /// commands need both), and always closes it again.
+    static func withStore<T>(
+        _ invocation: Invocation, mayCreate: Bool = false, _ body: (any ServerStore, [UInt8]) async throws -> T
+    ) async throws -> T {
         let location = try location(invocation.options.required(option.name))
         if !mayCreate, case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path)", errorCode: "not_found")
@@ -45,31 +55,6 @@ enum TenantDatabase {
             throw CLIError.usage(error.description)
         }
         let store = try location.open(connections: 2)
-        do {
-            let result = try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey), masterKey)
-            await store.close()
-            return result
-        } catch {
-            await store.close()
-            throw error
-        }
-    }
-
-    /// Opens the database and runs `body` with the store itself and the master key (for the PowerAuth commands).
-    static func withStore<T>(
-        _ invocation: Invocation, _ body: (SQLiteStore, [UInt8]) async throws -> T
-    ) async throws -> T {
-        let path = try sqlitePath(invocation.options.required(option.name))
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError.failure("no database at \(path)", errorCode: "not_found")
-        }
-        var configuration = ServerConfiguration()
-        configuration.database = path
-        let environment = ProcessInfo.processInfo.environment
-        configuration.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.masterKeyFile = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let masterKey = try MasterKey.load(configuration)
-        let store = try SQLiteStore(path: path)
         do {
             let result = try await body(store, masterKey)
             await store.close()

@@ -215,14 +215,23 @@ extension PostgresStore {
         return challenge
     }
 
+    /// A challenge's ``challengeColumns`` values, `$1`…`$18` in that order.
+    static func challengeValues(_ c: Challenge) -> [PostgresValue] {
+        [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
+         .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
+         .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
+         .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
+         Self.encodeCustom(c.custom), .optional(c.deviceCodeHash)]
+    }
+
+    /// Takes the transaction-scoped advisory lock that concurrent challenge starts for one user (from any instance)
+    /// take turns on, so a pending-cap count made after it cannot be passed.
+    static func lockChallengeCap(tenantID: String, userID: String, in db: PostgresConnection) throws {
+        try db.update("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("challenge-cap:\(tenantID):\(userID)")])
+    }
+
     public func insertChallenge(_ c: Challenge, maxOpenForUser: Int?) async throws -> Bool {
-        let values: [PostgresValue] = [
-            .text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
-            .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
-            .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
-            .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
-            Self.encodeCustom(c.custom), .optional(c.deviceCodeHash),
-        ]
+        let values = Self.challengeValues(c)
         guard let maxOpenForUser, let user = c.userID else {
             return try await writeOne { db in
                 try db.update(
@@ -236,8 +245,7 @@ extension PostgresStore {
         return try await write { db in
             // Concurrent starts for one user (from any instance) take turns on a transaction-scoped advisory lock,
             // so the count in the insert that follows (its snapshot is taken after the lock) cannot be passed.
-            try db.update(
-                "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text("challenge-cap:\(c.tenantID):\(user)")])
+            try Self.lockChallengeCap(tenantID: c.tenantID, userID: user, in: db)
             return try db.update(
                 """
                 INSERT INTO challenges (\(Self.challengeColumns))

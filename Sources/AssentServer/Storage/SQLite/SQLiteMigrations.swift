@@ -156,6 +156,7 @@ enum SQLiteMigrations {
             FOREIGN KEY (tenant_id, user_id) REFERENCES users(tenant_id, user_id) ON DELETE CASCADE
         );
         CREATE INDEX activations_by_user ON activations(tenant_id, user_id, created_at);
+        """),
         (5, """
         CREATE TABLE push_deliveries (
             id TEXT PRIMARY KEY,
