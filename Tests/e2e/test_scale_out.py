@@ -2,8 +2,9 @@
 WebSocket on instance A is claimed and approved through instance B and A's socket hears each state at once; twenty
 devices racing through both instances for one claim leave exactly one winner; killing one instance with SIGKILL under
 load loses no acknowledged approval while the other keeps serving; the webhook outbox, drained by both, delivers each
-event exactly once; a PowerAuth counter value is consumed once however the verifications are spread over both
-instances. PostgreSQL only: several instances need a shared database (conftest runs this module once)."""
+event exactly once, and push notifications queued through both are each sent once; a PowerAuth counter value is
+consumed once however its verifications are spread over both instances. PostgreSQL only: several instances need a
+shared database (conftest runs this module once)."""
 import base64
 import json
 import os
@@ -269,3 +270,38 @@ def test_a_powerauth_counter_cannot_be_consumed_twice_across_instances(pair):
     assert verify(pair.b, device.header("POST", "/payments", BODY, "possession_knowledge"))["valid"] is True
     assert verify(pair.a, device.header("POST", "/payments", BODY, "possession"))["valid"] is True
     assert device.status()["inSync"] is True
+
+
+def test_push_notifications_queued_through_both_instances_are_each_sent_once():
+    from fakes.apns import FakeAPNs
+    from test_push_delivery import Keys, PushTenant, token_hex
+
+    with tempfile.TemporaryDirectory() as directory:
+        apns = FakeAPNs(directory).start()
+        keys = Keys(directory, "http://127.0.0.1:1/token")
+        p = Pair(directory, "--apns-url", apns.url, "--push-ca-file", apns.ca_file, "--push-retry", "0.05")
+        p.start()
+        try:
+            tenant = PushTenant(p.a, keys, "apns")
+            sdk_b = AuthsignalClient(tenant.secret, api_url=p.b.api)
+            users = [f"fan-{i}-{uuid.uuid4().hex[:4]}" for i in range(4)]
+            for user in users:
+                tenant.enrol(user, "ios", token_hex())
+            started = []
+            for n in range(24):
+                server, sdk = (p.a, tenant.sdk) if n % 2 == 0 else (p.b, sdk_b)
+                tracked = sdk.track(users[n % len(users)], "signIn")
+                r = requests.post(f"{server.api}/client/challenge/push", json={"action": "signIn"},
+                                  headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10)
+                assert r.status_code == 200, r.text
+                started.append(r.json()["challengeId"])
+            apns.wait_for(24, timeout=30)
+            time.sleep(2.5)  # both workers poll every second: a second send would have arrived by now
+            sent = [request["headers"]["apns-collapse-id"] for request in apns.requests]
+            assert sorted(sent) == sorted(started), f"{len(sent)} sends for {len(set(sent))} of {len(started)} challenges"
+            for challenge_id in started[:4]:
+                r = requests.get(f"{p.b.api}/challenges/{challenge_id}/timeline", auth=(tenant.secret, ""), timeout=10)
+                assert [e["event"] for e in r.json()["timeline"]] == ["push.queued", "push.delivered"], r.text
+        finally:
+            p.stop()
+            apns.stop()
