@@ -191,7 +191,9 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def server():
+def server(store):
+    """The shared server, one per store: it names `store` so it is made again (on PostgreSQL) for the second store
+    instead of the first store's server serving both rounds."""
     with tempfile.TemporaryDirectory() as directory:
         s = Server(directory)
         first = assent("admin", "tenant", "create", "--database", s.database, "--name", "E2E")

@@ -5,8 +5,8 @@ import Synchronization
 /// The store for several `assentd` instances sharing one PostgreSQL database. Queries run on a pool of
 /// connections (``PostgresPool``), each on its own queue; every method is one transaction at READ COMMITTED, made
 /// safe under concurrency from any number of instances by conditional updates (`UPDATE … WHERE state = …`),
-/// row locks (`SELECT … FOR UPDATE`), transaction-scoped advisory locks, and `FOR UPDATE SKIP LOCKED` for the
-/// webhook outbox. Challenge changes are announced with `NOTIFY` in the same transaction (see
+/// row locks (`SELECT … FOR UPDATE`, e.g. on an activation while its counter advances), transaction-scoped advisory
+/// locks, and `FOR UPDATE SKIP LOCKED` for the webhook outbox and the push delivery queue. Challenge changes are announced with `NOTIFY` in the same transaction (see
 /// ``PostgresChangeListener``).
 public final class PostgresStore: Store {
     let pool: PostgresPool
