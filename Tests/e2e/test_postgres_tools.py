@@ -1,5 +1,6 @@
 """Operating Assent on PostgreSQL: `assentd migrate` on its own, a PostgreSQL configuration without a named master key
-refused, and an SQLite installation moved over with `assentd copy-sqlite` keeping its tenants, devices and actions."""
+refused, and an SQLite installation moved over with `assentd copy-sqlite` keeping its tenants, devices, actions and
+PowerAuth activations (their counters included)."""
 import os
 import subprocess
 import tempfile
@@ -9,6 +10,8 @@ import requests
 from authsignal.client import AuthsignalClient
 
 from conftest import BIN, CURRENT, Server, assent, postgres
+from powerauth_device import PowerAuthDevice, b64
+from test_powerauth import BODY
 from test_push import Tenant
 
 STORES_ONLY = {"postgres"}
@@ -43,6 +46,12 @@ def test_an_sqlite_installation_copied_into_postgresql_keeps_working():
             user = f"moved-{uuid.uuid4().hex[:6]}"
             device = tenant.enrol(user)
             tracked = tenant.sdk.track(user, "signIn")
+            powerauth = assent("admin", "tenant", "powerauth", "--database", old.database, "--tenant", tenant.id)
+            activation_token = tenant.sdk.track(user, "activate", {"scope": "add:authenticators"})["token"]
+            pa_device = PowerAuthDevice(old.api, powerauth["masterPublicKey"])
+            pa_device.activate(activation_token)
+            used = pa_device.header("POST", "/payments", BODY, "possession_knowledge")
+            assert verify(old, tenant.secret, used)["valid"] is True
             old.stop()
         finally:
             os.environ["ASSENT_MASTER_KEY_FILE"] = saved
@@ -66,5 +75,17 @@ def test_an_sqlite_installation_copied_into_postgresql_keeps_working():
             r = requests.post(f"{new.api}/client/challenge/push", json={"action": "signIn"},
                               headers={"Authorization": "Bearer " + tracked["token"]})
             assert r.status_code == 200, r.text
+            # The activation came along with its application, sealed secrets and counter: a used signature stays
+            # used, the next one verifies.
+            assert verify(new, tenant.secret, used)["valid"] is False
+            assert verify(new, tenant.secret, pa_device.header("POST", "/payments", BODY, "possession_knowledge"))["valid"]
+            assert assent("admin", "tenant", "powerauth", "--database", url, "--tenant", tenant.id) == powerauth
         finally:
             new.stop()
+
+
+def verify(server, secret, header):
+    r = requests.post(server.api + "/signatures/verify", auth=(secret, ""), timeout=10,
+                      json={"method": "POST", "uriId": "/payments", "body": b64(BODY), "authorization": header})
+    assert r.status_code == 200, r.text
+    return r.json()
