@@ -4,8 +4,9 @@ import Testing
 
 /// What every store promises for PowerAuth (``ActivationStore``), proved on an SQLite file and on a PostgreSQL
 /// database: one application per tenant even when creators race, activations keyed by id and enrolment token, and an
-/// update that reads, decides and writes as one unit.
-@Suite struct ActivationStoreTests {
+/// update that reads, decides and writes as one unit. Serialized like the other PostgreSQL suites, so their pools do
+/// not starve the timing-sensitive HTTP tests running beside them on two cores.
+@Suite(.serialized) struct ActivationStoreTests {
     static func application(tenant: String = "t1", key: String = "app-key") -> PowerAuthApplication {
         PowerAuthApplication(
             tenantID: tenant, applicationKey: key, applicationSecret: "secret-\(key)", masterPublicKey: [4, 1, 2, 3],

@@ -6,8 +6,8 @@ import Testing
 /// The push delivery queue (``PushDeliveryStore``), on an SQLite file and on a PostgreSQL database: a claim leases
 /// each due delivery to one caller, a lapsed lease makes it due again, results release it, stale tokens mark the
 /// authenticator only while its token is unchanged, ended challenges expire their deliveries, and the sweep removes
-/// finished rows.
-@Suite struct PushDeliveryStoreTests {
+/// finished rows. Serialized like the other PostgreSQL suites.
+@Suite(.serialized) struct PushDeliveryStoreTests {
     /// A fresh store with tenant `t` and its push authenticator `a1` (token `token-1`).
     static func fixture(_ kind: StoreKind) async throws -> (StoreFixture, any ServerStore) {
         let fixture = try await StoreFixture.make(kind)

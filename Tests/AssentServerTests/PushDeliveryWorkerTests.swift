@@ -8,7 +8,7 @@ import Testing
 /// The delivery worker with a scripted provider and an injected clock, over each store: a retry waits for its (clock)
 /// time, a stale token ends the delivery and marks the authenticator, and nothing is sent for a challenge already
 /// answered.
-@Suite struct PushDeliveryWorkerTests {
+@Suite(.serialized) struct PushDeliveryWorkerTests {
     final class ScriptedSender: PushSender {
         let script: Mutex<[PushOutcome]>
         let calls = Mutex<[PushDelivery]>([])
