@@ -9,6 +9,9 @@
 #   BENCH_SCENARIOS    comma list of scenarios    (default track,validate)
 #   BENCH_CONCURRENCY  comma list of connections  (default 1,32)
 #   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning")
+#   BENCH_STORE        sqlite (default) or postgres: a throwaway PostgreSQL 15 (initdb + pg_ctl) in the folder
+#   BENCH_INSTANCES    assentd instances on the one database (default 1; more need BENCH_STORE=postgres);
+#                      assent-bench spreads its connections over them round robin
 #   BENCH_SKIP_BUILD=1 use the existing release binaries
 #   BENCH_KEEP=1       keep the temporary folder (database, server log)
 # Exit status: assent-bench's (0 ok, 1 some requests failed, 2 setup failure),
@@ -21,6 +24,12 @@ warmup=${BENCH_WARMUP:-2}
 scenarios=${BENCH_SCENARIOS:-track,validate}
 concurrency=${BENCH_CONCURRENCY:-1,32}
 read -r -a server_args <<<"${BENCH_SERVER_ARGS:-}"
+store=${BENCH_STORE:-sqlite}
+instances=${BENCH_INSTANCES:-1}
+[[ $store == sqlite || $store == postgres ]] || { echo "bench.sh: BENCH_STORE must be sqlite or postgres" >&2; exit 2; }
+if [[ $store == sqlite && $instances != 1 ]]; then
+    echo "bench.sh: several instances need BENCH_STORE=postgres" >&2; exit 2
+fi
 
 say() { echo "bench.sh: $*" >&2; }
 
@@ -38,7 +47,8 @@ done
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/assent-bench.XXXXXX")
 database=$workdir/assent.sqlite
 log=$workdir/assentd.log
-server_pid=
+server_pids=()
+postgres_dir=
 bench_pid=
 
 cleanup() {
@@ -48,7 +58,8 @@ cleanup() {
         kill -TERM "$bench_pid" 2>/dev/null || true
         wait "$bench_pid" 2>/dev/null || true
     fi
-    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+    for server_pid in ${server_pids[@]+"${server_pids[@]}"}; do
+        kill -0 "$server_pid" 2>/dev/null || continue
         kill -TERM "$server_pid" 2>/dev/null || true
         for _ in $(seq 50); do
             kill -0 "$server_pid" 2>/dev/null || break
@@ -59,6 +70,9 @@ cleanup() {
             kill -KILL "$server_pid" 2>/dev/null || true
         fi
         wait "$server_pid" 2>/dev/null || true
+    done
+    if [[ -n $postgres_dir ]]; then
+        scripts/throwaway-postgres.sh stop "$postgres_dir" || true
     fi
     if (( status != 0 )) && [[ -s $log ]]; then
         say "last lines of the assentd log:"
@@ -75,39 +89,57 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-url=http://127.0.0.1:$port
+if [[ $store == postgres ]]; then
+    chmod 755 "$workdir"
+    postgres_dir=$workdir/postgres
+    database=$(scripts/throwaway-postgres.sh start "$postgres_dir") || { say "cannot start PostgreSQL"; postgres_dir=; exit 1; }
+    head -c 32 /dev/urandom | base64 >"$workdir/master.key"
+    chmod 600 "$workdir/master.key"
+    # Every instance and the assent CLI use the same master key.
+    export ASSENT_MASTER_KEY_FILE=$workdir/master.key
+    say "PostgreSQL at $database"
+fi
 
-# --no-dev-tenant: an empty database would otherwise get a development tenant whose
-# secret key assentd prints to stdout, i.e. into the log this script may show.
-"$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --no-dev-tenant \
-    ${server_args[@]+"${server_args[@]}"} >"$log" 2>&1 &
-server_pid=$!
-say "assentd pid $server_pid on $url, log $log"
+urls=()
+for instance in $(seq "$instances"); do
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+    url=http://127.0.0.1:$port
+    instance_log=$log
+    (( instances > 1 )) && instance_log=$workdir/assentd-$instance.log
 
-# Wait for GET /healthz to answer 200 (30 s at most), noticing an early exit.
-healthy=
-for _ in $(seq 300); do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        wait "$server_pid" && code=0 || code=$?
-        server_pid=
-        say "assentd exited (status $code) before answering /healthz"
-        exit 1
-    fi
-    if python3 - "$url/healthz" <<'PY'
+    # --no-dev-tenant: an empty database would otherwise get a development tenant whose
+    # secret key assentd prints to stdout, i.e. into the log this script may show.
+    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --no-dev-tenant \
+        ${server_args[@]+"${server_args[@]}"} >"$instance_log" 2>&1 &
+    server_pid=$!
+    server_pids+=("$server_pid")
+    say "assentd pid $server_pid on $url ($store), log $instance_log"
+
+    # Wait for GET /healthz to answer 200 (30 s at most), noticing an early exit.
+    healthy=
+    for _ in $(seq 300); do
+        if ! kill -0 "$server_pid" 2>/dev/null; then
+            wait "$server_pid" && code=0 || code=$?
+            say "assentd exited (status $code) before answering /healthz"
+            exit 1
+        fi
+        if python3 - "$url/healthz" <<'PY'
 import sys, urllib.request
 try:
     sys.exit(0 if urllib.request.urlopen(sys.argv[1], timeout=1).status == 200 else 1)
 except Exception:
     sys.exit(1)
 PY
-    then
-        healthy=1
-        break
-    fi
-    sleep 0.1
+        then
+            healthy=1
+            break
+        fi
+        sleep 0.1
+    done
+    [[ -n $healthy ]] || { say "assentd did not answer GET /healthz with 200 within 30 s"; exit 1; }
+    urls+=("$url")
 done
-[[ -n $healthy ]] || { say "assentd did not answer GET /healthz with 200 within 30 s"; exit 1; }
+url=$(IFS=,; echo "${urls[*]}")
 
 # Created once the server is up, so the server has finished setting up the database.
 tenant_json=$("$bin/assent" admin tenant create --database "$database" --json) \

@@ -33,23 +33,30 @@ enum AssentBench {
 
     /// Runs every (scenario, concurrency) level in turn; returns the exit status.
     private static func run(_ configuration: BenchConfiguration) -> Int32 {
-        let endpoint: Endpoint
+        // One URL, or a comma-separated list of instances sharing one database: connections are spread over them
+        // round robin, as a load balancer would.
+        var endpoints: [Endpoint] = []
         do {
-            endpoint = try Endpoint.resolve(configuration.url ?? "")
+            for url in (configuration.url ?? "").split(separator: ",") {
+                endpoints.append(try Endpoint.resolve(url.trimmingCharacters(in: .whitespaces)))
+            }
+            if endpoints.isEmpty { endpoints.append(try Endpoint.resolve("")) }
         } catch {
             fail(error.reason, status: 2)
         }
-        do {
-            // Fail fast and clearly when nothing listens, before printing any results.
-            let probe = HTTPConnection(endpoint: endpoint, timeoutSeconds: configuration.timeoutSeconds)
-            try probe.connect()
-            probe.close()
-        } catch {
-            fail("\(error.reason) (is the server running?)", status: 2)
+        for endpoint in endpoints {
+            do {
+                // Fail fast and clearly when nothing listens, before printing any results.
+                let probe = HTTPConnection(endpoint: endpoint, timeoutSeconds: configuration.timeoutSeconds)
+                try probe.connect()
+                probe.close()
+            } catch {
+                fail("\(error.reason) (is the server running?)", status: 2)
+            }
         }
         let secret = configuration.secret ?? ""
         let runner = LoadRunner(
-            endpoint: endpoint,
+            endpoints: endpoints,
             secretAuthorization: "Basic " + Data((secret + ":").utf8).base64EncodedString(),
             usersPerConnection: configuration.usersPerConnection,
             tenantID: configuration.tenant,
@@ -58,7 +65,7 @@ enum AssentBench {
             durationSeconds: configuration.durationSeconds)
 
         var printer = ReportPrinter(json: configuration.json)
-        printer.machine(MachineInfo.current(), endpoint: endpoint, configuration: configuration)
+        printer.machine(MachineInfo.current(), endpoints: endpoints, configuration: configuration)
         var failedRows = 0
         var levels = 0
         for name in configuration.scenarios {

@@ -28,7 +28,8 @@ struct BenchConfiguration: Sendable {
         Measures assentd over real HTTP/1.1 keep-alive connections, one OS thread per connection.
 
         Options:
-          --url URL            server base URL, plain http (env ASSENT_BENCH_URL)
+          --url URL[,URL...]   server base URL, plain http (env ASSENT_BENCH_URL); several instances on one
+                               database: connections are spread over them round robin
           --secret SK          tenant secret key (env ASSENT_BENCH_SECRET; prefer the variable:
                                arguments are visible to other users in ps)
           --tenant ID          tenant ID, needed by push-flow (env ASSENT_BENCH_TENANT)

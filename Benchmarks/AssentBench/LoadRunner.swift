@@ -8,7 +8,8 @@ import Synchronization
 /// A flow is recorded when it *starts* inside the measured window; a flow still
 /// running at the end is awaited and recorded, so slow tails are never dropped.
 struct LoadRunner: Sendable {
-    var endpoint: Endpoint
+    /// The instances; connection `i` talks to `endpoints[i % count]`.
+    var endpoints: [Endpoint]
     /// `Basic base64(secret + ":")`. Never print it.
     var secretAuthorization: String
     var usersPerConnection: Int
@@ -49,7 +50,8 @@ struct LoadRunner: Sendable {
                 connection: index, secretAuthorization: secretAuthorization, usersPerConnection: usersPerConnection,
                 tenantID: tenantID)
             do {
-                threads.append(try WorkerThread { [self] in work(S.self, settings: settings, state: state) })
+                let endpoint = endpoints[index % endpoints.count]
+                threads.append(try WorkerThread { [self] in work(S.self, endpoint: endpoint, settings: settings, state: state) })
             } catch {
                 for _ in threads { state.go.signal() }
                 throw error
@@ -78,7 +80,7 @@ struct LoadRunner: Sendable {
     }
 
     /// One connection's whole life: connect, prepare, wait for the start, loop, report.
-    private func work<S: Scenario>(_: S.Type, settings: ScenarioSettings, state: LevelState) {
+    private func work<S: Scenario>(_: S.Type, endpoint: Endpoint, settings: ScenarioSettings, state: LevelState) {
         let connection = HTTPConnection(endpoint: endpoint, timeoutSeconds: timeoutSeconds)
         var session = S(settings: settings)
         var setupError: BenchError?

@@ -11,20 +11,21 @@ struct ReportPrinter {
         self.json = json
     }
 
-    mutating func machine(_ machine: MachineInfo, endpoint: Endpoint, configuration: BenchConfiguration) {
+    mutating func machine(_ machine: MachineInfo, endpoints: [Endpoint], configuration: BenchConfiguration) {
+        let servers = endpoints.map(\.description).joined(separator: ",")
         if json {
             emit(JSONText.object([
                 ("type", JSONText.quoted("machine")),
                 ("cores", String(machine.cores)),
                 ("cpu", JSONText.quoted(machine.cpuModel)),
                 ("kernel", JSONText.quoted(machine.kernel)),
-                ("url", JSONText.quoted(endpoint.description)),
+                ("url", JSONText.quoted(servers)),
                 ("warmupSeconds", number(configuration.warmupSeconds)),
                 ("durationSeconds", number(configuration.durationSeconds)),
             ]))
         } else {
             emit("Machine: \(machine.cores) cores, \(machine.cpuModel), \(machine.kernel)")
-            emit("Server: \(endpoint.description); warm-up \(seconds(configuration.warmupSeconds)), measured \(seconds(configuration.durationSeconds)) per row")
+            emit("Server\(endpoints.count > 1 ? "s" : ""): \(servers); warm-up \(seconds(configuration.warmupSeconds)), measured \(seconds(configuration.durationSeconds)) per row")
             emit("")
         }
     }

@@ -15,7 +15,7 @@ public final class AssentApplication: Sendable {
     }
 
     private let configuration: ServerConfiguration
-    private let store: any Store
+    private let store: any ServerStore
     private let server: HTTPServer
     private let tenants: TenantDirectory
     private let logger: Logger
@@ -24,15 +24,15 @@ public final class AssentApplication: Sendable {
     private let sweeper: Sweeper
     private let pushWorker: PushDeliveryWorker
     private let pushClients: [HTTP2Client]
+    private let bridge: ChallengeEventBridge
 
     /// Validated configuration in, ready server out (not yet listening).
     public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
-        let path = configuration.sqlitePath
-        let store = try SQLiteStore(path: path)
-        self.store = store
         let masterKey = try MasterKey.load(configuration)
+        let store = try configuration.databaseLocation.open(connections: configuration.resolvedDatabaseConnections)
+        self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
         let metrics = HTTPMetrics()
@@ -41,6 +41,7 @@ public final class AssentApplication: Sendable {
         let tokenLifetime = Int64(configuration.tokenLifetimeSeconds)
         let webhookEvents = WebhookEvents(clock: clock, source: publicURLBox)
         let challengeEvents = ChallengeEvents()
+        bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
         let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger) { [store] tenantID in
@@ -141,9 +142,10 @@ public final class AssentApplication: Sendable {
         webhooks.start()
         pushWorker.start()
         sweeper.start()
+        if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
-        logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.sqlitePath)])
+        logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.databaseLocation.redacted)])
         return Started(port: server.port, publicURL: url, developmentTenant: development)
     }
 
@@ -155,6 +157,7 @@ public final class AssentApplication: Sendable {
         logger.log(.info, "push clients stopped", ["providerConnectionsOpened": .int(pushClients[0].connectionsOpened)])
         for client in pushClients { client.stop() }
         await sweeper.stop()
+        await bridge.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])
     }

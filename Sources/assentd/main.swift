@@ -11,8 +11,61 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+// `assentd migrate [options]`: apply the database's pending migrations, then exit.
+if arguments.first == "migrate" {
+    do {
+        let configuration = try ServerConfiguration.parse(
+            arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        switch configuration.databaseLocation {
+        case .postgres(let url):
+            let applied = try PostgresStore.migrate(url: url)
+            print(applied.isEmpty ? "the database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
+        case .sqlite:
+            await (try configuration.databaseLocation.open(connections: 1)).close()
+            print("the database is up to date")
+        }
+        exit(0)
+    } catch {
+        fail("migrate: \(error)", code: 1)
+    }
+}
+
+// `assentd copy-sqlite --from FILE --to postgres://...`: copy every table into an empty PostgreSQL database.
+if arguments.first == "copy-sqlite" {
+    var from: String?
+    var to: String?
+    var index = 1
+    while index < arguments.count {
+        switch arguments[index] {
+        case "--from" where index + 1 < arguments.count: from = arguments[index + 1]; index += 2
+        case "--to" where index + 1 < arguments.count: to = arguments[index + 1]; index += 2
+        default: fail("usage: assentd copy-sqlite --from FILE.sqlite --to postgres://USER@HOST:PORT/DB")
+        }
+    }
+    guard let from, let to, case .postgres(let url) = DatabaseLocation(to), case .sqlite(let path) = DatabaseLocation(from) else {
+        fail("usage: assentd copy-sqlite --from FILE.sqlite --to postgres://USER@HOST:PORT/DB")
+    }
+    do {
+        for (table, rows) in try DatabaseCopy.copy(sqlitePath: path, postgresURL: url) {
+            print("\(table): \(rows) rows")
+        }
+        exit(0)
+    } catch {
+        fail("copy-sqlite: \(error)", code: 1)
+    }
+}
+
 if arguments.contains("--help") || arguments.contains("-h") {
-    var help = "usage: assentd [options]\n\nEvery option can also be set by its environment variable; flags win.\n\n"
+    var help = """
+        usage: assentd [options]              run the server
+               assentd migrate [options]      apply pending database migrations and exit
+               assentd copy-sqlite --from FILE.sqlite --to postgres://...   copy every table into an empty PostgreSQL
+
+        Every option can also be set by its environment variable; flags win.
+
+
+        """
     for option in ServerConfiguration.options {
         help += "  \(option.flag.padding(toLength: 30, withPad: " ", startingAt: 0)) \(option.env.padding(toLength: 27, withPad: " ", startingAt: 0)) \(option.help)\n"
     }
@@ -52,7 +105,7 @@ if let tenant = started.developmentTenant {
 }
 FileHandle.standardOutput.write(Data(
     """
-    assentd is listening on \(started.publicURL) (database \(configuration.sqlitePath)); Ctrl-C stops it.
+    assentd is listening on \(started.publicURL) (database \(configuration.databaseLocation.redacted)); Ctrl-C stops it.
     Demo pages: \(started.publicURL)/web/ (Sign in with QR: /web/qr-sign-in.html?tenant=TENANT_ID; \
     Approve with push: the url a track answers, /challenge?token=TOKEN)
 

@@ -20,12 +20,13 @@ final class ManualClock: Sendable {
 final class LiveServer: Sendable {
     let directory: TemporaryDirectory
     let application: AssentApplication
-    let clock = ManualClock()
+    let clock: ManualClock
     let baseURL: String
     let tenant: TenantDirectory.Credentials
     let databasePath: String
 
     init() async throws {
+        clock = ManualClock()
         directory = try TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -38,6 +39,38 @@ final class LiveServer: Sendable {
         baseURL = started.publicURL
         tenant = try #require(started.developmentTenant)
     }
+
+    /// A server on a fresh PostgreSQL database (`sharing` nil), or a second instance on `sharing`'s database with its
+    /// master key and development tenant, as behind a load balancer. `databasePath` is then the database URL.
+    init(postgresSharing other: LiveServer?) async throws {
+        let clock = ManualClock()
+        self.clock = clock
+        directory = try TemporaryDirectory()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        if let other {
+            configuration.database = other.databasePath
+        } else {
+            configuration.database = try await PostgresTestServer.start().freshDatabase()
+        }
+        configuration.masterKey = Self.sharedMasterKey
+        configuration.threads = 2
+        databasePath = configuration.database
+        application = try await offPool { [configuration] in
+            try AssentApplication(
+                configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.clock)
+        }
+        let started = try await application.start()
+        baseURL = started.publicURL
+        if let other {
+            tenant = other.tenant
+        } else {
+            tenant = try #require(started.developmentTenant)
+        }
+    }
+
+    /// The master key every PostgreSQL-backed test server shares.
+    static let sharedMasterKey = Base64.encode(Array(repeating: 0x5a, count: 32))
 
     func stop() async { await application.shutdown() }
 

@@ -5,9 +5,10 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The delivery worker with a scripted provider and an injected clock: a retry waits for its (clock) time, a stale
-/// token ends the delivery and marks the authenticator, and nothing is sent for a challenge already answered.
-@Suite struct PushDeliveryWorkerTests {
+/// The delivery worker with a scripted provider and an injected clock, over each store: a retry waits for its (clock)
+/// time, a stale token ends the delivery and marks the authenticator, and nothing is sent for a challenge already
+/// answered.
+@Suite(.serialized) struct PushDeliveryWorkerTests {
     final class ScriptedSender: PushSender {
         let script: Mutex<[PushOutcome]>
         let calls = Mutex<[PushDelivery]>([])
@@ -26,10 +27,11 @@ import Testing
         Issue.record("condition not met within 2 s")
     }
 
-    @Test func `a retry waits for its time on the injected clock, then a stale token marks the authenticator`() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("assent.sqlite"))
-        defer { Task { await store.close() } }
+    @Test(arguments: StoreKind.allCases)
+    func `a retry waits for its time on the injected clock, then a stale token marks the authenticator`(kind: StoreKind) async throws {
+        let fixture = try await StoreFixture.make(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
         var settings = TenantSettings()
         settings.push = PushSettings()
         settings.push?.provider = .apns

@@ -77,10 +77,28 @@ import Testing
         #expect(config.tokenLifetimeSeconds == 120 && config.database == "/tmp/x.sqlite" && config.logLevel == "debug")
     }
 
+    @Test func `a PostgreSQL URL selects PostgreSQL and needs the shared master key named`() throws {
+        let url = "postgres://assent:secret@db.example:5432/assent"
+        let config = try ServerConfiguration.parse(
+            arguments: ["--database-connections", "12"],
+            environment: ["ASSENT_DATABASE_URL": url, "ASSENT_MASTER_KEY_FILE": "/etc/assent/master.key"])
+        #expect(config.databaseLocation == .postgres(url: url))
+        #expect(config.databaseLocation.redacted == "postgres://assent:***@db.example:5432/assent")
+        #expect(config.resolvedDatabaseConnections == 12 && config.masterKeyPath == "/etc/assent/master.key")
+        let flag = try ServerConfiguration.parse(arguments: ["--database-url", url, "--threads", "3"],
+                                                 environment: ["ASSENT_MASTER_KEY": "x"])
+        #expect(flag.databaseLocation.isShared && flag.resolvedDatabaseConnections == 12)
+        #expect(try ServerConfiguration.parse(arguments: ["--database", "sqlite:/tmp/a.sqlite"], environment: [:])
+            .databaseLocation == .sqlite(path: "/tmp/a.sqlite"))
+        var unnamed = ServerConfiguration()
+        unnamed.database = url
+        #expect(throws: ServerConfiguration.Invalid.self) { _ = try MasterKey.load(unnamed) }
+    }
+
     @Test(arguments: [
         ["--listen", "nonsense"], ["--listen", "127.0.0.1:70000"], ["--token-lifetime", "5"], ["--log-level", "loud"],
         ["--threads", "zero"], ["--bogus"], ["--database"], ["--public-url", "ftp://x"],
-        ["--database", "postgres://localhost/assent"],
+        ["--database", "postgres://localhost/assent"], ["--database-url", "/tmp/not-a-url.sqlite"],
     ])
     func `invalid options are refused with a message naming the option`(arguments: [String]) {
         #expect(throws: ServerConfiguration.Invalid.self) {

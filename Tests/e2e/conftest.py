@@ -1,21 +1,31 @@
-"""Starts a real assentd on a free loopback port with a throwaway SQLite database, for the end-to-end tests.
+"""Starts a real assentd on a free loopback port, for the end-to-end tests, on each store in turn.
 
-The binaries come from $ASSENT_BIN (default .build/debug). Every server is stopped by the fixture that started it.
+Every test runs once per store named in $ASSENT_E2E_STORES (default "sqlite,postgres"): with a throwaway SQLite file,
+and with a fresh database on a throwaway PostgreSQL server (initdb + pg_ctl on a temporary directory and a free port,
+one per test session, stopped at its end). The binaries come from $ASSENT_BIN (default .build/debug). Every server is
+stopped by the fixture that started it.
 """
+import base64
 import json
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import tempfile
 import time
+import uuid
 
 import pytest
 import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, os.environ.get("ASSENT_BIN", ".build/debug"))
+STORES = [name.strip() for name in os.environ.get("ASSENT_E2E_STORES", "sqlite,postgres").split(",") if name.strip()]
+PG_BIN = "/usr/lib/postgresql/15/bin"
+# The store the running test uses; set by the `store` fixture.
+CURRENT = {"store": "sqlite", "postgres": None}
 
 
 def free_port():
@@ -31,10 +41,97 @@ def assent(*args):
     return json.loads(out.stdout)
 
 
+class Postgres:
+    """A throwaway PostgreSQL 15 server for the whole test session; each Server gets a database of its own."""
+
+    def __init__(self):
+        if not os.path.exists(os.path.join(PG_BIN, "initdb")):
+            raise RuntimeError(f"PostgreSQL 15 is missing ({PG_BIN}/initdb): `make test` installs postgresql-15")
+        self.directory = tempfile.mkdtemp(prefix="assent-e2e-pg-")
+        os.chmod(self.directory, 0o777)
+        self.port = free_port()
+        self.data = os.path.join(self.directory, "data")
+        self.run("initdb", "-D", self.data, "-A", "trust", "-U", "postgres")
+        self.run("pg_ctl", "-D", self.data, "-l", os.path.join(self.directory, "pg.log"), "-w", "-o",
+                 f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c max_connections=400", "start")
+        self.master_key_file = os.path.join(self.directory, "master.key")
+        with open(self.master_key_file, "w") as f:
+            f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
+        os.chmod(self.master_key_file, 0o600)
+
+    def run(self, tool, *args):
+        command = [os.path.join(PG_BIN, tool), *args]
+        if os.getuid() == 0:  # initdb refuses root
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def psql(self, database, sql):
+        out = subprocess.run([os.path.join(PG_BIN, "psql"), "-X", "-q", "-At", "-h", "127.0.0.1", "-p", str(self.port),
+                              "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-c", sql],
+                             check=True, capture_output=True, text=True, timeout=60)
+        return out.stdout
+
+    def create_database(self):
+        name = "assent_" + uuid.uuid4().hex[:12]
+        self.psql("postgres", f"CREATE DATABASE {name}")
+        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+
+    def stop(self):
+        try:
+            self.run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def postgres():
+    """The session's PostgreSQL server, started on first use."""
+    if CURRENT["postgres"] is None:
+        CURRENT["postgres"] = Postgres()
+    return CURRENT["postgres"]
+
+
+@pytest.fixture(scope="session", params=STORES, autouse=True)
+def store(request):
+    """Runs every test on each store; with PostgreSQL the servers and the CLI share one master key file."""
+    CURRENT["store"] = request.param
+    saved = os.environ.get("ASSENT_MASTER_KEY_FILE")
+    if request.param == "postgres":
+        os.environ["ASSENT_MASTER_KEY_FILE"] = postgres().master_key_file
+    try:
+        yield request.param
+    finally:
+        CURRENT["store"] = "sqlite"
+        if saved is None:
+            os.environ.pop("ASSENT_MASTER_KEY_FILE", None)
+        else:
+            os.environ["ASSENT_MASTER_KEY_FILE"] = saved
+        if request.param == "postgres" and CURRENT["postgres"] is not None:
+            CURRENT["postgres"].stop()
+            CURRENT["postgres"] = None
+
+
+def pytest_collection_modifyitems(config, items):
+    """A module naming STORES_ONLY (e.g. several instances need a shared database) runs only on those stores."""
+    selected, deselected = [], []
+    for item in items:
+        only = getattr(item.module, "STORES_ONLY", None)
+        param = getattr(item, "callspec", None) and item.callspec.params.get("store")
+        (deselected if only and param not in only else selected).append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = selected
+
+
 class Server:
-    def __init__(self, directory):
+    def __init__(self, directory, database=None):
         self.directory = directory
-        self.database = os.path.join(directory, "assent.sqlite")
+        self.store = CURRENT["store"]
+        if database is not None:
+            self.database = database
+        elif self.store == "postgres":
+            self.database = postgres().create_database()
+        else:
+            self.database = os.path.join(directory, "assent.sqlite")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.api = self.url + "/v1"
@@ -71,6 +168,16 @@ class Server:
 
     def snapshot(self):
         """Every row of every table, to prove a refused request changed nothing."""
+        if self.database.startswith("postgres"):
+            pg, name = postgres(), self.database.rsplit("/", 1)[1]
+            tables = pg.psql(name, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
+                                   "AND table_name <> 'assent_schema' ORDER BY table_name").split()
+            query = " UNION ALL ".join(f"SELECT '{t}', x::text FROM \"{t}\" x" for t in tables)
+            rows = {t: [] for t in tables}
+            for line in pg.psql(name, query).splitlines():
+                table, _, row = line.partition("|")
+                rows[table].append(row)
+            return {t: sorted(r) for t, r in rows.items()}
         db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True)
         try:
             tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
@@ -84,7 +191,9 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def server():
+def server(store):
+    """The shared server, one per store: it names `store` so it is made again (on PostgreSQL) for the second store
+    instead of the first store's server serving both rounds."""
     with tempfile.TemporaryDirectory() as directory:
         s = Server(directory)
         first = assent("admin", "tenant", "create", "--database", s.database, "--name", "E2E")

@@ -197,6 +197,8 @@ def test_secrets_and_tokens_never_reach_the_log(server, seeded):
 def test_healthz_and_metrics(server):
     r = requests.get(server.url + "/healthz")
     assert r.status_code == 200 and r.json()["database"] == "ok"
+    assert r.json()["databaseKind"] == {"sqlite": "sqlite", "postgres": "postgresql"}[server.store]
+    assert r.json()["databaseLatencyMs"] >= 0
     m = requests.get(server.url + "/metrics").text
     assert 'route="/v1/validate"' in m
     assert "# TYPE" in m

@@ -4,8 +4,12 @@ import Foundation
 /// The server's 32-byte master key, from which tenant token keys are derived.
 public enum MasterKey {
     /// The key ``ServerConfiguration`` names: `ASSENT_MASTER_KEY` when set, else the key file (created when missing).
+    /// A PostgreSQL database is shared by several instances, so its key is never made up beside a database file.
     public static func load(_ configuration: ServerConfiguration) throws -> [UInt8] {
-        try load(base64: configuration.masterKey, file: configuration.masterKeyPath)
+        if configuration.databaseLocation.isShared, configuration.masterKey == nil, configuration.masterKeyFile == nil {
+            throw ServerConfiguration.Invalid(description: ServerConfiguration.sharedMasterKeyAdvice)
+        }
+        return try load(base64: configuration.masterKey, file: configuration.masterKeyPath)
     }
 
     /// Reads the key from `base64` when given, else from `file`, creating the file (owner read/write only) with a

@@ -7,8 +7,10 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var host = "127.0.0.1"
     /// Port to listen on (0 picks a free one).
     public var port = 8420
-    /// SQLite file path (or, later, a `postgres://` URL).
+    /// SQLite file path, or a `postgres://` URL (see ``DatabaseLocation``).
     public var database = ".assent/assent.sqlite"
+    /// PostgreSQL connections per instance; defaults to four per HTTP thread.
+    public var databaseConnections: Int?
     /// Minimum log level: debug, info, warning, error.
     public var logLevel = "info"
     /// Default lifetime of track tokens, seconds.
@@ -25,7 +27,8 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var connectionTimeoutSeconds = 30
     /// Base64 of the 32-byte master key; when nil it is read from (or created in) ``masterKeyFile``.
     public var masterKey: String?
-    /// Where the master key lives when not given directly; defaults to `master.key` beside the SQLite file.
+    /// Where the master key lives when not given directly; defaults to `master.key` beside the SQLite file. With
+    /// PostgreSQL it must be given (here or as ``masterKey``): every instance needs the same key.
     public var masterKeyFile: String?
     /// Whether to create a development tenant when the database has none.
     public var createDevelopmentTenant = true
@@ -60,7 +63,9 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Every option: flag, environment variable, meaning.
     public static let options: [(flag: String, env: String, help: String)] = [
         ("--listen HOST:PORT", "ASSENT_LISTEN", "address to listen on (default 127.0.0.1:8420)"),
-        ("--database PATH|URL", "ASSENT_DATABASE", "SQLite file (default .assent/assent.sqlite)"),
+        ("--database PATH|URL", "ASSENT_DATABASE", "SQLite file or postgres:// URL (default .assent/assent.sqlite)"),
+        ("--database-url URL", "ASSENT_DATABASE_URL", "PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DB (same as --database)"),
+        ("--database-connections N", "ASSENT_DATABASE_CONNECTIONS", "PostgreSQL connections per instance (default 4 per thread)"),
         ("--log-level LEVEL", "ASSENT_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("--token-lifetime SECONDS", "ASSENT_TOKEN_LIFETIME", "track token lifetime, 30-3600 (default 600)"),
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
@@ -68,7 +73,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         ("--max-body-bytes N", "ASSENT_MAX_BODY_BYTES", "largest request body (default 1048576)"),
         ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000)"),
         ("--connection-timeout SECONDS", "ASSENT_CONNECTION_TIMEOUT", "idle connection timeout (default 30)"),
-        ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside the database)"),
+        ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside an SQLite database; required with PostgreSQL unless ASSENT_MASTER_KEY)"),
         ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
         ("--webhook-retry SECONDS", "ASSENT_WEBHOOK_RETRY", "delay before the first webhook retry, doubling (default 30)"),
         ("--webhook-attempts N", "ASSENT_WEBHOOK_ATTEMPTS", "webhook attempts before giving up (default 4)"),
@@ -87,7 +92,8 @@ public struct ServerConfiguration: Sendable, Hashable {
         var config = ServerConfiguration()
         var values: [String: String] = [:]
         let names: [String: String] = [
-            "ASSENT_LISTEN": "--listen", "ASSENT_DATABASE": "--database", "ASSENT_DATABASE_URL": "--database",
+            "ASSENT_LISTEN": "--listen", "ASSENT_DATABASE": "--database", "ASSENT_DATABASE_URL": "--database-url",
+            "ASSENT_DATABASE_CONNECTIONS": "--database-connections",
             "ASSENT_LOG_LEVEL": "--log-level", "ASSENT_TOKEN_LIFETIME": "--token-lifetime",
             "ASSENT_PUBLIC_URL": "--public-url", "ASSENT_THREADS": "--threads",
             "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
@@ -147,6 +153,12 @@ public struct ServerConfiguration: Sendable, Hashable {
             config.host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             config.port = port
         }
+        if let url = values["--database-url"] {
+            guard DatabaseLocation(url).isShared else {
+                throw Invalid(description: "--database-url must be a postgres:// URL, got '\(DatabaseLocation(url).redacted)'")
+            }
+            values["--database"] = url
+        }
         if let database = values["--database"] {
             guard !database.isEmpty else { throw Invalid(description: "--database must not be empty") }
             config.database = database
@@ -159,6 +171,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         }
         if let value = try integer("--token-lifetime", 30...3600) { config.tokenLifetimeSeconds = value }
         if let value = try integer("--threads", 1...256) { config.threads = value }
+        if let value = try integer("--database-connections", 1...1000) { config.databaseConnections = value }
         if let value = try integer("--max-body-bytes", 1024...(64 << 20)) { config.maxBodyBytes = value }
         if let value = try integer("--max-connections", 1...1_000_000) { config.maxConnections = value }
         if let value = try integer("--connection-timeout", 1...3600) { config.connectionTimeoutSeconds = value }
@@ -200,19 +213,30 @@ public struct ServerConfiguration: Sendable, Hashable {
         if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
         if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
-        if config.database.hasPrefix("postgres://") || config.database.hasPrefix("postgresql://") {
-            throw Invalid(description: "PostgreSQL is not supported by this build yet; use an SQLite file path for --database")
+        if config.databaseLocation.isShared, config.masterKey == nil, config.masterKeyFile == nil {
+            throw Invalid(description: Self.sharedMasterKeyAdvice)
         }
         return config
     }
 
-    /// The SQLite path named by ``database`` (a plain path or a `sqlite:` / `file:` URL).
+    /// Why a PostgreSQL configuration without a master key is refused.
+    public static let sharedMasterKeyAdvice = """
+        --database postgres://... needs the master key named: every assentd instance (and the assent CLI) must use \
+        the same one, so give --master-key-file PATH (ASSENT_MASTER_KEY_FILE) or ASSENT_MASTER_KEY
+        """
+
+    /// The database ``database`` names.
+    public var databaseLocation: DatabaseLocation { DatabaseLocation(database) }
+
+    /// The SQLite path named by ``database`` (a plain path or a `sqlite:` / `file:` URL); empty for PostgreSQL.
     public var sqlitePath: String {
-        for prefix in ["sqlite://", "sqlite:", "file://", "file:"] where database.hasPrefix(prefix) {
-            return String(database.dropFirst(prefix.count))
-        }
-        return database
+        if case .sqlite(let path) = databaseLocation { return path }
+        return ""
     }
+
+    /// PostgreSQL pool size: ``databaseConnections``, or four per HTTP thread (requests are asynchronous, so a thread
+    /// has several in flight), at least 4.
+    public var resolvedDatabaseConnections: Int { databaseConnections ?? max(4, threads * 4) }
 
     /// Where the master key file is: ``masterKeyFile``, or `master.key` beside the SQLite file.
     public var masterKeyPath: String {

@@ -121,7 +121,7 @@ final class QRWebSocketHandler: WebSocketHandler {
 
     /// Follows `challenge` for `socket`, dropping whatever the socket watched before.
     private func watch(_ challenge: Challenge, tenant: Tenant, socket: WebSocket) {
-        let subscription = events.subscribe(challengeID: challenge.id) { [weak self, qr] changed in
+        let subscription = events.subscribe(tenantID: tenant.id, challengeID: challenge.id) { [weak self, qr] changed in
             guard let self else { return }
             switch changed.state {
             case .claimed:

@@ -112,7 +112,9 @@ public protocol Store: Sendable {
     ) async throws -> Challenge?
 
     // MARK: Webhook outbox
-    /// Events due at `now`, oldest first.
+    /// Events due at `now`, oldest first, claimed for the caller: a store shared by several instances leases them
+    /// (no other instance gets them until the lease runs out or the outcome is recorded), so each is delivered by
+    /// one instance.
     func dueWebhookEvents(now: Int64, limit: Int) async throws -> [WebhookEvent]
     /// Marks an event delivered.
     func markWebhookDelivered(id: String, at: Int64) async throws
@@ -125,6 +127,9 @@ public protocol Store: Sendable {
 
     /// Throws unless the database answers a trivial query and accepts a trivial write.
     func healthCheck() async throws
+
+    /// What kind of database this is (`sqlite`, `postgresql`), for `/healthz` and logs.
+    var databaseKind: String { get }
 
     /// Finishes pending writes and releases the database.
     func close() async

@@ -1,16 +1,17 @@
 import AssentServer
 import Foundation
 
-/// Opens the SQLite database `assentd` uses, named by `--database` or `ASSENT_DATABASE`, for one command.
-/// SQLite in WAL mode lets this run while `assentd` serves the same file.
+/// Opens the database `assentd` uses, named by `--database` or `ASSENT_DATABASE`, for one command: its SQLite file
+/// (WAL mode lets this run while `assentd` serves the same file) or its PostgreSQL URL.
 enum TenantDatabase {
     /// The `--database` option.
     static let option = Option.required(
-        "--database", "PATH", "the SQLite database assentd uses (a path or sqlite:PATH)", environment: "ASSENT_DATABASE")
+        "--database", "PATH|URL", "the database assentd uses (an SQLite path, sqlite:PATH, or a postgres:// URL)",
+        environment: "ASSENT_DATABASE")
 
     /// Opens the database, runs `body` with a tenant directory over it, and always closes it again.
-    /// Only `create` may create a database that does not exist yet; the other commands refuse, so a typo in the path
-    /// does not quietly make an empty database.
+    /// Only `create` may create an SQLite database that does not exist yet; the other commands refuse, so a typo in
+    /// the path does not quietly make an empty database.
     static func withDirectory<T>(
         _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory) async throws -> T
     ) async throws -> T {
@@ -21,43 +22,39 @@ enum TenantDatabase {
     static func withDirectory<T>(
         _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory, [UInt8]) async throws -> T
     ) async throws -> T {
-        let path = try sqlitePath(invocation.options.required(option.name))
-        if !mayCreate, !FileManager.default.fileExists(atPath: path) {
-            throw CLIError.failure("no database at \(path)", errorCode: "not_found")
-        }
-        var configuration = ServerConfiguration()
-        configuration.database = path
-        let environment = ProcessInfo.processInfo.environment
-        configuration.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.masterKeyFile = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        // Secrets are derived from assentd's master key, so the CLI uses the same one (created beside a new database).
-        let masterKey = try MasterKey.load(configuration)
-        let store = try SQLiteStore(path: path)
-        do {
-            let result = try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey), masterKey)
-            await store.close()
-            return result
-        } catch {
-            await store.close()
-            throw error
+        try await withStore(invocation, mayCreate: mayCreate) { store, masterKey in
+            try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey), masterKey)
         }
     }
 
-    /// Opens the database and runs `body` with the store itself and the master key (for the PowerAuth commands).
+    /// Opens the database (SQLite or PostgreSQL), runs `body` with the store itself and the master key (the PowerAuth
+    /// commands need both), and always closes it again.
     static func withStore<T>(
-        _ invocation: Invocation, _ body: (SQLiteStore, [UInt8]) async throws -> T
+        _ invocation: Invocation, mayCreate: Bool = false, _ body: (any ServerStore, [UInt8]) async throws -> T
     ) async throws -> T {
-        let path = try sqlitePath(invocation.options.required(option.name))
-        guard FileManager.default.fileExists(atPath: path) else {
+        let location = try location(invocation.options.required(option.name))
+        if !mayCreate, case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path)", errorCode: "not_found")
         }
         var configuration = ServerConfiguration()
-        configuration.database = path
+        configuration.database = {
+            switch location {
+            case .sqlite(let path): return path
+            case .postgres(let url): return url
+            }
+        }()
         let environment = ProcessInfo.processInfo.environment
         configuration.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.masterKeyFile = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let masterKey = try MasterKey.load(configuration)
-        let store = try SQLiteStore(path: path)
+        // Secrets are derived from assentd's master key, so the CLI uses the same one (created beside a new SQLite
+        // database; with PostgreSQL it must be named).
+        let masterKey: [UInt8]
+        do {
+            masterKey = try MasterKey.load(configuration)
+        } catch let error as ServerConfiguration.Invalid {
+            throw CLIError.usage(error.description)
+        }
+        let store = try location.open(connections: 2)
         do {
             let result = try await body(store, masterKey)
             await store.close()
@@ -68,16 +65,13 @@ enum TenantDatabase {
         }
     }
 
-    /// The file behind a `--database` value, understood the way `assentd` understands it.
-    static func sqlitePath(_ value: String) throws -> String {
+    /// The database behind a `--database` value, understood the way `assentd` understands it.
+    static func location(_ value: String) throws -> DatabaseLocation {
         guard !value.isEmpty else { throw CLIError.usage("--database must not be empty") }
-        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
-            throw CLIError.usage("PostgreSQL is not supported by this build; give the SQLite file assentd uses")
+        let location = DatabaseLocation(value)
+        if case .sqlite(let path) = location, path.isEmpty {
+            throw CLIError.usage("--database names no file: '\(value)'")
         }
-        var configuration = ServerConfiguration()
-        configuration.database = value
-        let path = configuration.sqlitePath
-        guard !path.isEmpty else { throw CLIError.usage("--database names no file: '\(value)'") }
-        return path
+        return location
     }
 }

@@ -82,6 +82,19 @@ final class SQLiteConnection: @unchecked Sendable {
         return try map(SQLiteRow(statement: statement))
     }
 
+    /// Runs a query and returns its column names and every row as typed values (for copying a whole table).
+    func table(_ sql: String) throws -> (columns: [String], rows: [[SQLiteValue]]) {
+        let statement = try self.statement(sql)
+        try statement.bind([])
+        defer { statement.reset() }
+        let columns = statement.columnNames
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() {
+            rows.append((0..<Int32(columns.count)).map(statement.value))
+        }
+        return (columns, rows)
+    }
+
     var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// True outside a transaction — also after SQLite rolled one back by itself (disk full, I/O error, ...).

@@ -52,6 +52,22 @@ final class SQLiteStatement {
         }
     }
 
+    /// The result's column names.
+    var columnNames: [String] {
+        (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+    }
+
+    /// The current row's value in `column`, typed as SQLite stored it.
+    func value(_ column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_BLOB: return .blob(blob(column) ?? [])
+        default: return .text(text(column) ?? "")
+        }
+    }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func text(_ column: Int32) -> String? {

@@ -351,15 +351,24 @@ extension SQLiteStore {
         }
     }
 
+    /// How long a claimed webhook event is held before it may be handed out again (its delivery outlives the
+    /// request timeout by far; an instance that dies mid-delivery leaves it to be retried after this).
+    static let webhookLease: Int64 = 20_000
+
     public func dueWebhookEvents(now: Int64, limit: Int) async throws -> [WebhookEvent] {
-        try read { db in
+        // Claimed through the single writer: each due event is leased (its next attempt moved ahead) in the same
+        // statement that hands it out, so two dispatchers — or two processes on the file — never get the same one.
+        try await writer.write { db in
             try db.query(
                 """
-                SELECT id, tenant_id, type, body, created_at, next_attempt_at, attempts FROM webhook_outbox
-                WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-                ORDER BY next_attempt_at, created_at LIMIT ?
+                UPDATE webhook_outbox SET next_attempt_at = ? + ?
+                WHERE id IN (
+                  SELECT id FROM webhook_outbox
+                  WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+                  ORDER BY next_attempt_at, created_at LIMIT ?)
+                RETURNING id, tenant_id, type, body, created_at, next_attempt_at, attempts
                 """,
-                [.integer(now), .integer(Int64(limit))]
+                [.integer(now), .integer(Self.webhookLease), .integer(now), .integer(Int64(limit))]
             ) { row in
                 var event = WebhookEvent(
                     id: try row.string(0), tenantID: try row.string(1), type: try row.string(2),
@@ -367,7 +376,7 @@ extension SQLiteStore {
                 event.nextAttemptAt = row.int64(5)
                 event.attempts = Int(row.int64(6))
                 return event
-            }
+            }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         }
     }
 

@@ -33,6 +33,8 @@ public final class SQLiteStore: Store {
         readers = Mutex([])
     }
 
+    public var databaseKind: String { "sqlite" }
+
     public func healthCheck() async throws {
         _ = try read { try $0.queryOne("SELECT 1") { $0.int64(0) } }
         _ = try await writer.write { _ in true }

@@ -1,0 +1,264 @@
+@testable import AssentServer
+import AssentWire
+import Foundation
+import Testing
+
+/// The behaviour every store promises (``Store``), proved on each: an SQLite file and a PostgreSQL database.
+@Suite struct StoreTests {
+    static func tenant(id: String = "t1", secret: UInt8 = 1) -> Tenant {
+        Tenant(id: id, name: "T", secretHash: Array(repeating: secret, count: 32), secretVersion: 1, keyVersion: 1,
+               settings: TenantSettings(), createdAt: 1)
+    }
+
+    /// A fresh store with tenant `t1`.
+    static func fixture(_ kind: StoreKind) async throws -> StoreFixture {
+        let fixture = try await StoreFixture.make(kind)
+        try await fixture.store.insertTenant(tenant())
+        return fixture
+    }
+
+    @Test(arguments: StoreKind.allCases) func `tenants round-trip and their secrets are unique`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        var twin = Self.tenant()
+        twin.id = "t2"
+        await #expect(throws: StoreError(.constraintViolation, "")) { try await store.insertTenant(twin) }
+        #expect(try await store.tenants().map(\.id) == ["t1"])
+        var changed = try #require(try await store.tenant(id: "t1"))
+        #expect(changed == Self.tenant())
+        #expect(try await store.tenant(secretHash: Array(repeating: 1, count: 32))?.id == "t1")
+        changed.name = "Renamed"
+        changed.settings.webhookURL = "http://127.0.0.1:1/hooks"
+        #expect(try await store.updateTenant(changed))
+        #expect(try await store.tenant(id: "t1") == changed)
+        changed.id = "missing"
+        #expect(try await !store.updateTenant(changed))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func `tracking inserts user and action in one transaction and is idempotent per key`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "k1",
+                            state: .challengeRequired, now: 10)
+        let first = try await store.trackAction(action, user: { $0 ?? User(tenantID: "t1", userID: "u", now: 10) },
+                                                decide: { a, auths in a.state = auths.isEmpty ? .allow : .block })
+        #expect(first.created && first.action.state == .allow)
+        let again = try await store.trackAction(action, user: { $0! }, decide: { a, _ in a.state = .block })
+        #expect(!again.created && again.action.state == .allow)
+
+        var other = action
+        other.userID = "someone-else"
+        await #expect(throws: StoreError(.constraintViolation, "")) {
+            _ = try await store.trackAction(other, user: { _ in User(tenantID: "t1", userID: "someone-else", now: 1) },
+                                            decide: { _, _ in })
+        }
+        // The refused track left no user behind.
+        #expect(try await store.user(tenantID: "t1", userID: "someone-else") == nil)
+        #expect(try await store.action(tenantID: "t1", idempotencyKey: "k1") == first.action)
+        let updated = try await store.updateActionState(
+            tenantID: "t1", idempotencyKey: "k1", state: .reviewRequired, verificationMethod: .push, at: 20)
+        #expect(updated?.state == .reviewRequired && updated?.verificationMethod == .push && updated?.stateUpdatedAt == 20)
+        #expect(try await store.updateActionState(
+            tenantID: "t1", idempotencyKey: "nope", state: .allow, verificationMethod: nil, at: 20) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `exactly one concurrent validation marks an action`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "race",
+                            state: .challengeSucceeded, now: 10)
+        _ = try await store.trackAction(action, user: { _ in User(tenantID: "t1", userID: "u", now: 1) },
+                                        decide: { a, _ in a.state = .challengeSucceeded })
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try await store.markActionValidated(tenantID: "t1", idempotencyKey: "race", at: 5) }
+            }
+            var count = 0
+            for try await won in group where won { count += 1 }
+            return count
+        }
+        #expect(winners == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `deleting a user removes its authenticators and actions`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        var authenticator = Authenticator(id: "a1", tenantID: "t1", userID: "gone", verificationMethod: .emailOTP, createdAt: 3)
+        authenticator.email = "g@example.com"
+        try await store.insertAuthenticator(authenticator)
+        #expect(try await store.authenticators(tenantID: "t1", userID: "gone") == [authenticator])
+        let action = Action(tenantID: "t1", userID: "gone", actionCode: "signIn", idempotencyKey: "kg",
+                            state: .challengeRequired, now: 10)
+        _ = try await store.trackAction(action, user: { $0! }, decide: { _, _ in })
+        #expect(try await store.deleteUser(tenantID: "t1", userID: "gone") { _ in [] })
+        #expect(try await store.authenticators(tenantID: "t1", userID: "gone").isEmpty)
+        #expect(try await store.action(tenantID: "t1", idempotencyKey: "kg") == nil)
+        #expect(try await !store.deleteUser(tenantID: "t1", userID: "gone") { _ in [] })
+    }
+
+    @Test(arguments: StoreKind.allCases) func `custom data round-trips as JSON`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        var user = User(tenantID: "t1", userID: "c", now: 1)
+        user.custom = ["n": .number(2), "s": .string("x"), "o": .object(["b": .bool(true)]), "a": .array([.null])]
+        user.emailVerified = true
+        user.displayName = "Cé"
+        try await store.saveUser(user)
+        #expect(try await store.user(tenantID: "t1", userID: "c") == user)
+    }
+
+    static func device(_ id: String, user: String = "u", key: UInt8) -> Authenticator {
+        var device = Authenticator(id: id, tenantID: "t1", userID: user, verificationMethod: .push, createdAt: 5)
+        device.publicKey = [0x30, 0x00, key, 0xff]
+        device.pushToken = "push-\(id)"
+        device.userPresenceRequired = true
+        device.authenticationTimeout = 30
+        return device
+    }
+
+    static func enrolmentAction(_ store: any Store, key: String, user: String = "u") async throws {
+        let action = Action(tenantID: "t1", userID: user, actionCode: "enrol", idempotencyKey: key,
+                            state: .allow, now: 1)
+        _ = try await store.trackAction(action, user: { $0 ?? User(tenantID: "t1", userID: user, now: 1) }, decide: { _, _ in })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func `device credentials enrol once per token, re-enrol the same key and renew only what changed`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await Self.enrolmentAction(store, key: "enrol-1")
+        let first = Self.device("d1", key: 1)
+        let (stored, created) = try await store.enrollDeviceCredential(first, enrolmentKey: "enrol-1") { a, c in
+            [WebhookEvent(id: "e-\(a.id)-\(c)", tenantID: "t1", type: "authenticator.created", body: "{}", createdAt: 1)]
+        }
+        #expect(created && stored == first)
+        #expect(try await store.authenticator(tenantID: "t1", method: .push, publicKey: first.publicKey!) == first)
+        // The same token enrols the same key again (idempotently) but never a second key.
+        var again = Self.device("d1-bis", key: 1)
+        again.deviceName = "renamed"
+        let (reenrolled, createdAgain) = try await store.enrollDeviceCredential(again, enrolmentKey: "enrol-1") { _, _ in [] }
+        #expect(!createdAgain && reenrolled.id == "d1" && reenrolled.deviceName == "renamed")
+        await #expect(throws: EnrolmentTokenUsed.self) {
+            _ = try await store.enrollDeviceCredential(Self.device("d2", key: 2), enrolmentKey: "enrol-1") { _, _ in [] }
+        }
+        // The key belongs to u: another user cannot enrol it.
+        try await Self.enrolmentAction(store, key: "enrol-other", user: "other")
+        await #expect(throws: StoreError(.constraintViolation, "")) {
+            _ = try await store.enrollDeviceCredential(
+                Self.device("d3", user: "other", key: 1), enrolmentKey: "enrol-other") { _, _ in [] }
+        }
+        let renewed = try await store.renewDeviceCredential(
+            tenantID: "t1", id: "d1", pushToken: "fresh", expiresAt: 99, at: 50) { _ in [] }
+        #expect(renewed?.pushToken == "fresh" && renewed?.expiresAt == 99 && renewed?.lastVerifiedAt == 50)
+        let kept = try await store.renewDeviceCredential(tenantID: "t1", id: "d1", pushToken: nil, expiresAt: nil, at: 60) { _ in [] }
+        #expect(kept?.pushToken == "fresh" && kept?.expiresAt == 99 && kept?.lastVerifiedAt == 60)
+        #expect(try await store.renewDeviceCredential(tenantID: "t1", id: "nope", pushToken: nil, expiresAt: nil, at: 1) { _ in [] } == nil)
+        let due = try await store.dueWebhookEvents(now: 10, limit: 10)
+        #expect(due.map(\.id) == ["e-d1-true"])
+        #expect(try await store.deleteAuthenticator(tenantID: "t1", userID: "u", id: "d1") { _ in [] })
+        #expect(try await !store.deleteAuthenticator(tenantID: "t1", userID: "u", id: "d1") { _ in [] })
+    }
+
+    @Test(arguments: StoreKind.allCases) func `nonces are single use and expire`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await store.insertAuthenticator(Self.device("d1", key: 1))
+        for i in 0..<10 {
+            try await store.insertNonce(Nonce(id: "n\(i)", tenantID: "t1", authenticatorID: "d1", purpose: .getChallenge,
+                                              message: "m\(i)", createdAt: Int64(10 + i), expiresAt: 100, usedAt: nil))
+        }
+        let open = try await store.openNonces(authenticatorID: "d1", purpose: .getChallenge, now: 50)
+        #expect(open.map(\.id) == (2..<10).reversed().map { "n\($0)" })
+        #expect(try await store.openNonce(id: "n9", authenticatorID: "d1", purpose: .getChallenge, now: 50)?.message == "m9")
+        #expect(try await store.openNonce(id: "n9", authenticatorID: "d1", purpose: .updateCredential, now: 50) == nil)
+        #expect(try await store.consumeNonce(id: "n9", authenticatorID: "d1", purpose: .getChallenge, now: 50)?.usedAt == 50)
+        #expect(try await store.consumeNonce(id: "n9", authenticatorID: "d1", purpose: .getChallenge, now: 51) == nil)
+        #expect(try await store.consumeNonce(id: "n8", authenticatorID: "d1", purpose: .getChallenge, now: 100) == nil)
+    }
+
+    static func pushChallenge(_ id: String, user: String = "u", key: String? = nil, now: Int64 = 10) -> Challenge {
+        var challenge = Challenge(id: id, tenantID: "t1", kind: .push, createdAt: now, expiresAt: now + 1000)
+        challenge.userID = user
+        challenge.idempotencyKey = key
+        challenge.actionCode = "signIn"
+        challenge.custom = ["x": .number(1)]
+        challenge.deviceCodeHash = [1, 2, 3]
+        return challenge
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func `a push challenge is answered once and moves its action only while it waits`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await store.insertAuthenticator(Self.device("d1", key: 1))
+        let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "k", state: .challengeRequired, now: 1)
+        _ = try await store.trackAction(action, user: { $0! }, decide: { _, _ in })
+        #expect(try await store.insertChallenge(Self.pushChallenge("c1", key: "k"), maxOpenForUser: 3))
+        #expect(try await store.challenge(tenantID: "t1", id: "c1") == Self.pushChallenge("c1", key: "k"))
+        #expect(try await store.challenge(tenantID: "other", id: "c1") == nil)
+        #expect(try await store.pendingPushChallenge(tenantID: "t1", userID: "u", authenticatorID: "d1", now: 20)?.id == "c1")
+        let answered = try await store.answerChallenge(
+            tenantID: "t1", id: "c1", from: [.pending], approved: true, authenticatorID: "d1", verificationMethod: .push, now: 30)
+        #expect(answered?.state == .approved && answered?.answeredBy == "d1")
+        #expect(try await store.action(tenantID: "t1", idempotencyKey: "k")?.state == .challengeSucceeded)
+        #expect(try await store.answerChallenge(
+            tenantID: "t1", id: "c1", from: [.pending], approved: false, authenticatorID: "d1", verificationMethod: .push, now: 31) == nil)
+        // A second challenge for the same (already succeeded) action: the answer is undone as a whole.
+        #expect(try await store.insertChallenge(Self.pushChallenge("c2", key: "k"), maxOpenForUser: 3))
+        await #expect(throws: StoreError(.constraintViolation, "")) {
+            _ = try await store.answerChallenge(
+                tenantID: "t1", id: "c2", from: [.pending], approved: true, authenticatorID: "d1", verificationMethod: .push, now: 32)
+        }
+        #expect(try await store.challenge(tenantID: "t1", id: "c2")?.state == .pending)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `the pending cap and the sweep`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        for i in 0..<3 { #expect(try await store.insertChallenge(Self.pushChallenge("c\(i)"), maxOpenForUser: 3)) }
+        #expect(try await !store.insertChallenge(Self.pushChallenge("c3"), maxOpenForUser: 3))
+        #expect(try await store.insertChallenge(Self.pushChallenge("c4", user: "v"), maxOpenForUser: 3))
+        // Expired ones no longer count, and the sweep deletes them.
+        #expect(try await store.insertChallenge(Self.pushChallenge("c5", now: 5000), maxOpenForUser: 3))
+        #expect(try await store.sweep(now: 5000, challengesBefore: 2000, eventsBefore: 0) == 4)
+        #expect(try await store.challenge(tenantID: "t1", id: "c5") != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `the webhook outbox hands out due events and records outcomes`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        var authenticator = Self.device("d1", key: 1)
+        authenticator.userID = "w"
+        try await store.insertAuthenticator(authenticator)
+        _ = try await store.deleteUser(tenantID: "t1", userID: "w") { a in
+            (0..<3).map { WebhookEvent(id: "e\($0)", tenantID: "t1", type: "authenticator.deleted", body: "{\"a\":\"\(a.id)\"}", createdAt: Int64($0)) }
+        }
+        let due = try await store.dueWebhookEvents(now: 100, limit: 2)
+        #expect(due.map(\.id) == ["e0", "e1"] && due[0].body == "{\"a\":\"d1\"}")
+        try await store.markWebhookDelivered(id: "e0", at: 200)
+        try await store.markWebhookAttemptFailed(id: "e1", attempts: 1, nextAttemptAt: 150, error: "HTTP 500", at: 101)
+        try await store.markWebhookAttemptFailed(id: "e2", attempts: 4, nextAttemptAt: nil, error: "HTTP 500", at: 101)
+        let retried = try await store.dueWebhookEvents(now: 1_000_000, limit: 10)
+        #expect(retried.map(\.id) == ["e1"] && retried[0].attempts == 1)
+        #expect(try await store.sweep(now: 0, challengesBefore: 0, eventsBefore: 1000) == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `the health check passes and names the database`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await store.healthCheck()
+        #expect(store.databaseKind == (kind == .sqlite ? "sqlite" : "postgresql"))
+    }
+}
