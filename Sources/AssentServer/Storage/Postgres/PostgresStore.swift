@@ -65,6 +65,23 @@ public final class PostgresStore: Store {
         try await pool.transaction(body)
     }
 
+    /// Runs `body` in a transaction and, once it committed, announces the challenge it returns (if any) to the other
+    /// instances. The `NOTIFY` runs after the commit on purpose: PostgreSQL serialises the commits of all
+    /// transactions that notify (a global lock held through the WAL flush), which made every answer wait for every
+    /// other one; on its own a `NOTIFY` flushes nothing. A crash between the two loses only the announcement, and the
+    /// watchers' periodic re-check (``ChallengeEventBridge``) still sees the change.
+    func writeAndAnnounce(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> Challenge?
+    ) async throws -> Challenge? {
+        let instanceID = self.instanceID
+        return try await pool.transaction(body) { db, challenge in
+            guard let challenge else { return }
+            let payload = ChallengeChange(tenantID: challenge.tenantID, challengeID: challenge.id, state: challenge.state)
+                .payload(from: instanceID)
+            _ = try? db.update("SELECT pg_notify($1, $2)", [.text(Self.challengeChannel), .text(payload)])
+        }
+    }
+
     // MARK: Tenants
 
     static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at, secret_version"
