@@ -6,8 +6,8 @@ import Synchronization
 /// connections (``PostgresPool``), each on its own queue; every method is one transaction at READ COMMITTED, made
 /// safe under concurrency from any number of instances by conditional updates (`UPDATE … WHERE state = …`),
 /// row locks (`SELECT … FOR UPDATE`), transaction-scoped advisory locks, and `FOR UPDATE SKIP LOCKED` for the
-/// webhook outbox. Challenge changes are announced with `NOTIFY` in the same transaction (see
-/// ``PostgresChangeListener``).
+/// webhook outbox. Claims and answers are announced to the other instances with `NOTIFY` once committed (see
+/// ``writeAndAnnounce(_:)`` and ``PostgresChangeListener``).
 public final class PostgresStore: Store {
     let pool: PostgresPool
     /// Tells this instance's own notifications apart from other instances'.
