@@ -1,9 +1,9 @@
 """Two assentd instances on one PostgreSQL database, as behind a load balancer: a QR challenge watched over the
 WebSocket on instance A is claimed and approved through instance B and A's socket hears each state at once; twenty
 devices racing through both instances for one claim leave exactly one winner; killing one instance with SIGKILL under
-load loses no acknowledged approval while the other keeps serving; an access token validated through both at once
-is valid once; the webhook outbox, drained by both, delivers each
-event exactly once. PostgreSQL only: several instances need a shared database (conftest runs this module once)."""
+load loses no acknowledged approval while the other keeps serving; an access token validated through both at once is
+valid once; the webhook outbox, drained by both, delivers each event exactly once. PostgreSQL only: several instances
+need a shared database (conftest runs this module on that store alone)."""
 import json
 import os
 import signal
