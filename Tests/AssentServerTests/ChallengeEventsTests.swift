@@ -23,6 +23,7 @@ import Testing
         events.publish(Self.challenge(.denied, tenant: "t2"))
         #expect(heard.withLock { $0 } == [.pending, .claimed, .approved])
         #expect(events.watched == [ChallengeEvents.Watched(tenantID: "t1", challengeID: "c")])
+        #expect(events.isWatched(tenantID: "t1", challengeID: "c") && !events.isWatched(tenantID: "t2", challengeID: "c"))
         events.unsubscribe(subscription)
         #expect(events.watchedCount == 0)
     }

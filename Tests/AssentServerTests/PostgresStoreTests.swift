@@ -6,7 +6,7 @@ import Testing
 
 /// What only the PostgreSQL store does: migrations shared by instances starting together, announcements of
 /// challenge changes to other instances, the copy from SQLite, and libpq's text format.
-@Suite struct PostgresStoreTests {
+@Suite(.serialized) struct PostgresStoreTests {
     @Test func `instances starting together on an empty database migrate it once`() async throws {
         let url = try await PostgresTestServer.start().freshDatabase(migrated: false)
         let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in

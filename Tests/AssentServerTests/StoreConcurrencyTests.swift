@@ -6,7 +6,7 @@ import Testing
 
 /// Races that must have exactly one winner, run across **two store instances on one database** (two `assentd`
 /// processes' worth: separate connections, pools and caches), on each kind of store.
-@Suite struct StoreConcurrencyTests {
+@Suite(.serialized) struct StoreConcurrencyTests {
     /// Runs `body(instance, i)` for `count` concurrent callers alternating between the two stores; returns how many
     /// returned true.
     static func race(

@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// The behaviour every store promises (``Store``), proved on each: an SQLite file and a PostgreSQL database.
-@Suite struct StoreTests {
+/// Serialized (like the other PostgreSQL suites): each test brings up pools of server processes, and running them all
+/// at once on two cores starves the timing-sensitive HTTP tests that run beside them.
+@Suite(.serialized) struct StoreTests {
     static func tenant(id: String = "t1", secret: UInt8 = 1) -> Tenant {
         Tenant(id: id, name: "T", secretHash: Array(repeating: secret, count: 32), secretVersion: 1, keyVersion: 1,
                settings: TenantSettings(), createdAt: 1)

@@ -87,7 +87,7 @@ import Testing
         #expect(config.resolvedDatabaseConnections == 12 && config.masterKeyPath == "/etc/assent/master.key")
         let flag = try ServerConfiguration.parse(arguments: ["--database-url", url, "--threads", "3"],
                                                  environment: ["ASSENT_MASTER_KEY": "x"])
-        #expect(flag.databaseLocation.isShared && flag.resolvedDatabaseConnections == 12)
+        #expect(flag.databaseLocation.isShared && flag.resolvedDatabaseConnections == 24)
         #expect(try ServerConfiguration.parse(arguments: ["--database", "sqlite:/tmp/a.sqlite"], environment: [:])
             .databaseLocation == .sqlite(path: "/tmp/a.sqlite"))
         var unnamed = ServerConfiguration()

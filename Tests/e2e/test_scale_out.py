@@ -1,10 +1,11 @@
 """Two assentd instances on one PostgreSQL database, as behind a load balancer: a QR challenge watched over the
 WebSocket on instance A is claimed and approved through instance B and A's socket hears each state at once; twenty
 devices racing through both instances for one claim leave exactly one winner; killing one instance with SIGKILL under
-load loses no acknowledged approval while the other keeps serving; the webhook outbox, drained by both, delivers each
-event exactly once, and push notifications queued through both are each sent once; a PowerAuth counter value is
-consumed once however its verifications are spread over both instances. PostgreSQL only: several instances need a
-shared database (conftest runs this module once)."""
+load loses no acknowledged approval while the other keeps serving; an access token validated through both at once is
+valid once; the webhook outbox, drained by both, delivers each event exactly once, and push notifications queued
+through both are each sent once; a PowerAuth counter value is consumed once however its verifications are spread over
+both instances. PostgreSQL only: several instances need a shared database (conftest runs this module on that store
+alone)."""
 import base64
 import json
 import os
@@ -122,6 +123,30 @@ def test_twenty_devices_racing_through_both_instances_leave_one_winner(pair):
         assert all(r.status_code == 410 for i, r in enumerate(results) if i != winners[0])
         assert answer(devices[winners[0]], challenge["challengeId"]).status_code == 200
         assert tenant.poll(challenge)["isVerified"] is True
+
+
+def test_an_access_token_validated_through_both_instances_at_once_is_valid_once(pair):
+    tenant = QRTenant(pair.a)
+    device = on(tenant.enrol(f"once-{uuid.uuid4().hex[:6]}"), pair.b)
+    sdks = [tenant.sdk, AuthsignalClient(tenant.secret, api_url=pair.b.api)]
+    for _ in range(3):
+        challenge = tenant.start(action="once")
+        assert claim(device, challenge["challengeId"]).status_code == 200
+        assert answer(device, challenge["challengeId"]).status_code == 200
+        token = tenant.poll(challenge)["accessToken"]
+        barrier = threading.Barrier(16)
+        results = [None] * 16
+
+        def go(i):
+            barrier.wait()
+            results[i] = sdks[i % 2].validate_challenge({"token": token})["is_valid"]
+
+        threads = [threading.Thread(target=go, args=(i,)) for i in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert results.count(True) == 1 and results.count(False) == 15, results
 
 
 def test_the_outbox_drained_by_both_instances_delivers_each_event_exactly_once(pair):

@@ -9,7 +9,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var port = 8420
     /// SQLite file path, or a `postgres://` URL (see ``DatabaseLocation``).
     public var database = ".assent/assent.sqlite"
-    /// PostgreSQL connections per instance; defaults to four per HTTP thread.
+    /// PostgreSQL connections per instance; defaults to eight per HTTP thread.
     public var databaseConnections: Int?
     /// Minimum log level: debug, info, warning, error.
     public var logLevel = "info"
@@ -65,7 +65,7 @@ public struct ServerConfiguration: Sendable, Hashable {
         ("--listen HOST:PORT", "ASSENT_LISTEN", "address to listen on (default 127.0.0.1:8420)"),
         ("--database PATH|URL", "ASSENT_DATABASE", "SQLite file or postgres:// URL (default .assent/assent.sqlite)"),
         ("--database-url URL", "ASSENT_DATABASE_URL", "PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DB (same as --database)"),
-        ("--database-connections N", "ASSENT_DATABASE_CONNECTIONS", "PostgreSQL connections per instance (default 4 per thread)"),
+        ("--database-connections N", "ASSENT_DATABASE_CONNECTIONS", "PostgreSQL connections per instance (default 8 per thread)"),
         ("--log-level LEVEL", "ASSENT_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("--token-lifetime SECONDS", "ASSENT_TOKEN_LIFETIME", "track token lifetime, 30-3600 (default 600)"),
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
@@ -234,9 +234,10 @@ public struct ServerConfiguration: Sendable, Hashable {
         return ""
     }
 
-    /// PostgreSQL pool size: ``databaseConnections``, or four per HTTP thread (requests are asynchronous, so a thread
-    /// has several in flight), at least 4.
-    public var resolvedDatabaseConnections: Int { databaseConnections ?? max(4, threads * 4) }
+    /// PostgreSQL pool size: ``databaseConnections``, or eight per HTTP thread. Requests are asynchronous, so each
+    /// thread has many in flight, and each holds a connection for a few round trips; on two cores 16 connections
+    /// served ~30 % more push flows than 8 in alternating runs (BENCHMARKS.md).
+    public var resolvedDatabaseConnections: Int { databaseConnections ?? max(8, threads * 8) }
 
     /// Where the master key file is: ``masterKeyFile``, or `master.key` beside the SQLite file.
     public var masterKeyPath: String {

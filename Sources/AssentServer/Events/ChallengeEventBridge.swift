@@ -22,6 +22,8 @@ final class ChallengeEventBridge: Sendable {
     /// Listens to `feed` and starts the re-check.
     func start(feed: any ChallengeChangeFeed) {
         feed.watchChallengeChanges { [store, events] change in
+            // Only a challenge someone here watches is worth a read (most answers are watched nowhere else).
+            guard events.isWatched(tenantID: change.tenantID, challengeID: change.challengeID) else { return }
             Task {
                 if let challenge = try? await store.challenge(tenantID: change.tenantID, id: change.challengeID) {
                     events.publish(challenge)

@@ -64,6 +64,11 @@ final class ChallengeEvents: Sendable {
         handlers.forEach { $0(challenge) }
     }
 
+    /// Whether someone here watches the challenge.
+    func isWatched(tenantID: String, challengeID: String) -> Bool {
+        state.withLock { $0.watched[challengeID]?.tenantID == tenantID }
+    }
+
     /// The challenges someone watches.
     var watched: [Watched] {
         state.withLock { $0.watched.map { Watched(tenantID: $0.value.tenantID, challengeID: $0.key) } }

@@ -69,7 +69,11 @@ final class PostgresPool: Sendable {
     /// Runs `body` inside `BEGIN` … `COMMIT` (READ COMMITTED: each operation takes the row locks or makes the
     /// conditional updates it needs). A serialization failure or deadlock (``StoreError/Code/busy``), or a
     /// ``PostgresRetry`` thrown by `body`, rolls back and runs it again, a few times.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    /// `afterCommit` then runs on the same connection outside the transaction; its errors are ignored.
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T,
+        afterCommit: (@Sendable (PostgresConnection, T) -> Void)? = nil
+    ) async throws -> T {
         try await withConnection { connection in
             var attempt = 0
             while true {
@@ -80,6 +84,7 @@ final class PostgresPool: Sendable {
                 do {
                     let value = try body(connection)
                     try connection.finish(commit: true)
+                    afterCommit?(connection, value)
                     return value
                 } catch {
                     if connection.isHealthy, connection.inTransaction || connection.beginPending {

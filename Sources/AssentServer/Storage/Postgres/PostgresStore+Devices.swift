@@ -281,26 +281,18 @@ extension PostgresStore {
         }
     }
 
-    /// Announces a challenge's new state to every instance, delivered when (and only if) the transaction commits.
-    func notifyChange(_ challenge: Challenge, in db: PostgresConnection) throws {
-        let payload = ChallengeChange(tenantID: challenge.tenantID, challengeID: challenge.id, state: challenge.state)
-            .payload(from: instanceID)
-        try db.update("SELECT pg_notify($1, $2)", [.text(Self.challengeChannel), .text(payload)])
-    }
-
     public func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64
     ) async throws -> Challenge? {
         let state: Challenge.State = approved ? .approved : .denied
-        let announcement = ChallengeChange(tenantID: tenantID, challengeID: id, state: state).payload(from: instanceID)
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         // One statement (one round trip) does it all: a conditional update of the challenge — two answers from any
         // instances serialise on its row lock, and the second re-checks the state against the committed row and
         // changes nothing — then, only if it moved, its action (only while that still waits for a challenge: one the
         // backend blocked, or that already failed, never becomes a success), the authenticator's last verification,
-        // and the announcement to the other instances (sent at commit).
-        return try await write { db -> Challenge? in
+        // then the announcement to the other instances, once committed.
+        return try await writeAndAnnounce { db -> Challenge? in
             try db.queryOne(
                 """
                 WITH c AS (
@@ -319,16 +311,16 @@ extension PostgresStore {
                   UPDATE authenticators SET last_verified_at = $2
                   WHERE id = $3 AND tenant_id = $5 AND EXISTS (SELECT 1 FROM c)
                   RETURNING 1)
-                SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u), pg_notify($9, $10) IS NULL FROM c
+                SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u) FROM c
                 """,
                 [.text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID),
                  .text(states),
                  .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
-                 .text(verificationMethod.rawValue), .text(Self.challengeChannel), .text(announcement)]
+                 .text(verificationMethod.rawValue)]
             ) { row in
                 let challenge = try Self.challenge(row)
                 if challenge.idempotencyKey != nil, row.int64(18) != 1 {
-                    // The whole answer is undone (the transaction rolls back, the announcement with it).
+                    // The whole answer is undone (the transaction rolls back; nothing is announced).
                     throw StoreError(.constraintViolation, "the action is no longer waiting for a challenge")
                 }
                 return challenge
@@ -339,7 +331,7 @@ extension PostgresStore {
     public func claimChallenge(
         tenantID: String, id: String, authenticator: Authenticator, anonymousAction: Action?, now: Int64
     ) async throws -> Challenge? {
-        try await write { [self] db in
+        try await writeAndAnnounce { db in
             // Compare-and-set on the row: of any number of devices racing through any instances, the first to take
             // the row lock moves it to `claimed`; the others re-check `state = 'pending'` and change nothing.
             guard let claimed = try db.queryOne(
@@ -357,7 +349,6 @@ extension PostgresStore {
                 try Self.ensureUser(tenantID: tenantID, userID: action.userID, now: now, in: db)
                 try Self.insertAction(action, in: db)
             }
-            try notifyChange(claimed, in: db)
             return claimed
         }
     }

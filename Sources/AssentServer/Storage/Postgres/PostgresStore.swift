@@ -6,7 +6,8 @@ import Synchronization
 /// connections (``PostgresPool``), each on its own queue; every method is one transaction at READ COMMITTED, made
 /// safe under concurrency from any number of instances by conditional updates (`UPDATE … WHERE state = …`),
 /// row locks (`SELECT … FOR UPDATE`, e.g. on an activation while its counter advances), transaction-scoped advisory
-/// locks, and `FOR UPDATE SKIP LOCKED` for the webhook outbox and the push delivery queue. Challenge changes are announced with `NOTIFY` in the same transaction (see
+/// locks, and `FOR UPDATE SKIP LOCKED` for the webhook outbox and the push delivery queue. Claims and answers are
+/// announced to the other instances with `NOTIFY` once committed (see ``writeAndAnnounce(_:)`` and
 /// ``PostgresChangeListener``).
 public final class PostgresStore: Store {
     let pool: PostgresPool
@@ -63,6 +64,23 @@ public final class PostgresStore: Store {
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.transaction(body)
+    }
+
+    /// Runs `body` in a transaction and, once it committed, announces the challenge it returns (if any) to the other
+    /// instances. The `NOTIFY` runs after the commit on purpose: PostgreSQL serialises the commits of all
+    /// transactions that notify (a global lock held through the WAL flush), which made every answer wait for every
+    /// other one; on its own a `NOTIFY` flushes nothing. A crash between the two loses only the announcement, and the
+    /// watchers' periodic re-check (``ChallengeEventBridge``) still sees the change.
+    func writeAndAnnounce(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> Challenge?
+    ) async throws -> Challenge? {
+        let instanceID = self.instanceID
+        return try await pool.transaction(body) { db, challenge in
+            guard let challenge else { return }
+            let payload = ChallengeChange(tenantID: challenge.tenantID, challengeID: challenge.id, state: challenge.state)
+                .payload(from: instanceID)
+            _ = try? db.update("SELECT pg_notify($1, $2)", [.text(Self.challengeChannel), .text(payload)])
+        }
     }
 
     // MARK: Tenants
