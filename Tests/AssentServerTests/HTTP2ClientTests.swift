@@ -41,7 +41,11 @@ import Testing
         }
         close(fd)
         listening = false
-        var refused = HTTP2Client.Request(url: "http://127.0.0.1:\(port)/x")
+        // A port nobody listens on and no connection of this client ever reached, so nothing of the silent
+        // exchange above (a connection curl may still be tearing down) can answer in its place.
+        let (closedFD, closedPort) = try Self.silentListener()
+        close(closedFD)
+        var refused = HTTP2Client.Request(url: "http://127.0.0.1:\(closedPort)/x")
         refused.timeout = 2
         do {
             _ = try await client.send(refused)
