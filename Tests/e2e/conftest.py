@@ -110,18 +110,6 @@ def store(request):
             CURRENT["postgres"] = None
 
 
-def pytest_collection_modifyitems(config, items):
-    """A module naming STORES_ONLY (e.g. several instances need a shared database) runs only on those stores."""
-    selected, deselected = [], []
-    for item in items:
-        only = getattr(item.module, "STORES_ONLY", None)
-        param = getattr(item, "callspec", None) and item.callspec.params.get("store")
-        (deselected if only and param not in only else selected).append(item)
-    if deselected:
-        config.hook.pytest_deselected(items=deselected)
-        items[:] = selected
-
-
 class Server:
     def __init__(self, directory, database=None):
         self.directory = directory

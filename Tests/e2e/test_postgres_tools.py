@@ -6,6 +6,7 @@ import subprocess
 import tempfile
 import uuid
 
+import pytest
 import requests
 from authsignal.client import AuthsignalClient
 
@@ -14,7 +15,9 @@ from powerauth_device import PowerAuthDevice, b64
 from test_powerauth import BODY
 from test_push import Tenant
 
-STORES_ONLY = {"postgres"}
+# Several instances (or the tools between stores) need PostgreSQL: the session store fixture runs this module
+# on PostgreSQL alone.
+pytestmark = pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
 
 
 def assentd(*args, env=None):

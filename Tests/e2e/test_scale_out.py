@@ -28,7 +28,9 @@ from test_push import Tenant
 from test_powerauth import BODY
 from test_webhooks import Receiver
 
-STORES_ONLY = {"postgres"}
+# Several instances (or the tools between stores) need PostgreSQL: the session store fixture runs this module
+# on PostgreSQL alone.
+pytestmark = pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
 
 
 class Pair:
