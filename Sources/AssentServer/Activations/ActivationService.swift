@@ -215,14 +215,16 @@ public struct ActivationService: Sendable {
             return try PowerAuthSignature.match(
                 signature, type: type, keys: keys, counterData: counterData, data: data, format: format, lookAhead: lookAhead)
         }
-        let precomputed = snapshot.status == .active ? try search(snapshot.counterData) : nil
+        let searched = snapshot.status == .active
+        let precomputed = searched ? try search(snapshot.counterData) : nil
         let snapshotCounter = snapshot.counterData
 
         let outcome = try await store.updateActivation(id: snapshot.id) { record -> (Bool, Int?, ActivationRecord) in
-            // Reuse the search when the counter is still the one it ran against; redo it when a concurrent
-            // request moved the counter in between.
-            let moved = record.status == .active && record.counterData != snapshotCounter
-            let match = moved ? try search(record.counterData) : precomputed
+            // Reuse the search when it ran against this very counter; redo it when a concurrent request moved the
+            // counter in between, or when the activation was not ACTIVE at first (unblocked in between), so a valid
+            // signature is never counted as a failure for want of a search.
+            let stale = !searched || record.counterData != snapshotCounter
+            let match = record.status == .active && stale ? try search(record.counterData) : precomputed
             let (valid, distance) = Self.apply(to: &record, type: type, maxFailed: maxFailed, now: now, match: match)
             return (valid, distance, record)
         }
