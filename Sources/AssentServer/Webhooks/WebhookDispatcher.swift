@@ -121,6 +121,11 @@ final class WebhookDispatcher: Sendable {
             ? nil : now + Int64(policy.retryBase * 1000 * pow(2, Double(attempt - 1)))
         logger.log(next == nil ? .error : .warning, next == nil ? "webhook failed for good" : "webhook attempt failed",
                    fields.merging(["error": .string(failure)]) { $1 })
-        try? await store.markWebhookAttemptFailed(id: event.id, attempts: attempt, nextAttemptAt: next, error: failure, at: now)
+        do {
+            try await store.markWebhookAttemptFailed(id: event.id, attempts: attempt, nextAttemptAt: next, error: failure, at: now)
+        } catch {
+            // The lease runs out and the event is claimed again, so it is retried rather than lost.
+            logger.log(.error, "webhook attempt not recorded", fields.merging(["error": .string(String(describing: error))]) { $1 })
+        }
     }
 }
