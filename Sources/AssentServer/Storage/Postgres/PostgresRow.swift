@@ -1,5 +1,5 @@
 /// One row of a result, copied out of libpq (text format), read by column index.
-struct PostgresRow: Sendable {
+struct PostgresRow: StoreRow, Sendable {
     let values: [String?]
 
     func int64(_ column: Int) -> Int64 { values[column].flatMap { Int64($0) } ?? 0 }

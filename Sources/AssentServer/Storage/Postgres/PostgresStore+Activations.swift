@@ -7,17 +7,11 @@ import Foundation
 extension PostgresStore: ActivationStore {
     static let applicationColumns = SQLiteStore.applicationColumns
 
-    static func application(_ row: PostgresRow) throws -> PowerAuthApplication {
-        PowerAuthApplication(
-            tenantID: try row.string(0), applicationKey: try row.string(1), applicationSecret: try row.string(2),
-            masterPublicKey: row.blob(3), sealedMasterPrivateKey: row.blob(4), createdAt: row.int64(5))
-    }
-
     public func powerAuthApplication(tenantID: String) async throws -> PowerAuthApplication? {
         try await read { db in
             try db.queryOne(
                 "SELECT \(Self.applicationColumns) FROM powerauth_applications WHERE tenant_id = $1",
-                [.text(tenantID)], Self.application)
+                [.text(tenantID)], StoreRecords.application)
         }
     }
 
@@ -33,31 +27,18 @@ extension PostgresStore: ActivationStore {
                 [.text(application.tenantID), .text(application.applicationKey), .text(application.applicationSecret),
                  .blob(application.masterPublicKey), .blob(application.sealedMasterPrivateKey),
                  .integer(application.createdAt)],
-                Self.application) {
+                StoreRecords.application) {
                 return inserted
             }
             guard let stored = try db.queryOne(
                 "SELECT \(Self.applicationColumns) FROM powerauth_applications WHERE tenant_id = $1",
-                [.text(application.tenantID)], Self.application)
+                [.text(application.tenantID)], StoreRecords.application)
             else { throw StoreError(.queryFailed, "the PowerAuth application vanished") }
             return stored
         }
     }
 
     static let activationColumns = SQLiteStore.activationColumns
-
-    static func activation(_ row: PostgresRow) throws -> ActivationRecord {
-        guard let status = ActivationStatus(rawValue: try row.string(4)) else {
-            throw StoreError(.corrupt, "activation status")
-        }
-        return ActivationRecord(
-            id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2), name: row.optionalString(3),
-            status: status, blockedReason: row.optionalString(5).flatMap(ActivationBlockedReason.init(rawValue:)),
-            devicePublicKey: row.blob(6), serverPublicKey: row.blob(7), sealedMasterSecret: row.blob(8),
-            counter: row.int64(9), counterData: row.blob(10), failedAttempts: Int(row.int64(11)),
-            fingerprint: try row.string(12), enrolmentKey: try row.string(13), createdAt: row.int64(14),
-            updatedAt: row.int64(15), lastUsedAt: row.optionalInt64(16))
-    }
 
     public func insertActivation(_ a: ActivationRecord) async throws {
         // The user record (when missing) and the activation in one statement, so one autocommitted round trip; a
@@ -81,7 +62,7 @@ extension PostgresStore: ActivationStore {
 
     public func activation(id: String) async throws -> ActivationRecord? {
         try await read { db in
-            try db.queryOne("SELECT \(Self.activationColumns) FROM activations WHERE id = $1", [.text(id)], Self.activation)
+            try db.queryOne("SELECT \(Self.activationColumns) FROM activations WHERE id = $1", [.text(id)], StoreRecords.activation)
         }
     }
 
@@ -92,7 +73,7 @@ extension PostgresStore: ActivationStore {
                 SELECT \(Self.activationColumns) FROM activations WHERE tenant_id = $1 AND user_id = $2
                 ORDER BY created_at, id
                 """,
-                [.text(tenantID), .text(userID)], Self.activation)
+                [.text(tenantID), .text(userID)], StoreRecords.activation)
         }
     }
 
@@ -104,7 +85,7 @@ extension PostgresStore: ActivationStore {
         // failure reruns the transaction, `body` included (it does no I/O).
         try await write { db -> T? in
             guard let before = try db.queryOne(
-                "SELECT \(Self.activationColumns) FROM activations WHERE id = $1 FOR UPDATE", [.text(id)], Self.activation)
+                "SELECT \(Self.activationColumns) FROM activations WHERE id = $1 FOR UPDATE", [.text(id)], StoreRecords.activation)
             else { return nil }
             var record = before
             let result = try body(&record)

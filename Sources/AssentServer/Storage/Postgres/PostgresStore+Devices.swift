@@ -11,7 +11,7 @@ extension PostgresStore {
                 SELECT \(Self.authenticatorColumns) FROM authenticators
                 WHERE tenant_id = $1 AND verification_method = $2 AND public_key = $3
                 """,
-                [.text(tenantID), .text(method.rawValue), .blob(publicKey)], Self.authenticator)
+                [.text(tenantID), .text(method.rawValue), .blob(publicKey)], StoreRecords.authenticator)
         }
     }
 
@@ -38,7 +38,7 @@ extension PostgresStore {
                 WHERE tenant_id = $1 AND verification_method = $2 AND public_key = $3 FOR UPDATE
                 """,
                 [.text(candidate.tenantID), .text(candidate.verificationMethod.rawValue), .optional(candidate.publicKey)],
-                Self.authenticator)
+                StoreRecords.authenticator)
             if var stored = existing {
                 guard stored.userID == candidate.userID else {
                     throw StoreError(.constraintViolation, "the key is enrolled for another user")
@@ -113,7 +113,7 @@ extension PostgresStore {
                 WHERE id = $4 AND tenant_id = $5
                 RETURNING \(Self.authenticatorColumns)
                 """,
-                [.integer(at), .optional(pushToken), .optional(expiresAt), .text(id), .text(tenantID)], Self.authenticator)
+                [.integer(at), .optional(pushToken), .optional(expiresAt), .text(id), .text(tenantID)], StoreRecords.authenticator)
             else { return nil }
             try Self.enqueue(events(renewed), in: db)
             return renewed
@@ -123,15 +123,6 @@ extension PostgresStore {
     // MARK: Nonces
 
     static let nonceColumns = SQLiteStore.nonceColumns
-
-    static func nonce(_ row: PostgresRow) throws -> Nonce {
-        guard let purpose = Nonce.Purpose(rawValue: try row.string(3)) else {
-            throw StoreError(.corrupt, "unknown nonce purpose")
-        }
-        return Nonce(
-            id: try row.string(0), tenantID: try row.string(1), authenticatorID: try row.string(2), purpose: purpose,
-            message: try row.string(4), createdAt: row.int64(5), expiresAt: row.int64(6), usedAt: row.optionalInt64(7))
-    }
 
     public func insertNonce(_ nonce: Nonce) async throws {
         try await write { db in
@@ -160,7 +151,7 @@ extension PostgresStore {
                 WHERE authenticator_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
                 ORDER BY created_at DESC LIMIT 8
                 """,
-                [.text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
+                [.text(authenticatorID), .text(purpose.rawValue), .integer(now)], StoreRecords.nonce)
         }
     }
 
@@ -171,7 +162,7 @@ extension PostgresStore {
                 SELECT \(Self.nonceColumns) FROM nonces
                 WHERE id = $1 AND authenticator_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > $4
                 """,
-                [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
+                [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)], StoreRecords.nonce)
         }
     }
 
@@ -184,36 +175,13 @@ extension PostgresStore {
                 WHERE id = $2 AND authenticator_id = $3 AND purpose = $4 AND used_at IS NULL AND expires_at > $1
                 RETURNING \(Self.nonceColumns)
                 """,
-                [.integer(now), .text(id), .text(authenticatorID), .text(purpose.rawValue)], Self.nonce)
+                [.integer(now), .text(id), .text(authenticatorID), .text(purpose.rawValue)], StoreRecords.nonce)
         }
     }
 
     // MARK: Challenges
 
     static let challengeColumns = SQLiteStore.challengeColumns
-
-    static func challenge(_ row: PostgresRow) throws -> Challenge {
-        guard let kind = Challenge.Kind(rawValue: try row.string(2)),
-              let state = Challenge.State(rawValue: try row.string(7))
-        else { throw StoreError(.corrupt, "unknown challenge kind or state") }
-        var challenge = Challenge(
-            id: try row.string(0), tenantID: try row.string(1), kind: kind, createdAt: row.int64(8),
-            expiresAt: row.int64(9))
-        challenge.userID = row.optionalString(3)
-        challenge.actionCode = row.optionalString(4)
-        challenge.idempotencyKey = row.optionalString(5)
-        challenge.targetAuthenticatorID = row.optionalString(6)
-        challenge.state = state
-        challenge.answeredAt = row.optionalInt64(10)
-        challenge.answeredBy = row.optionalString(11)
-        challenge.verificationCode = row.optionalString(12)
-        challenge.ipAddress = row.optionalString(13)
-        challenge.userAgent = row.optionalString(14)
-        challenge.deviceID = row.optionalString(15)
-        challenge.custom = try SQLiteStore.decodeCustom(row.optionalString(16))
-        challenge.deviceCodeHash = row.optionalBlob(17)
-        return challenge
-    }
 
     /// A challenge's ``challengeColumns`` values, `$1`…`$18` in that order.
     static func challengeValues(_ c: Challenge) -> [PostgresValue] {
@@ -262,7 +230,7 @@ extension PostgresStore {
         try await read { db in
             try db.queryOne(
                 "SELECT \(Self.challengeColumns) FROM challenges WHERE id = $1 AND tenant_id = $2",
-                [.text(id), .text(tenantID)], Self.challenge)
+                [.text(id), .text(tenantID)], StoreRecords.challenge)
         }
     }
 
@@ -277,7 +245,7 @@ extension PostgresStore {
                   AND (target_authenticator_id IS NULL OR target_authenticator_id = $4)
                 ORDER BY created_at DESC, id LIMIT 1
                 """,
-                [.text(tenantID), .text(userID), .integer(now), .text(authenticatorID)], Self.challenge)
+                [.text(tenantID), .text(userID), .integer(now), .text(authenticatorID)], StoreRecords.challenge)
         }
     }
 
@@ -318,7 +286,7 @@ extension PostgresStore {
                  .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
                  .text(verificationMethod.rawValue)]
             ) { row in
-                let challenge = try Self.challenge(row)
+                let challenge = try StoreRecords.challenge(row)
                 if challenge.idempotencyKey != nil, row.int64(18) != 1 {
                     // The whole answer is undone (the transaction rolls back; nothing is announced).
                     throw StoreError(.constraintViolation, "the action is no longer waiting for a challenge")
@@ -343,7 +311,7 @@ extension PostgresStore {
                 RETURNING \(Self.challengeColumns)
                 """,
                 [.text(authenticator.id), .text(authenticator.userID), .optional(anonymousAction?.actionCode),
-                 .optional(anonymousAction?.idempotencyKey), .text(id), .text(tenantID), .integer(now)], Self.challenge)
+                 .optional(anonymousAction?.idempotencyKey), .text(id), .text(tenantID), .integer(now)], StoreRecords.challenge)
             else { return nil }
             if let action = anonymousAction, claimed.idempotencyKey == action.idempotencyKey {
                 try Self.ensureUser(tenantID: tenantID, userID: action.userID, now: now, in: db)

@@ -9,21 +9,6 @@ import Foundation
 extension PostgresStore: PushDeliveryStore {
     static let deliveryColumns = SQLiteStore.deliveryColumns
 
-    static func delivery(_ row: PostgresRow) throws -> PushDelivery {
-        guard let provider = PushSettings.Provider(rawValue: try row.string(4)),
-              let state = PushDelivery.State(rawValue: try row.string(9))
-        else { throw StoreError(.corrupt, "unknown push delivery provider or state") }
-        var delivery = PushDelivery(
-            id: try row.string(0), tenantID: try row.string(1), challengeID: try row.string(2),
-            authenticatorID: try row.string(3), provider: provider, createdAt: row.int64(5), expiresAt: row.int64(6))
-        delivery.nextAttemptAt = row.int64(7)
-        delivery.attempts = Int(row.int64(8))
-        delivery.state = state
-        delivery.claimedUntil = row.optionalInt64(10)
-        delivery.lastError = row.optionalString(11)
-        return delivery
-    }
-
     /// `INSERT INTO challenge_timeline` from the JSON array in parameter `$parameter` (``timelineJSON(_:)``), in
     /// the array's order; `condition` (SQL) can hold the rows back.
     static func insertTimelineSQL(parameter: Int, condition: String = "TRUE") -> String {
@@ -157,7 +142,7 @@ extension PostgresStore: PushDeliveryStore {
                 """,
                 [.integer(now), .integer(leaseUntil), .integer(Int64(limit))]
             ) { row in
-                var delivery = try Self.delivery(row)
+                var delivery = try StoreRecords.delivery(row)
                 delivery.pushToken = row.optionalString(12)
                 delivery.devicePlatform = row.optionalString(13)
                 return delivery
@@ -197,7 +182,7 @@ extension PostgresStore: PushDeliveryStore {
                 SELECT \(Self.deliveryColumns) FROM push_deliveries d
                 WHERE d.challenge_id = $1 AND d.tenant_id = $2 ORDER BY d.created_at, d.id
                 """,
-                [.text(challengeID), .text(tenantID)], Self.delivery)
+                [.text(challengeID), .text(tenantID)], StoreRecords.delivery)
         }
     }
 

@@ -87,18 +87,6 @@ public final class PostgresStore: Store {
 
     static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at, secret_version"
 
-    static func tenant(_ row: PostgresRow) throws -> Tenant {
-        let settings: TenantSettings
-        do {
-            settings = try JSONDecoder().decode(TenantSettings.self, from: Data(try row.string(4).utf8))
-        } catch {
-            throw StoreError(.corrupt, "tenant settings: \(error)")
-        }
-        return Tenant(
-            id: try row.string(0), name: try row.string(1), secretHash: row.blob(2), secretVersion: Int(row.int64(6)),
-            keyVersion: Int(row.int64(3)), settings: settings, createdAt: row.int64(5))
-    }
-
     public func insertTenant(_ tenant: Tenant) async throws {
         let settings = try SQLiteStore.encode(tenant.settings)
         try await writeOne { db in
@@ -122,20 +110,20 @@ public final class PostgresStore: Store {
 
     public func tenant(id: String) async throws -> Tenant? {
         try await cachedTenant("id:" + id) {
-            try await read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = $1", [.text(id)], Self.tenant) }
+            try await read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = $1", [.text(id)], StoreRecords.tenant) }
         }
     }
 
     public func tenant(secretHash: [UInt8]) async throws -> Tenant? {
         try await cachedTenant("hash:" + secretHash.map { String($0, radix: 16) }.joined(separator: ".")) {
             try await read {
-                try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = $1", [.blob(secretHash)], Self.tenant)
+                try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = $1", [.blob(secretHash)], StoreRecords.tenant)
             }
         }
     }
 
     public func tenants() async throws -> [Tenant] {
-        try await read { try $0.query("SELECT \(Self.tenantColumns) FROM tenants ORDER BY created_at, id", [], Self.tenant) }
+        try await read { try $0.query("SELECT \(Self.tenantColumns) FROM tenants ORDER BY created_at, id", [], StoreRecords.tenant) }
     }
 
     public func updateTenant(_ tenant: Tenant) async throws -> Bool {
@@ -152,20 +140,6 @@ public final class PostgresStore: Store {
     // MARK: Users
 
     static let userColumns = SQLiteStore.userColumns
-
-    static func user(_ row: PostgresRow) throws -> User {
-        var user = User(tenantID: try row.string(0), userID: try row.string(1), now: row.int64(10))
-        user.email = row.optionalString(2)
-        user.emailVerified = row.bool(3)
-        user.phoneNumber = row.optionalString(4)
-        user.phoneNumberVerified = row.bool(5)
-        user.username = row.optionalString(6)
-        user.displayName = row.optionalString(7)
-        user.locale = row.optionalString(8)
-        user.custom = try SQLiteStore.decodeCustom(row.optionalString(9))
-        user.updatedAt = row.int64(11)
-        return user
-    }
 
     static func encodeCustom(_ custom: [String: JSONValue]?) -> PostgresValue {
         guard let custom, let data = try? JSONEncoder().encode(custom) else { return .null }
@@ -206,7 +180,7 @@ public final class PostgresStore: Store {
     static func user(tenantID: String, userID: String, in db: PostgresConnection, lock: Bool = false) throws -> User? {
         try db.queryOne(
             "SELECT \(userColumns) FROM users WHERE tenant_id = $1 AND user_id = $2\(lock ? " FOR UPDATE" : "")",
-            [.text(tenantID), .text(userID)], user)
+            [.text(tenantID), .text(userID)], StoreRecords.user)
     }
 
     public func user(tenantID: String, userID: String) async throws -> User? {
@@ -233,29 +207,10 @@ public final class PostgresStore: Store {
 
     static let actionColumns = SQLiteStore.actionColumns
 
-    static func action(_ row: PostgresRow) throws -> Action {
-        guard let state = ActionState(rawValue: try row.string(4)) else {
-            throw StoreError(.corrupt, "unknown action state")
-        }
-        var action = Action(
-            tenantID: try row.string(0), userID: try row.string(2), actionCode: try row.string(3),
-            idempotencyKey: try row.string(1), state: state, now: row.int64(5))
-        action.stateUpdatedAt = row.int64(6)
-        action.verificationMethod = row.optionalString(7).map(VerificationMethod.init(rawValue:))
-        action.ipAddress = row.optionalString(8)
-        action.userAgent = row.optionalString(9)
-        action.deviceID = row.optionalString(10)
-        action.redirectURL = row.optionalString(11)
-        action.custom = try SQLiteStore.decodeCustom(row.optionalString(12))
-        action.scope = row.optionalString(13)
-        action.validatedAt = row.optionalInt64(14)
-        return action
-    }
-
     static func action(tenantID: String, idempotencyKey: String, in db: PostgresConnection) throws -> Action? {
         try db.queryOne(
             "SELECT \(actionColumns) FROM actions WHERE tenant_id = $1 AND idempotency_key = $2",
-            [.text(tenantID), .text(idempotencyKey)], action)
+            [.text(tenantID), .text(idempotencyKey)], StoreRecords.action)
     }
 
     public func trackAction(
@@ -318,7 +273,7 @@ public final class PostgresStore: Store {
                 RETURNING \(Self.actionColumns)
                 """,
                 [.text(state.rawValue), .optional(verificationMethod?.rawValue), .integer(at), .text(tenantID),
-                 .text(idempotencyKey)], Self.action)
+                 .text(idempotencyKey)], StoreRecords.action)
         }
     }
 
@@ -339,33 +294,10 @@ public final class PostgresStore: Store {
 
     static let authenticatorColumns = SQLiteStore.authenticatorColumns
 
-    static func authenticator(_ row: PostgresRow) throws -> Authenticator {
-        var authenticator = Authenticator(
-            id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2),
-            verificationMethod: VerificationMethod(rawValue: try row.string(3)), createdAt: row.int64(4))
-        authenticator.verifiedAt = row.optionalInt64(5)
-        authenticator.lastVerifiedAt = row.optionalInt64(6)
-        authenticator.email = row.optionalString(7)
-        authenticator.phoneNumber = row.optionalString(8)
-        authenticator.isDefault = row.bool(9)
-        authenticator.devicePlatform = row.optionalString(10)
-        authenticator.deviceName = row.optionalString(11)
-        authenticator.publicKey = row.optionalBlob(12)
-        authenticator.pushToken = row.optionalString(13)
-        authenticator.expiresAt = row.optionalInt64(14)
-        authenticator.erroredAt = row.optionalInt64(15)
-        authenticator.errorCode = row.optionalString(16)
-        authenticator.userPresenceRequired = row.bool(17)
-        authenticator.userAuthenticationRequired = row.bool(18)
-        authenticator.authenticationTimeout = row.optionalInt64(19).map(Int.init)
-        authenticator.authorizationType = row.optionalString(20)
-        return authenticator
-    }
-
     static func authenticators(tenantID: String, userID: String, in db: PostgresConnection) throws -> [Authenticator] {
         try db.query(
             "SELECT \(authenticatorColumns) FROM authenticators WHERE tenant_id = $1 AND user_id = $2 ORDER BY created_at, id",
-            [.text(tenantID), .text(userID)], authenticator)
+            [.text(tenantID), .text(userID)], StoreRecords.authenticator)
     }
 
     public func authenticators(tenantID: String, userID: String) async throws -> [Authenticator] {
@@ -402,7 +334,7 @@ public final class PostgresStore: Store {
         try await write { db in
             guard let deleted = try db.queryOne(
                 "DELETE FROM authenticators WHERE tenant_id = $1 AND user_id = $2 AND id = $3 RETURNING \(Self.authenticatorColumns)",
-                [.text(tenantID), .text(userID), .text(id)], Self.authenticator)
+                [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
             else { return false }
             try Self.enqueue(events(deleted), in: db)
             return true

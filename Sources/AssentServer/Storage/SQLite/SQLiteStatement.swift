@@ -82,18 +82,19 @@ final class SQLiteStatement {
 }
 
 /// The current row of a query, read by column index.
-struct SQLiteRow {
+struct SQLiteRow: StoreRow {
     fileprivate let statement: SQLiteStatement
     init(statement: SQLiteStatement) { self.statement = statement }
 
-    func int64(_ column: Int32) -> Int64 { statement.int64(column) }
-    func optionalInt64(_ column: Int32) -> Int64? { statement.isNull(column) ? nil : statement.int64(column) }
-    func bool(_ column: Int32) -> Bool { statement.int64(column) != 0 }
-    func string(_ column: Int32) throws -> String {
-        guard let value = statement.text(column) else { throw StoreError(.corrupt, "column \(column) is null") }
+    func int64(_ column: Int) -> Int64 { statement.int64(Int32(column)) }
+    func optionalInt64(_ column: Int) -> Int64? { isNull(column) ? nil : statement.int64(Int32(column)) }
+    func bool(_ column: Int) -> Bool { statement.int64(Int32(column)) != 0 }
+    func string(_ column: Int) throws -> String {
+        guard let value = statement.text(Int32(column)) else { throw StoreError(.corrupt, "column \(column) is null") }
         return value
     }
-    func optionalString(_ column: Int32) -> String? { statement.isNull(column) ? nil : statement.text(column) }
-    func blob(_ column: Int32) -> [UInt8] { statement.blob(column) ?? [] }
-    func optionalBlob(_ column: Int32) -> [UInt8]? { statement.isNull(column) ? nil : statement.blob(column) }
+    func optionalString(_ column: Int) -> String? { isNull(column) ? nil : statement.text(Int32(column)) }
+    func blob(_ column: Int) -> [UInt8] { statement.blob(Int32(column)) ?? [] }
+    func optionalBlob(_ column: Int) -> [UInt8]? { isNull(column) ? nil : statement.blob(Int32(column)) }
+    private func isNull(_ column: Int) -> Bool { statement.isNull(Int32(column)) }
 }

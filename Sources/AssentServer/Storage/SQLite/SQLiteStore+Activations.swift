@@ -4,16 +4,10 @@ extension SQLiteStore: ActivationStore {
     static let applicationColumns =
         "tenant_id, application_key, application_secret, master_public_key, master_private_key_sealed, created_at"
 
-    static func application(_ row: SQLiteRow) throws -> PowerAuthApplication {
-        PowerAuthApplication(
-            tenantID: try row.string(0), applicationKey: try row.string(1), applicationSecret: try row.string(2),
-            masterPublicKey: row.blob(3), sealedMasterPrivateKey: row.blob(4), createdAt: row.int64(5))
-    }
-
     public func powerAuthApplication(tenantID: String) async throws -> PowerAuthApplication? {
         try read { db in
             try db.queryOne("SELECT \(Self.applicationColumns) FROM powerauth_applications WHERE tenant_id = ?",
-                            [.text(tenantID)], Self.application)
+                            [.text(tenantID)], StoreRecords.application)
         }
     }
 
@@ -25,7 +19,7 @@ extension SQLiteStore: ActivationStore {
                  .blob(application.masterPublicKey), .blob(application.sealedMasterPrivateKey), .integer(application.createdAt)])
             guard let stored = try db.queryOne(
                 "SELECT \(Self.applicationColumns) FROM powerauth_applications WHERE tenant_id = ?",
-                [.text(application.tenantID)], Self.application)
+                [.text(application.tenantID)], StoreRecords.application)
             else { throw StoreError(.queryFailed, "the PowerAuth application vanished") }
             return stored
         }
@@ -36,18 +30,6 @@ extension SQLiteStore: ActivationStore {
         master_secret_sealed, ctr, ctr_data, failed_attempts, fingerprint, enrolment_key, created_at, updated_at, \
         last_used_at
         """
-
-    static func activation(_ row: SQLiteRow) throws -> ActivationRecord {
-        guard let status = ActivationStatus(rawValue: try row.string(4)) else {
-            throw StoreError(.corrupt, "activation status")
-        }
-        return ActivationRecord(
-            id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2), name: row.optionalString(3),
-            status: status, blockedReason: row.optionalString(5).flatMap(ActivationBlockedReason.init(rawValue:)),
-            devicePublicKey: row.blob(6), serverPublicKey: row.blob(7), sealedMasterSecret: row.blob(8),
-            counter: row.int64(9), counterData: row.blob(10), failedAttempts: Int(row.int64(11)), fingerprint: try row.string(12),
-            enrolmentKey: try row.string(13), createdAt: row.int64(14), updatedAt: row.int64(15), lastUsedAt: row.optionalInt64(16))
-    }
 
     public func insertActivation(_ a: ActivationRecord) async throws {
         try await writer.write { db in
@@ -69,7 +51,7 @@ extension SQLiteStore: ActivationStore {
 
     public func activation(id: String) async throws -> ActivationRecord? {
         try read { db in
-            try db.queryOne("SELECT \(Self.activationColumns) FROM activations WHERE id = ?", [.text(id)], Self.activation)
+            try db.queryOne("SELECT \(Self.activationColumns) FROM activations WHERE id = ?", [.text(id)], StoreRecords.activation)
         }
     }
 
@@ -77,7 +59,7 @@ extension SQLiteStore: ActivationStore {
         try read { db in
             try db.query(
                 "SELECT \(Self.activationColumns) FROM activations WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
-                [.text(tenantID), .text(userID)], Self.activation)
+                [.text(tenantID), .text(userID)], StoreRecords.activation)
         }
     }
 
@@ -88,7 +70,7 @@ extension SQLiteStore: ActivationStore {
         // write, so the read-modify-write is atomic.
         try await writer.write { db -> T? in
             guard let before = try db.queryOne(
-                "SELECT \(Self.activationColumns) FROM activations WHERE id = ?", [.text(id)], Self.activation)
+                "SELECT \(Self.activationColumns) FROM activations WHERE id = ?", [.text(id)], StoreRecords.activation)
             else { return nil }
             var record = before
             let result = try body(&record)

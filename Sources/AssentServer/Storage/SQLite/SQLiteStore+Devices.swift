@@ -11,7 +11,7 @@ extension SQLiteStore {
                 SELECT \(Self.authenticatorColumns) FROM authenticators
                 WHERE tenant_id = ? AND verification_method = ? AND public_key = ?
                 """,
-                [.text(tenantID), .text(method.rawValue), .blob(publicKey)], Self.authenticator)
+                [.text(tenantID), .text(method.rawValue), .blob(publicKey)], StoreRecords.authenticator)
         }
     }
 
@@ -37,7 +37,7 @@ extension SQLiteStore {
                 WHERE tenant_id = ? AND verification_method = ? AND public_key = ?
                 """,
                 [.text(candidate.tenantID), .text(candidate.verificationMethod.rawValue),
-                 candidate.publicKey.map(SQLiteValue.blob) ?? .null], Self.authenticator)
+                 candidate.publicKey.map(SQLiteValue.blob) ?? .null], StoreRecords.authenticator)
             if var stored = existing {
                 guard stored.userID == candidate.userID else {
                     throw StoreError(.constraintViolation, "the key is enrolled for another user")
@@ -98,7 +98,7 @@ extension SQLiteStore {
                  .text(id), .text(tenantID)])
             guard changed == 1,
                   let renewed = try db.queryOne(
-                      "SELECT \(Self.authenticatorColumns) FROM authenticators WHERE id = ?", [.text(id)], Self.authenticator)
+                      "SELECT \(Self.authenticatorColumns) FROM authenticators WHERE id = ?", [.text(id)], StoreRecords.authenticator)
             else { return nil }
             try Self.enqueue(events(renewed), in: db)
             return renewed
@@ -108,15 +108,6 @@ extension SQLiteStore {
     // MARK: Nonces
 
     static let nonceColumns = "id, tenant_id, authenticator_id, purpose, message, created_at, expires_at, used_at"
-
-    static func nonce(_ row: SQLiteRow) throws -> Nonce {
-        guard let purpose = Nonce.Purpose(rawValue: try row.string(3)) else {
-            throw StoreError(.corrupt, "unknown nonce purpose")
-        }
-        return Nonce(
-            id: try row.string(0), tenantID: try row.string(1), authenticatorID: try row.string(2), purpose: purpose,
-            message: try row.string(4), createdAt: row.int64(5), expiresAt: row.int64(6), usedAt: row.optionalInt64(7))
-    }
 
     public func insertNonce(_ nonce: Nonce) async throws {
         try await writer.write { db in
@@ -148,7 +139,7 @@ extension SQLiteStore {
                 WHERE authenticator_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
                 ORDER BY created_at DESC LIMIT 8
                 """,
-                [.text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
+                [.text(authenticatorID), .text(purpose.rawValue), .integer(now)], StoreRecords.nonce)
         }
     }
 
@@ -162,7 +153,7 @@ extension SQLiteStore {
                 SELECT \(Self.nonceColumns) FROM nonces
                 WHERE id = ? AND authenticator_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
                 """,
-                [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)], Self.nonce)
+                [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)], StoreRecords.nonce)
         }
     }
 
@@ -175,7 +166,7 @@ extension SQLiteStore {
                 """,
                 [.integer(now), .text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)])
             guard changed == 1 else { return nil }
-            return try db.queryOne("SELECT \(Self.nonceColumns) FROM nonces WHERE id = ?", [.text(id)], Self.nonce)
+            return try db.queryOne("SELECT \(Self.nonceColumns) FROM nonces WHERE id = ?", [.text(id)], StoreRecords.nonce)
         }
     }
 
@@ -186,29 +177,6 @@ extension SQLiteStore {
         expires_at, answered_at, answered_by, verification_code, ip_address, user_agent, device_id, custom, \
         device_code_hash
         """
-
-    static func challenge(_ row: SQLiteRow) throws -> Challenge {
-        guard let kind = Challenge.Kind(rawValue: try row.string(2)),
-              let state = Challenge.State(rawValue: try row.string(7))
-        else { throw StoreError(.corrupt, "unknown challenge kind or state") }
-        var challenge = Challenge(
-            id: try row.string(0), tenantID: try row.string(1), kind: kind, createdAt: row.int64(8),
-            expiresAt: row.int64(9))
-        challenge.userID = row.optionalString(3)
-        challenge.actionCode = row.optionalString(4)
-        challenge.idempotencyKey = row.optionalString(5)
-        challenge.targetAuthenticatorID = row.optionalString(6)
-        challenge.state = state
-        challenge.answeredAt = row.optionalInt64(10)
-        challenge.answeredBy = row.optionalString(11)
-        challenge.verificationCode = row.optionalString(12)
-        challenge.ipAddress = row.optionalString(13)
-        challenge.userAgent = row.optionalString(14)
-        challenge.deviceID = row.optionalString(15)
-        challenge.custom = try decodeCustom(row.optionalString(16))
-        challenge.deviceCodeHash = row.optionalBlob(17)
-        return challenge
-    }
 
     public func insertChallenge(_ c: Challenge, maxOpenForUser: Int?) async throws -> Bool {
         try await writer.write { db in try Self.insertChallenge(c, maxOpenForUser: maxOpenForUser, in: db) }
@@ -239,7 +207,7 @@ extension SQLiteStore {
         try read { db in
             try db.queryOne(
                 "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ? AND tenant_id = ?",
-                [.text(id), .text(tenantID)], Self.challenge)
+                [.text(id), .text(tenantID)], StoreRecords.challenge)
         }
     }
 
@@ -254,7 +222,7 @@ extension SQLiteStore {
                   AND (target_authenticator_id IS NULL OR target_authenticator_id = ?)
                 ORDER BY created_at DESC, id LIMIT 1
                 """,
-                [.text(tenantID), .text(userID), .integer(now), .text(authenticatorID)], Self.challenge)
+                [.text(tenantID), .text(userID), .integer(now), .text(authenticatorID)], StoreRecords.challenge)
         }
     }
 
@@ -277,7 +245,7 @@ extension SQLiteStore {
                  .integer(now)])
             guard changed == 1,
                   let challenge = try db.queryOne(
-                      "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], Self.challenge)
+                      "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], StoreRecords.challenge)
             else { return nil }
             if let key = challenge.idempotencyKey {
                 // Only an action still waiting for its challenge moves: one the backend blocked (or that already
@@ -316,7 +284,7 @@ extension SQLiteStore {
                  .text(authenticator.userID)])
             guard changed == 1,
                   let claimed = try db.queryOne(
-                      "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], Self.challenge)
+                      "SELECT \(Self.challengeColumns) FROM challenges WHERE id = ?", [.text(id)], StoreRecords.challenge)
             else { return nil }
             if let action = anonymousAction, claimed.idempotencyKey == action.idempotencyKey {
                 if try Self.user(tenantID: tenantID, userID: action.userID, in: db) == nil {

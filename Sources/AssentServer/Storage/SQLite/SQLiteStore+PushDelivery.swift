@@ -6,21 +6,6 @@ extension SQLiteStore: PushDeliveryStore {
         d.next_attempt_at, d.attempts, d.state, d.claimed_until, d.last_error
         """
 
-    static func delivery(_ row: SQLiteRow) throws -> PushDelivery {
-        guard let provider = PushSettings.Provider(rawValue: try row.string(4)),
-              let state = PushDelivery.State(rawValue: try row.string(9))
-        else { throw StoreError(.corrupt, "unknown push delivery provider or state") }
-        var delivery = PushDelivery(
-            id: try row.string(0), tenantID: try row.string(1), challengeID: try row.string(2),
-            authenticatorID: try row.string(3), provider: provider, createdAt: row.int64(5), expiresAt: row.int64(6))
-        delivery.nextAttemptAt = row.int64(7)
-        delivery.attempts = Int(row.int64(8))
-        delivery.state = state
-        delivery.claimedUntil = row.optionalInt64(10)
-        delivery.lastError = row.optionalString(11)
-        return delivery
-    }
-
     static func append(_ entries: [ChallengeTimelineEntry], in db: SQLiteConnection) throws {
         for e in entries {
             try db.run(
@@ -87,7 +72,7 @@ extension SQLiteStore: PushDeliveryStore {
                 """,
                 [.integer(now), .integer(now), .integer(Int64(limit))]
             ) { row -> (PushDelivery, String?) in
-                var delivery = try Self.delivery(row)
+                var delivery = try StoreRecords.delivery(row)
                 delivery.pushToken = row.optionalString(12)
                 delivery.devicePlatform = row.optionalString(13)
                 let challengeState = row.optionalString(14)
@@ -163,7 +148,7 @@ extension SQLiteStore: PushDeliveryStore {
                 SELECT \(Self.deliveryColumns) FROM push_deliveries d
                 WHERE d.challenge_id = ? AND d.tenant_id = ? ORDER BY d.created_at, d.id
                 """,
-                [.text(challengeID), .text(tenantID)], Self.delivery)
+                [.text(challengeID), .text(tenantID)], StoreRecords.delivery)
         }
     }
 

@@ -59,19 +59,6 @@ public final class SQLiteStore: Store {
 
     static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at, secret_version"
 
-    static func tenant(_ row: SQLiteRow) throws -> Tenant {
-        let settingsJSON = try row.string(4)
-        let settings: TenantSettings
-        do {
-            settings = try JSONDecoder().decode(TenantSettings.self, from: Data(settingsJSON.utf8))
-        } catch {
-            throw StoreError(.corrupt, "tenant settings: \(error)")
-        }
-        return Tenant(
-            id: try row.string(0), name: try row.string(1), secretHash: row.blob(2), secretVersion: Int(row.int64(6)),
-            keyVersion: Int(row.int64(3)), settings: settings, createdAt: row.int64(5))
-    }
-
     static func encode(_ settings: TenantSettings) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -101,7 +88,7 @@ public final class SQLiteStore: Store {
 
     public func tenant(id: String) async throws -> Tenant? {
         try cachedTenant("id:" + id) {
-            try read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = ?", [.text(id)], Self.tenant) }
+            try read { try $0.queryOne("SELECT \(Self.tenantColumns) FROM tenants WHERE id = ?", [.text(id)], StoreRecords.tenant) }
         }
     }
 
@@ -109,13 +96,13 @@ public final class SQLiteStore: Store {
         try cachedTenant("hash:" + secretHash.map { String($0, radix: 16) }.joined(separator: ".")) {
             try read {
                 try $0.queryOne(
-                    "SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = ?", [.blob(secretHash)], Self.tenant)
+                    "SELECT \(Self.tenantColumns) FROM tenants WHERE secret_hash = ?", [.blob(secretHash)], StoreRecords.tenant)
             }
         }
     }
 
     public func tenants() async throws -> [Tenant] {
-        try read { try $0.query("SELECT \(Self.tenantColumns) FROM tenants ORDER BY created_at, id", [], Self.tenant) }
+        try read { try $0.query("SELECT \(Self.tenantColumns) FROM tenants ORDER BY created_at, id", [], StoreRecords.tenant) }
     }
 
     public func updateTenant(_ tenant: Tenant) async throws -> Bool {
@@ -135,29 +122,6 @@ public final class SQLiteStore: Store {
         tenant_id, user_id, email, email_verified, phone_number, phone_number_verified, username, display_name, \
         locale, custom, created_at, updated_at
         """
-
-    static func user(_ row: SQLiteRow) throws -> User {
-        var user = User(tenantID: try row.string(0), userID: try row.string(1), now: row.int64(10))
-        user.email = row.optionalString(2)
-        user.emailVerified = row.bool(3)
-        user.phoneNumber = row.optionalString(4)
-        user.phoneNumberVerified = row.bool(5)
-        user.username = row.optionalString(6)
-        user.displayName = row.optionalString(7)
-        user.locale = row.optionalString(8)
-        user.custom = try decodeCustom(row.optionalString(9))
-        user.updatedAt = row.int64(11)
-        return user
-    }
-
-    static func decodeCustom(_ json: String?) throws -> [String: JSONValue]? {
-        guard let json else { return nil }
-        do {
-            return try JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))
-        } catch {
-            throw StoreError(.corrupt, "custom data: \(error)")
-        }
-    }
 
     static func encodeCustom(_ custom: [String: JSONValue]?) -> SQLiteValue {
         guard let custom, let data = try? JSONEncoder().encode(custom) else { return .null }
@@ -183,7 +147,7 @@ public final class SQLiteStore: Store {
     static func user(tenantID: String, userID: String, in db: SQLiteConnection) throws -> User? {
         try db.queryOne(
             "SELECT \(userColumns) FROM users WHERE tenant_id = ? AND user_id = ?", [.text(tenantID), .text(userID)],
-            user)
+            StoreRecords.user)
     }
 
     public func user(tenantID: String, userID: String) async throws -> User? {
@@ -212,29 +176,10 @@ public final class SQLiteStore: Store {
         ip_address, user_agent, device_id, redirect_url, custom, scope, validated_at
         """
 
-    static func action(_ row: SQLiteRow) throws -> Action {
-        guard let state = ActionState(rawValue: try row.string(4)) else {
-            throw StoreError(.corrupt, "unknown action state")
-        }
-        var action = Action(
-            tenantID: try row.string(0), userID: try row.string(2), actionCode: try row.string(3),
-            idempotencyKey: try row.string(1), state: state, now: row.int64(5))
-        action.stateUpdatedAt = row.int64(6)
-        action.verificationMethod = row.optionalString(7).map(VerificationMethod.init(rawValue:))
-        action.ipAddress = row.optionalString(8)
-        action.userAgent = row.optionalString(9)
-        action.deviceID = row.optionalString(10)
-        action.redirectURL = row.optionalString(11)
-        action.custom = try decodeCustom(row.optionalString(12))
-        action.scope = row.optionalString(13)
-        action.validatedAt = row.optionalInt64(14)
-        return action
-    }
-
     static func action(tenantID: String, idempotencyKey: String, in db: SQLiteConnection) throws -> Action? {
         try db.queryOne(
             "SELECT \(actionColumns) FROM actions WHERE tenant_id = ? AND idempotency_key = ?",
-            [.text(tenantID), .text(idempotencyKey)], action)
+            [.text(tenantID), .text(idempotencyKey)], StoreRecords.action)
     }
 
     public func trackAction(
@@ -306,33 +251,10 @@ public final class SQLiteStore: Store {
         user_presence_required, user_authentication_required, authentication_timeout, authorization_type
         """
 
-    static func authenticator(_ row: SQLiteRow) throws -> Authenticator {
-        var authenticator = Authenticator(
-            id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2),
-            verificationMethod: VerificationMethod(rawValue: try row.string(3)), createdAt: row.int64(4))
-        authenticator.verifiedAt = row.optionalInt64(5)
-        authenticator.lastVerifiedAt = row.optionalInt64(6)
-        authenticator.email = row.optionalString(7)
-        authenticator.phoneNumber = row.optionalString(8)
-        authenticator.isDefault = row.bool(9)
-        authenticator.devicePlatform = row.optionalString(10)
-        authenticator.deviceName = row.optionalString(11)
-        authenticator.publicKey = row.optionalBlob(12)
-        authenticator.pushToken = row.optionalString(13)
-        authenticator.expiresAt = row.optionalInt64(14)
-        authenticator.erroredAt = row.optionalInt64(15)
-        authenticator.errorCode = row.optionalString(16)
-        authenticator.userPresenceRequired = row.bool(17)
-        authenticator.userAuthenticationRequired = row.bool(18)
-        authenticator.authenticationTimeout = row.optionalInt64(19).map(Int.init)
-        authenticator.authorizationType = row.optionalString(20)
-        return authenticator
-    }
-
     static func authenticators(tenantID: String, userID: String, in db: SQLiteConnection) throws -> [Authenticator] {
         try db.query(
             "SELECT \(authenticatorColumns) FROM authenticators WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
-            [.text(tenantID), .text(userID)], authenticator)
+            [.text(tenantID), .text(userID)], StoreRecords.authenticator)
     }
 
     public func authenticators(tenantID: String, userID: String) async throws -> [Authenticator] {
@@ -368,7 +290,7 @@ public final class SQLiteStore: Store {
         try await writer.write { db in
             guard let existing = try db.queryOne(
                 "SELECT \(Self.authenticatorColumns) FROM authenticators WHERE tenant_id = ? AND user_id = ? AND id = ?",
-                [.text(tenantID), .text(userID), .text(id)], Self.authenticator)
+                [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
             else { return false }
             try db.run("DELETE FROM authenticators WHERE id = ?", [.text(id)])
             try Self.enqueue(events(existing), in: db)
