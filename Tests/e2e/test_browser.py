@@ -45,7 +45,7 @@ def require_tools():
 
 
 @pytest.fixture(scope="module")
-def web():
+def web(store):
     """An assentd of its own whose --web-root is this checkout's web/, whatever the working directory."""
     directory = tempfile.mkdtemp(prefix="assent-web-")
     server = Server(directory)

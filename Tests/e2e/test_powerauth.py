@@ -16,7 +16,7 @@ BODY = b'{"amount":"12.50","to":"carol"}'
 
 
 @pytest.fixture(scope="module")
-def pa_server():
+def pa_server(store):
     """Its own server with a possession_biometry approval policy, so the policy never reaches the other tests' tenant."""
     with tempfile.TemporaryDirectory() as directory:
         s = Server(directory)

@@ -127,7 +127,7 @@ class PushTenant:
 
 
 @pytest.fixture(scope="module")
-def env():
+def env(store):
     with tempfile.TemporaryDirectory() as directory:
         apns = FakeAPNs(directory).start()
         fcm = FakeFCM()
@@ -160,7 +160,7 @@ def test_apns_gets_exact_headers_a_verified_es256_jwt_and_only_opaque_ids(env):
     push_token = token_hex()
     device = tenant.enrol("apns-user", "ios", push_token)
     before = len(apns.requests)
-    tracked, r, _ = tenant.start("apns-user", {"custom": {"amount": 4242, "secretNote": "never in a push"}})
+    tracked, r, _ = tenant.start("apns-user", {"custom": {"amount": "zq-4242", "secretNote": "never in a push"}})
     assert r.status_code == 200, r.text
     started = r.json()
     assert started["deliveryResults"] == [{"userAuthenticatorId": device.authenticator_id}]
@@ -175,7 +175,7 @@ def test_apns_gets_exact_headers_a_verified_es256_jwt_and_only_opaque_ids(env):
     assert header["kid"] == KEY_ID and claims["iss"] == TEAM_ID and abs(claims["iat"] - time.time()) < 120
     assert got["body"]["challengeId"] == started["challengeId"]
     assert set(got["body"]) == {"aps", "challengeId"} and "alert" in got["body"]["aps"]
-    assert "4242" not in json.dumps(got["body"]) and "never" not in json.dumps(got["body"])
+    assert "zq-4242" not in json.dumps(got["body"]) and "never" not in json.dumps(got["body"])
     t = tenant.wait_timeline(started["challengeId"], "push.delivered")
     assert [e["event"] for e in t["timeline"]] == ["push.queued", "push.delivered"]
     assert t["deliveries"][0]["state"] == "delivered" and t["timeline"][1]["status"] == 200
@@ -253,7 +253,7 @@ def test_fcm_gets_an_rs256_assertion_an_oauth_token_and_a_data_message(env):
     push_token = "fcm:" + token_hex()
     tenant.enrol("fcm-user", "android", push_token)
     start_tokens = len([r for r in fcm.requests if r["kind"] == "token"])
-    _, r, _ = tenant.start("fcm-user", {"custom": {"amount": 777}})
+    _, r, _ = tenant.start("fcm-user", {"custom": {"amount": "zq-777"}})
     assert r.status_code == 200, r.text
     started = r.json()
     sends = fcm.wait_for(1, where=lambda q: q["kind"] == "send" and q["body"]["message"]["token"] == push_token)
@@ -278,7 +278,7 @@ def test_fcm_gets_an_rs256_assertion_an_oauth_token_and_a_data_message(env):
     assert message["android"]["priority"] == "high"
     ttl = int(message["android"]["ttl"].rstrip("s"))
     assert 80 <= ttl <= 90
-    assert set(message) == {"token", "data", "android"} and "777" not in json.dumps(send["body"])
+    assert set(message) == {"token", "data", "android"} and "zq-777" not in json.dumps(send["body"])
     tenant.wait_timeline(started["challengeId"], "push.delivered")
     # The access token is cached: a second send fetches none.
     _, r, _ = tenant.start("fcm-user")
@@ -490,7 +490,7 @@ def test_fcm_to_an_ios_device_adds_a_generic_apns_alert(env):
     tenant = PushTenant(server, keys, "fcm")
     push_token = "ios-fcm:" + token_hex()
     tenant.enrol("fcm-ios", "ios", push_token)
-    _, r, _ = tenant.start("fcm-ios", {"custom": {"amount": 999}})
+    _, r, _ = tenant.start("fcm-ios", {"custom": {"amount": "zq-999"}})
     started = r.json()
     message = fcm.wait_for(1, where=lambda q: q["kind"] == "send" and q["body"]["message"]["token"] == push_token)[0][
         "body"]["message"]
@@ -498,4 +498,4 @@ def test_fcm_to_an_ios_device_adds_a_generic_apns_alert(env):
     assert message["apns"]["headers"] == {"apns-priority": "10", "apns-push-type": "alert",
                                           "apns-expiration": str(epoch(started["expiresAt"])),
                                           "apns-collapse-id": started["challengeId"]}
-    assert set(message["apns"]["payload"]) == {"aps"} and "999" not in json.dumps(message)
+    assert set(message["apns"]["payload"]) == {"aps"} and "zq-999" not in json.dumps(message)

@@ -54,7 +54,7 @@ class Pair:
 
 
 @pytest.fixture(scope="module")
-def pair():
+def pair(store):
     with tempfile.TemporaryDirectory() as directory:
         p = Pair(directory, "--webhook-retry", "1")
         p.start()
