@@ -61,42 +61,17 @@ struct PushAdministration: Sendable {
             throw AssentError(.notFound, "No delivery records for this challenge.")
         }
         return APIResponses.ok(
-            TimelineResponse(
+            ChallengeTimelineResponse(
                 challengeId: challengeID,
                 deliveries: queued.map {
-                    TimelineResponse.Delivery(
+                    ChallengeTimelineResponse.Delivery(
                         userAuthenticatorId: $0.authenticatorID, provider: $0.provider.rawValue, state: $0.state.rawValue,
                         attempts: $0.attempts, lastError: $0.lastError)
                 },
                 timeline: entries.map {
-                    TimelineResponse.Event(
+                    ChallengeTimelineResponse.Event(
                         event: $0.event, at: Timestamp.iso8601(milliseconds: $0.at), userAuthenticatorId: $0.authenticatorID,
                         provider: $0.provider, attempt: $0.attempt, status: $0.status, detail: $0.detail)
                 }))
-    }
-
-    /// What the timeline endpoint answers.
-    struct TimelineResponse: Encodable {
-        struct Delivery: Encodable {
-            var userAuthenticatorId: String
-            var provider: String
-            var state: String
-            var attempts: Int
-            var lastError: String?
-        }
-
-        struct Event: Encodable {
-            var event: String
-            var at: String
-            var userAuthenticatorId: String?
-            var provider: String?
-            var attempt: Int?
-            var status: Int?
-            var detail: String?
-        }
-
-        var challengeId: String
-        var deliveries: [Delivery]
-        var timeline: [Event]
     }
 }

@@ -1,3 +1,4 @@
+import AssentWire
 import Foundation
 
 /// `assent admin challenge timeline`: a push challenge's notifications and every recorded attempt (server API).
@@ -12,7 +13,7 @@ enum ChallengeCommands {
         let id = try invocation.options.required("--challenge")
         guard !id.isEmpty, id.utf8.count <= 200 else { throw CLIError.usage("--challenge must be 1 to 200 characters") }
         try await ServerConnection.call(
-            invocation, "GET", ["challenges", id, "timeline"], decoding: TimelineJSON.self
+            invocation, "GET", ["challenges", id, "timeline"], decoding: ChallengeTimelineResponse.self
         ) { response in
             var rows = [["AT", "EVENT", "AUTHENTICATOR", "PROVIDER", "ATTEMPT", "STATUS", "DETAIL"]]
             for e in response.timeline {
@@ -27,30 +28,5 @@ enum ChallengeCommands {
             }
             return (deliveries.isEmpty ? "" : deliveries.joined(separator: "\n") + "\n\n") + Table.render(rows)
         }
-    }
-
-    /// What the server answers.
-    struct TimelineJSON: Codable {
-        struct Delivery: Codable {
-            var userAuthenticatorId: String
-            var provider: String
-            var state: String
-            var attempts: Int
-            var lastError: String?
-        }
-
-        struct Event: Codable {
-            var event: String
-            var at: String
-            var userAuthenticatorId: String?
-            var provider: String?
-            var attempt: Int?
-            var status: Int?
-            var detail: String?
-        }
-
-        var challengeId: String
-        var deliveries: [Delivery]
-        var timeline: [Event]
     }
 }
