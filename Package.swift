@@ -20,26 +20,43 @@ let package = Package(
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // Wrappers for C macros and variadic calls that Swift cannot import.
-        .target(name: "CShims", linkerSettings: [.linkedLibrary("crypto"), .linkedLibrary("microhttpd")]),
+        // Wrappers for C macros and variadic calls that Swift cannot import, one target per C library, so each
+        // module links only the libraries it wraps (the SDK never compiles epoll or links the HTTP server).
+        .target(name: "CCryptoShims", dependencies: ["COpenSSL"], linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CHTTPShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
         // libcurl's variadic calls, for the server's push delivery only (so the SDK and crypto never link libcurl).
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
 
-        .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CShims"]),
+        // The SDK side: crypto, the wire models both sides import, the SDK.
+        .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CCryptoShims"]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
-        .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
-        .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
-        .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite", "CPostgres", "CCurl", "CCurlShims"]),
 
-        .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
-        .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),
+        // The server side, one module per dependency boundary (see docs/architecture.md).
+        .target(name: "AssentLog"),
+        .target(name: "AssentHTTP", dependencies: ["AssentLog", "AssentCrypto", "CMicroHTTPD", "CHTTPShims"]),
+        .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
+        .target(name: "AssentServerCore", dependencies: ["AssentCrypto", "AssentWire", "AssentLog"]),
+        .target(name: "AssentStorage", dependencies: ["AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
+        .target(name: "AssentHTTPClient", dependencies: ["AssentServerCore", "AssentCrypto", "AssentLog", "CCurl", "CCurlShims"]),
+        .target(name: "AssentServer", dependencies: [
+            "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentWire",
+            "AssentQRRender",
+        ]),
+
+        .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
+        // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
+        .executableTarget(name: "assent", dependencies: ["Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
         .executableTarget(name: "assent-bench", dependencies: ["AssentCrypto"], path: "Benchmarks/AssentBench"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
-        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP"]),
-        .testTarget(name: "AssentServerTests", dependencies: ["AssentServer", "AssentWire", "AssentCrypto", "AssentHTTP"]),
-        .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
+        .testTarget(name: "AssentLogTests", dependencies: ["AssentLog"]),
+        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP", "AssentLog", "AssentCrypto"]),
+        .testTarget(name: "AssentServerTests", dependencies: [
+            "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",
+            "AssentLog",
+        ]),
+        .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
         .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),

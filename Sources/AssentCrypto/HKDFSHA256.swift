@@ -1,4 +1,4 @@
-internal import CShims
+internal import CCryptoShims
 
 /// HKDF with SHA-256 (RFC 5869), extract-then-expand.
 public enum HKDFSHA256: Sendable {

@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import CCryptoShims
 
 extension P256 {
     /// A P-256 private key, for ECDSA-SHA256 signing and ECDH.

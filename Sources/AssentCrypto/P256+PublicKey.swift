@@ -1,5 +1,5 @@
 internal import COpenSSL
-internal import CShims
+internal import CCryptoShims
 
 extension P256 {
     /// A P-256 public key, validated on import (on the curve, not the point at infinity) and kept

@@ -8,7 +8,7 @@ extension QRCodeImage {
     /// - Returns: The bytes of the file: signature, `IHDR`, one `IDAT`, `IEND`.
     /// - Throws: ``QRCodeImageError`` with code ``QRCodeImageError/Code/invalidSize`` or
     ///   ``QRCodeImageError/Code/compressionFailed``.
-    public static func png(_ matrix: QRCodeMatrix, moduleSize: Int = 8, quietZone: Int = 4) throws -> [UInt8] {
+    package static func png(_ matrix: QRCodeMatrix, moduleSize: Int = 8, quietZone: Int = 4) throws -> [UInt8] {
         let side = try side(of: matrix, moduleSize: moduleSize, quietZone: quietZone)
         let pixels = side * moduleSize
         let rowBytes = (pixels + 7) / 8

@@ -13,7 +13,7 @@ extension QRCodeImage {
     ///   - title: The accessible name; `nil` gives "QR code". It is escaped, so any text is safe.
     /// - Throws: ``QRCodeImageError`` with code ``QRCodeImageError/Code/invalidSize`` or
     ///   ``QRCodeImageError/Code/invalidColor``.
-    public static func svg(
+    package static func svg(
         _ matrix: QRCodeMatrix, moduleSize: Int = 8, quietZone: Int = 4, darkColor: String = "#000",
         lightColor: String = "#fff", title: String? = nil
     ) throws -> String {

@@ -2,11 +2,11 @@
 ///
 /// Both formats draw dark modules in `moduleSize`-pixel squares surrounded by a light quiet zone of
 /// `quietZone` modules, so an image is `(matrix.size + 2 * quietZone) * moduleSize` pixels on each side.
-public enum QRCodeImage {
+package enum QRCodeImage {
     /// The accepted pixels per module. Past 32 the largest symbol would be thousands of pixels wide.
-    public static let moduleSizes: ClosedRange<Int> = 1...32
+    package static let moduleSizes: ClosedRange<Int> = 1...32
     /// The accepted quiet-zone widths, in modules. The QR standard asks for 4; 0 suits a page that adds its own margin.
-    public static let quietZones: ClosedRange<Int> = 0...16
+    package static let quietZones: ClosedRange<Int> = 0...16
 
     /// The image's side in modules, quiet zone included, after checking the sizes are in range.
     static func side(of matrix: QRCodeMatrix, moduleSize: Int, quietZone: Int) throws -> Int {

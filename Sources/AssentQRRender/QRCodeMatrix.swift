@@ -2,9 +2,9 @@ internal import CQREncode
 import Foundation
 
 /// The modules (dark/light squares) of a QR code for some text, produced by libqrencode.
-public struct QRCodeMatrix: Sendable, Hashable {
+package struct QRCodeMatrix: Sendable, Hashable {
     /// Error-correction level: how much of the symbol may be damaged and still read.
-    public enum Correction: Sendable {
+    package enum Correction: Sendable {
         /// About 7 %.
         case low
         /// About 15 %.
@@ -16,12 +16,12 @@ public struct QRCodeMatrix: Sendable, Hashable {
     }
 
     /// Modules per side.
-    public let size: Int
+    package let size: Int
     /// Row-major, `size * size` values; true is dark.
-    public let modules: [Bool]
+    package let modules: [Bool]
 
     /// Encodes `text` as 8-bit data at the smallest version that fits.
-    public init(_ text: String, correction: Correction = .medium) throws {
+    package init(_ text: String, correction: Correction = .medium) throws {
         let level: QRecLevel
         switch correction {
         case .low: level = QR_ECLEVEL_L
@@ -44,5 +44,5 @@ public struct QRCodeMatrix: Sendable, Hashable {
     }
 
     /// Whether the module at `row`, `column` is dark.
-    public subscript(row: Int, column: Int) -> Bool { modules[row * size + column] }
+    package subscript(row: Int, column: Int) -> Bool { modules[row * size + column] }
 }

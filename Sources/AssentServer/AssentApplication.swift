@@ -1,17 +1,20 @@
 import AssentHTTP
+import AssentHTTPClient
+import AssentLog
+import AssentServerCore
 import Foundation
 
 /// `assentd` as a value: opens the store, builds the services and routes, and runs the HTTP server. The executable
 /// and the end-to-end tests both start Assent through this type.
-public final class AssentApplication: Sendable {
+package final class AssentApplication: Sendable {
     /// What start-up produced.
-    public struct Started: Sendable {
+    package struct Started: Sendable {
         /// The bound port.
-        public var port: Int
+        package var port: Int
         /// Where browsers reach the server.
-        public var publicURL: String
+        package var publicURL: String
         /// Created on first start with an empty database; its secret exists only here.
-        public var developmentTenant: TenantDirectory.Credentials?
+        package var developmentTenant: TenantDirectory.Credentials?
     }
 
     private let configuration: ServerConfiguration
@@ -27,10 +30,10 @@ public final class AssentApplication: Sendable {
     private let bridge: ChallengeEventBridge
 
     /// Validated configuration in, ready server out (not yet listening).
-    public init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
+    package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
-        let masterKey = try MasterKey.load(configuration)
+        let masterKey = try configuration.loadMasterKey()
         let store = try configuration.databaseLocation.open(connections: configuration.resolvedDatabaseConnections)
         self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
@@ -52,8 +55,9 @@ public final class AssentApplication: Sendable {
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
 
-        // Push delivery: one HTTP/2 client (one connection per provider host) for APNs, FCM and OAuth; another for
-        // the tenants' synchronous push.created webhooks, which may use several connections per host.
+        // Outbound requests: one HTTP/2 client (one connection per provider host) for APNs, FCM and OAuth; another for
+        // the tenants' webhooks (the outbox and the synchronous push.created), which may use several connections per
+        // host.
         var providerOptions = HTTP2Client.Options()
         providerOptions.caFile = configuration.pushCAFile
         let providerClient = try HTTP2Client(options: providerOptions, name: "assent-push")
@@ -78,8 +82,9 @@ public final class AssentApplication: Sendable {
             clock: clock, logger: logger, policy: pushPolicy)
         let pushWorker = self.pushWorker
         let directory = tenants
+        let webhookTransport = HTTP2WebhookTransport(client: webhookClient)
         let pushWebhook = PushWebhookSender(
-            client: webhookClient, events: webhookEvents, clock: clock, secret: { directory.secret(of: $0) },
+            transport: webhookTransport, events: webhookEvents, clock: clock, secret: { directory.secret(of: $0) },
             timeout: configuration.pushWebhookTimeoutSeconds)
 
         var router = Router()
@@ -114,7 +119,8 @@ public final class AssentApplication: Sendable {
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds
         policy.maxAttempts = configuration.webhookMaxAttempts
-        webhooks = WebhookDispatcher(store: store, tenants: tenants, clock: clock, logger: logger, policy: policy)
+        webhooks = WebhookDispatcher(
+            store: store, tenants: tenants, transport: webhookTransport, clock: clock, logger: logger, policy: policy)
 
         var http = HTTPServer.Configuration()
         http.host = configuration.host
@@ -127,13 +133,13 @@ public final class AssentApplication: Sendable {
     }
 
     /// The tenant directory over the running server's store (changes through it are seen at once).
-    public var tenantDirectory: TenantDirectory { tenants }
+    package var tenantDirectory: TenantDirectory { tenants }
 
     /// The PowerAuth activation service over the running server's store.
-    public let activations: ActivationService
+    package let activations: ActivationService
 
     /// Creates the development tenant when the database has no tenant, then starts listening.
-    public func start() async throws -> Started {
+    package func start() async throws -> Started {
         var development: TenantDirectory.Credentials?
         if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
             development = try await tenants.create(name: "Development")
@@ -150,7 +156,7 @@ public final class AssentApplication: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish, then closes the database.
-    public func shutdown() async {
+    package func shutdown() async {
         await server.shutdown()
         await webhooks.stop()
         await pushWorker.stop()

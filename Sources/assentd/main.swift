@@ -1,5 +1,6 @@
-import AssentHTTP
+import AssentLog
 import AssentServer
+import AssentStorage
 import Foundation
 
 // assentd: the Assent server. Configuration from ASSENT_* variables and flags; see `assentd --help`.

@@ -1,4 +1,6 @@
-import AssentServer
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentLog
 import Foundation
 import Testing
 
@@ -21,10 +23,9 @@ import Testing
 
     /// The secret keys that open the tenant, checked in-process through the server's own directory.
     private func tenantID(_ database: TemporaryDatabase, secret: String) async throws -> String? {
-        var configuration = ServerConfiguration()
-        configuration.database = database.path
         let store = try SQLiteStore(path: database.path)
-        let tenant = try await TenantDirectory(store: store, clock: .system, masterKey: MasterKey.load(configuration))
+        let masterKey = try DatabaseLocation(database.path).loadMasterKey(base64: nil, file: nil)
+        let tenant = try await TenantDirectory(store: store, clock: .system, masterKey: masterKey)
             .tenant(secret: secret)
         await store.close()
         return tenant?.id

@@ -1,4 +1,8 @@
+@testable import AssentHTTPClient
 @testable import AssentServer
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentLog
 import Foundation
 import Testing
 

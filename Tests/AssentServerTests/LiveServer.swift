@@ -1,6 +1,10 @@
 import AssentCrypto
 import AssentHTTP
+@testable import AssentHTTPClient
 @testable import AssentServer
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentLog
 import Foundation
 import Testing
 import Synchronization

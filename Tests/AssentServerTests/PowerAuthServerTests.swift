@@ -1,6 +1,10 @@
 import AssentCrypto
 import AssentWire
+@testable import AssentHTTPClient
 @testable import AssentServer
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentLog
 import Foundation
 import Testing
 

@@ -1,4 +1,8 @@
+@testable import AssentHTTPClient
 @testable import AssentServer
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentLog
 import AssentHTTP
 import AssentWire
 import Foundation
@@ -54,7 +58,7 @@ import Testing
         ])
         var policy = PushDeliveryWorker.Policy()
         policy.retry = PushRetrySchedule(base: 2, cap: 60)
-        policy.pollInterval = 0.02
+        policy.pollInterval = .milliseconds(20)
         let worker = PushDeliveryWorker(
             store: store, tenants: store, senders: [.apns: sender], clock: WallClock { now.withLock { $0 } },
             logger: Logger(minimumLevel: .error, sink: { _ in }), policy: policy)

@@ -1,4 +1,8 @@
+@testable import AssentHTTPClient
 @testable import AssentServer
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentLog
 import AssentWire
 import Synchronization
 import Testing
@@ -84,7 +88,9 @@ import Testing
             environment: ["ASSENT_DATABASE_URL": url, "ASSENT_MASTER_KEY_FILE": "/etc/assent/master.key"])
         #expect(config.databaseLocation == .postgres(url: url))
         #expect(config.databaseLocation.redacted == "postgres://assent:***@db.example:5432/assent")
-        #expect(config.resolvedDatabaseConnections == 12 && config.masterKeyPath == "/etc/assent/master.key")
+        #expect(config.resolvedDatabaseConnections == 12 && config.masterKeyFile == "/etc/assent/master.key")
+        #expect(DatabaseLocation("sqlite:/var/lib/assent/a.sqlite").defaultMasterKeyFile == "/var/lib/assent/master.key")
+        #expect(config.databaseLocation.defaultMasterKeyFile == nil)
         let flag = try ServerConfiguration.parse(arguments: ["--database-url", url, "--threads", "3"],
                                                  environment: ["ASSENT_MASTER_KEY": "x"])
         #expect(flag.databaseLocation.isShared && flag.resolvedDatabaseConnections == 24)
@@ -92,7 +98,7 @@ import Testing
             .databaseLocation == .sqlite(path: "/tmp/a.sqlite"))
         var unnamed = ServerConfiguration()
         unnamed.database = url
-        #expect(throws: ServerConfiguration.Invalid.self) { _ = try MasterKey.load(unnamed) }
+        #expect(throws: ServerConfiguration.Invalid.self) { _ = try unnamed.loadMasterKey() }
     }
 
     @Test(arguments: [

@@ -2,24 +2,24 @@
 ///
 /// Names keep the spelling they were added with; lookups compare names
 /// ignoring ASCII case. A name may occur more than once.
-public struct HTTPHeaders: Sendable, Sequence, Equatable {
+package struct HTTPHeaders: Sendable, Sequence, Equatable {
     /// One header field.
-    public typealias Element = (name: String, value: String)
+    package typealias Element = (name: String, value: String)
 
     private var fields: [(name: String, value: String)]
 
     /// Creates an empty header list.
-    public init() {
+    package init() {
         fields = []
     }
 
     /// Creates a header list from `(name, value)` pairs, in order.
-    public init(_ fields: [(String, String)]) {
+    package init(_ fields: [(String, String)]) {
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
     /// The first value of the field called `name` (ASCII case-insensitive), or `nil`.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         for field in fields where Self.namesEqual(field.name, name) {
             return field.value
         }
@@ -27,41 +27,41 @@ public struct HTTPHeaders: Sendable, Sequence, Equatable {
     }
 
     /// Every value of the field called `name`, in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
     }
 
     /// Appends a field; existing fields with the same name are kept.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
     }
 
     /// Replaces every field called `name` with one field holding `value`.
-    public mutating func replace(_ name: String, _ value: String) {
+    package mutating func replace(_ name: String, _ value: String) {
         remove(name)
         fields.append((name: name, value: value))
     }
 
     /// Removes every field called `name`.
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { Self.namesEqual($0.name, name) }
     }
 
     /// Whether a field called `name` is present.
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { Self.namesEqual($0.name, name) }
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// Iterates over the fields in order.
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 
     /// Equal when both hold the same fields, names compared ignoring case, in the same order.
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { namesEqual($0.name, $1.name) && $0.value == $1.value }
     }

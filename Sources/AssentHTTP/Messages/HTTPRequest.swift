@@ -3,26 +3,26 @@
 /// Path and query are kept exactly as the client sent them: `path` is not
 /// percent-decoded (so `/users/a%2Fb` keeps `a%2Fb` as one segment), and the
 /// router decodes route parameters itself.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The request method, e.g. `"GET"` or `"POST"`, as sent.
-    public var method: String
+    package var method: String
     /// The raw path (not percent-decoded), without the query.
-    public var path: String
+    package var path: String
     /// The raw query string without the leading `?`, not decoded; `nil` when the target had no `?`.
-    public var rawQuery: String?
+    package var rawQuery: String?
     /// The request header fields.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The request body (empty when there was none).
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The client's numeric IP address, e.g. `"127.0.0.1"`.
-    public var remoteAddress: String
+    package var remoteAddress: String
     /// The id of this request: the client's `X-Request-Id` when it is at most
     /// 128 characters of `[A-Za-z0-9._-]`, otherwise 16 random hex characters.
     /// Every response carries it back in `X-Request-Id`.
-    public var requestID: String
+    package var requestID: String
 
     /// Creates a request; the server does this for each request it receives, tests may do it directly.
-    public init(
+    package init(
         method: String,
         path: String,
         rawQuery: String? = nil,
@@ -45,7 +45,7 @@ public struct HTTPRequest: Sendable {
     /// Only `%XX` escapes are decoded: a literal `+` stays `+` and is never
     /// turned into a space. Names are compared after decoding. An item without
     /// `=` has the value `""`. Items whose encoding is invalid are skipped.
-    public func queryItem(_ name: String) -> String? {
+    package func queryItem(_ name: String) -> String? {
         guard let rawQuery else { return nil }
         for item in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let key: Substring

@@ -1,32 +1,34 @@
+import AssentLog
+
 /// An HTTP response produced by a route handler.
 ///
 /// `Content-Length` and `Date` are added by the server; a `Content-Length` or
 /// `Transfer-Encoding` set here is ignored. The server also adds `X-Request-Id`.
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
     /// The status code, 200...599. Anything else (an informational 1xx too) is
     /// answered as `500 internal_error`; `101` comes only from an accepted
     /// WebSocket handshake.
-    public var status: Int
+    package var status: Int
     /// The response header fields.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The response body.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// Creates a response from its parts.
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A JSON response: `body` is sent as is, with `Content-Type: application/json`.
-    public static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
+    package static func json(_ status: Int, _ body: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
     }
 
     /// A JSON error response with the body
     /// `{"error":code,"errorCode":code,"errorDescription":description}`, both strings JSON-escaped.
-    public static func error(_ status: Int, code: String, description: String) -> HTTPResponse {
+    package static func error(_ status: Int, code: String, description: String) -> HTTPResponse {
         var text = "{\"error\":"
         JSONText.appendString(code, to: &text)
         text += ",\"errorCode\":"
@@ -39,7 +41,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// A text response: `body` as UTF-8 with the given `Content-Type`
     /// (e.g. `"text/plain; version=0.0.4; charset=utf-8"` for metrics).
-    public static func text(_ status: Int, _ body: String, contentType: String) -> HTTPResponse {
+    package static func text(_ status: Int, _ body: String, contentType: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: Array(body.utf8))
     }
 }

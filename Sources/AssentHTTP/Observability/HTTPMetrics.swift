@@ -1,3 +1,4 @@
+import AssentLog
 import Synchronization
 
 /// Request metrics for the HTTP server, exposed in the Prometheus text format.
@@ -16,9 +17,9 @@ import Synchronization
 /// and `method` is one of the standard methods or `OTHER`, so the number of
 /// series stays bounded whatever clients send. A request the client abandoned
 /// before its response was sent is counted with status `499`.
-public final class HTTPMetrics: Sendable {
+package final class HTTPMetrics: Sendable {
     /// Upper bounds (seconds) of the latency histogram buckets; `+Inf` is implied.
-    public static let latencyBuckets: [Double] = [
+    package static let latencyBuckets: [Double] = [
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
@@ -50,10 +51,10 @@ public final class HTTPMetrics: Sendable {
     private let webSocketCount = Atomic<Int>(0)
 
     /// Creates empty metrics.
-    public init() {}
+    package init() {}
 
     /// Records one finished request.
-    public func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
+    package func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
         let method = Self.normalizedMethod(method)
         let bucket = Self.latencyBuckets.firstIndex { durationSeconds <= $0 }
         storage.withLock { storage in
@@ -68,33 +69,33 @@ public final class HTTPMetrics: Sendable {
     }
 
     /// Adjusts the open-connections gauge by `delta`.
-    public func connectionsChanged(by delta: Int) {
+    package func connectionsChanged(by delta: Int) {
         openConnectionCount.add(delta, ordering: .relaxed)
     }
 
     /// Adjusts the in-flight-requests gauge by `delta`.
-    public func requestsInFlightChanged(by delta: Int) {
+    package func requestsInFlightChanged(by delta: Int) {
         inFlightCount.add(delta, ordering: .relaxed)
     }
 
     /// Adjusts the open-WebSockets gauge by `delta`.
-    public func webSocketsChanged(by delta: Int) {
+    package func webSocketsChanged(by delta: Int) {
         webSocketCount.add(delta, ordering: .relaxed)
     }
 
     /// The current number of open WebSockets.
-    public var openWebSockets: Int { webSocketCount.load(ordering: .relaxed) }
+    package var openWebSockets: Int { webSocketCount.load(ordering: .relaxed) }
 
     /// The current number of open connections.
-    public var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
+    package var openConnections: Int { openConnectionCount.load(ordering: .relaxed) }
 
     /// The current number of requests in flight.
-    public var requestsInFlight: Int { inFlightCount.load(ordering: .relaxed) }
+    package var requestsInFlight: Int { inFlightCount.load(ordering: .relaxed) }
 
     /// All series in the Prometheus text exposition format 0.0.4, with `HELP`
     /// and `TYPE` lines, series sorted by labels. Serve it with
     /// `Content-Type: text/plain; version=0.0.4; charset=utf-8`.
-    public func prometheusText() -> String {
+    package func prometheusText() -> String {
         let snapshot = storage.withLock { $0 }
         var text = ""
         text += "# HELP assent_http_requests_total HTTP requests finished, by method, route pattern and status.\n"

@@ -12,14 +12,14 @@
 ///
 /// WebSocket routes (``addWebSocket(_:_:)``) are `GET` routes whose requests
 /// the server answers with the RFC 6455 handshake instead of a handler call.
-public struct Router: Sendable {
+package struct Router: Sendable {
     /// Handles one request. Handlers may suspend for as long as they need (a
     /// database commit, a long poll); the server keeps serving other
     /// connections meanwhile.
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async -> HTTPResponse
+    package typealias Handler = @Sendable (HTTPRequest, RouteParameters) async -> HTTPResponse
 
     /// The outcome of ``match(method:path:)``.
-    public enum Match: Sendable {
+    package enum Match: Sendable {
         /// A route matched; `pattern` is the route's pattern as added (for logs and metrics).
         case found(Handler, RouteParameters, pattern: String)
         /// Some route matches the path, but none for this method; `allowed` is sorted.
@@ -53,13 +53,13 @@ public struct Router: Sendable {
     private var routes: [Route] = []
 
     /// Creates a router without routes.
-    public init() {}
+    package init() {}
 
     /// Adds a route. `pattern` must start with `/`; see the type's documentation for its syntax.
     ///
     /// A pattern segment is a parameter only when it is exactly `{name}`;
     /// anything else (including `a{b}`) is a literal.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    package mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with '/': \(pattern)")
         routes.append(Route(method: method, pattern: pattern, segments: Self.parse(pattern), handler: handler, webSocket: nil))
     }
@@ -74,7 +74,7 @@ public struct Router: Sendable {
     ///
     /// Seen through ``match(method:path:)`` the route is an ordinary `GET`
     /// route whose handler answers `426 upgrade_required`.
-    public mutating func addWebSocket(_ pattern: String, _ handler: any WebSocketHandler) {
+    package mutating func addWebSocket(_ pattern: String, _ handler: any WebSocketHandler) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with '/': \(pattern)")
         routes.append(Route(
             method: "GET", pattern: pattern, segments: Self.parse(pattern),
@@ -86,12 +86,12 @@ public struct Router: Sendable {
     var hasWebSocketRoutes: Bool { routes.contains { $0.webSocket != nil } }
 
     /// The patterns added so far, in order, with their methods.
-    public var patterns: [(method: String, pattern: String)] {
+    package var patterns: [(method: String, pattern: String)] {
         routes.map { (method: $0.method, pattern: $0.pattern) }
     }
 
     /// Finds the handler for `method` and the raw `path` (without query).
-    public func match(method: String, path: String) -> Match {
+    package func match(method: String, path: String) -> Match {
         switch resolve(method: method, path: path) {
         case .handler(let handler, let parameters, let pattern): .found(handler, parameters, pattern: pattern)
         case .webSocket(_, let parameters, let pattern): .found({ _, _ in WebSocketHandshake.upgradeRequired() }, parameters, pattern: pattern)

@@ -6,14 +6,14 @@ import Darwin
 
 extension HTTPServer {
     /// Settings of an ``HTTPServer``, checked when the server starts.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The address to listen on: a numeric IPv4 or IPv6 address (`"::1"`,
         /// `"0.0.0.0"`), or a name, which binds the first address it resolves to.
-        public var host = "127.0.0.1"
+        package var host = "127.0.0.1"
         /// The TCP port; `0` lets the system pick a free one (read it from ``HTTPServer/port`` after start).
-        public var port = 8420
+        package var port = 8420
         /// libmicrohttpd worker threads (its thread pool); defaults to the number of active processors.
-        public var threads = Configuration.activeProcessorCount
+        package var threads = Configuration.activeProcessorCount
         /// The largest request body accepted; larger ones get `413 payload_too_large`
         /// without the handler running. A `Content-Length` over the cap is
         /// answered at once. A chunked body is read until it passes the cap;
@@ -21,7 +21,7 @@ extension HTTPServer {
         /// arriving, the rest is read and thrown away (up to
         /// `max(maxBodyBytes, 1 MiB)` more bytes) and then answered `413`; a body
         /// longer than that makes the server close the connection without an answer.
-        public var maxBodyBytes = 1 << 20
+        package var maxBodyBytes = 1 << 20
         /// The largest request line plus headers (as sent) that is accepted.
         ///
         /// Two layers enforce it. libmicrohttpd keeps each connection's request
@@ -35,48 +35,48 @@ extension HTTPServer {
         /// when the request line alone is too long) with a short HTML body,
         /// `Connection: close`, and without `X-Request-Id`. The application never
         /// sees those requests; they are not in the access log or the metrics.
-        public var maxHeaderBytes = 32 << 10
+        package var maxHeaderBytes = 32 << 10
         /// Idle time after which libmicrohttpd closes a connection
         /// (`MHD_OPTION_CONNECTION_TIMEOUT`); a request whose handler is running
         /// is never timed out. `0` means no timeout.
-        public var connectionTimeoutSeconds = 30
+        package var connectionTimeoutSeconds = 30
         /// The most connections open at once (`MHD_OPTION_CONNECTION_LIMIT`).
         /// libmicrohttpd splits it evenly over its threads and stops accepting
         /// while at the limit: further connections wait, unanswered, in the
         /// kernel's listen backlog (``listenBacklog``) until a slot frees.
         /// Upgraded WebSockets do not count: libmicrohttpd releases a
         /// connection once it has handed its socket over (see ``maxWebSockets``).
-        public var maxConnections = 10_000
+        package var maxConnections = 10_000
         /// The most connections from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
         /// `0` = no limit (the default, since a reverse proxy shows as one address).
-        public var maxConnectionsPerIP = 0
+        package var maxConnectionsPerIP = 0
         /// The listen backlog (pending connections the kernel queues before accept).
-        public var listenBacklog = 1024
+        package var listenBacklog = 1024
         /// How long ``HTTPServer/shutdown()`` waits for requests in flight to
         /// finish before answering the remaining ones `503 shutting_down`.
-        public var shutdownGraceSeconds: Double = 10
+        package var shutdownGraceSeconds: Double = 10
 
         /// The most WebSockets open at once; further handshakes get `503
         /// too_many_websockets`. Each open WebSocket holds one file descriptor,
         /// so the process's `ulimit -n` must exceed this plus ``maxConnections``.
-        public var maxWebSockets = 20_000
+        package var maxWebSockets = 20_000
         /// The largest text message a client may send, summed over its
         /// fragments; a larger one closes the socket with 1009.
-        public var webSocketMaxMessageBytes = 64 << 10
+        package var webSocketMaxMessageBytes = 64 << 10
         /// The server pings every open WebSocket this often, and drops one
         /// from which nothing arrived for twice as long.
-        public var webSocketPingIntervalSeconds: Double = 30
+        package var webSocketPingIntervalSeconds: Double = 30
         /// How long a close started by the server (``WebSocket/close(code:reason:)``,
         /// shutdown) waits for the client's close frame, and how long a closed
         /// socket waits for the client to end the TCP connection.
         /// ``HTTPServer/shutdown()`` waits at most about twice this for WebSockets.
-        public var webSocketCloseTimeoutSeconds: Double = 2
+        package var webSocketCloseTimeoutSeconds: Double = 2
 
         /// A configuration with the defaults above.
-        public init() {}
+        package init() {}
 
         /// Checks every value; throws `invalidConfiguration` naming the first bad one.
-        public func validate() throws(HTTPServerError) {
+        package func validate() throws(HTTPServerError) {
             func check(_ condition: Bool, _ reason: String) throws(HTTPServerError) {
                 if !condition { throw HTTPServerError(.invalidConfiguration, reason) }
             }

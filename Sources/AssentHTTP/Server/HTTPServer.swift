@@ -1,4 +1,5 @@
-internal import CShims
+import AssentLog
+internal import CHTTPShims
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +54,7 @@ import Darwin
 /// `requestId`, `method`, `route`, `status`, `durationMs`, `bytesIn`,
 /// `bytesOut`, `remote`, and `terminated` when the connection did not end
 /// cleanly). Headers, query strings and bodies are never logged.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private struct Daemon: @unchecked Sendable {
         let pointer: OpaquePointer
     }
@@ -63,7 +64,7 @@ public final class HTTPServer: Sendable {
     private let lifecycle = Mutex(ServerLifecycle<Daemon>.idle)
 
     /// Creates a server; nothing is bound until ``start()``.
-    public init(configuration: Configuration, router: Router, logger: Logger, metrics: HTTPMetrics) {
+    package init(configuration: Configuration, router: Router, logger: Logger, metrics: HTTPMetrics) {
         self.configuration = configuration
         self.core = ServerCore(configuration: configuration, router: router, logger: logger, metrics: metrics)
     }
@@ -83,7 +84,7 @@ public final class HTTPServer: Sendable {
 
     /// The bound TCP port: after ``start()`` the real one (also when
     /// configured as `0`); before, the configured one.
-    public var port: Int {
+    package var port: Int {
         lifecycle.withLock { $0.boundPort } ?? configuration.port
     }
 
@@ -93,7 +94,7 @@ public final class HTTPServer: Sendable {
     /// `addressInUse`, `addressNotAvailable`, `permissionDenied`,
     /// `hostNotResolved`, `bindFailed`, `daemonStartFailed`, `alreadyStarted`
     /// or `alreadyStopped`.
-    public func start() throws {
+    package func start() throws {
         try configuration.validate()
         try lifecycle.withLock { (state) throws(HTTPServerError) in
             try state.checkCanStart()
@@ -148,7 +149,7 @@ public final class HTTPServer: Sendable {
     /// ``Configuration/webSocketCloseTimeoutSeconds``; the WebSocket thread
     /// stops, and shutdown waits (a few seconds at most) until every
     /// ``WebSocketHandler/didClose(_:code:)`` has returned.
-    public func shutdown() async {
+    package func shutdown() async {
         switch lifecycle.withLock({ $0.beginShutdown() }) {
         case .none:
             return

@@ -1,9 +1,9 @@
 /// An error from starting or running ``HTTPServer``.
 ///
 /// Compare errors by ``code``; ``reason`` is for people and may change.
-public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable identifier of what went wrong.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
             case addressInUse = "address_in_use"
             case addressNotAvailable = "address_not_available"
@@ -20,39 +20,39 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         private init(_ value: Value) { self.value = value }
 
         /// The port is already bound by another socket (`EADDRINUSE`).
-        public static let addressInUse = Code(.addressInUse)
+        package static let addressInUse = Code(.addressInUse)
         /// The host is not an address of this machine (`EADDRNOTAVAIL`).
-        public static let addressNotAvailable = Code(.addressNotAvailable)
+        package static let addressNotAvailable = Code(.addressNotAvailable)
         /// Binding needs a privilege the process lacks (`EACCES`), e.g. a port below 1024.
-        public static let permissionDenied = Code(.permissionDenied)
+        package static let permissionDenied = Code(.permissionDenied)
         /// The configured host is neither an address nor a resolvable name.
-        public static let hostNotResolved = Code(.hostNotResolved)
+        package static let hostNotResolved = Code(.hostNotResolved)
         /// Creating, binding or listening on the socket failed for another reason.
-        public static let bindFailed = Code(.bindFailed)
+        package static let bindFailed = Code(.bindFailed)
         /// A configuration value is out of range; the reason names it.
-        public static let invalidConfiguration = Code(.invalidConfiguration)
+        package static let invalidConfiguration = Code(.invalidConfiguration)
         /// libmicrohttpd refused to start the daemon.
-        public static let daemonStartFailed = Code(.daemonStartFailed)
+        package static let daemonStartFailed = Code(.daemonStartFailed)
         /// `start()` was called on a server that is already running.
-        public static let alreadyStarted = Code(.alreadyStarted)
+        package static let alreadyStarted = Code(.alreadyStarted)
         /// `start()` was called on a server that has been shut down (servers do not restart).
-        public static let alreadyStopped = Code(.alreadyStopped)
+        package static let alreadyStopped = Code(.alreadyStopped)
 
         /// The code as a snake_case string, e.g. `address_in_use`.
-        public var description: String { value.rawValue }
+        package var description: String { value.rawValue }
     }
 
     /// What went wrong.
-    public let code: Code
+    package let code: Code
     /// A human-readable explanation.
-    public let reason: String
+    package let reason: String
     /// The file that raised the error.
-    public let file: String
+    package let file: String
     /// The line that raised the error.
-    public let line: Int
+    package let line: Int
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String, file: String = #fileID, line: Int = #line) {
+    package init(_ code: Code, _ reason: String, file: String = #fileID, line: Int = #line) {
         self.code = code
         self.reason = reason
         self.file = file
@@ -60,8 +60,8 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// `"<code>: <reason>"`.
-    public var description: String { "\(code): \(reason)" }
+    package var description: String { "\(code): \(reason)" }
 
     /// Errors are equal when their codes are.
-    public static func == (lhs: HTTPServerError, rhs: HTTPServerError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: HTTPServerError, rhs: HTTPServerError) -> Bool { lhs.code == rhs.code }
 }

@@ -1,4 +1,4 @@
-internal import CShims
+internal import CHTTPShims
 
 /// The C callback table handed to libmicrohttpd.
 ///

@@ -1,4 +1,4 @@
-internal import CShims
+internal import CHTTPShims
 #if canImport(Glibc)
 import Glibc
 #endif

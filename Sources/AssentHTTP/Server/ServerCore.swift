@@ -1,4 +1,5 @@
-internal import CShims
+import AssentLog
+internal import CHTTPShims
 import Synchronization
 
 /// The part of ``HTTPServer`` that libmicrohttpd calls into.

@@ -8,13 +8,13 @@ import Synchronization
 /// thread. After the socket closed, both are no-ops.
 ///
 /// Sockets are equal when they are the same connection (same ``id``).
-public final class WebSocket: Sendable, Hashable, CustomStringConvertible {
+package final class WebSocket: Sendable, Hashable, CustomStringConvertible {
     /// Unique within the process, increasing.
-    public let id: UInt64
+    package let id: UInt64
     /// The upgrade request (method, path, query, headers, remote address, request id).
-    public let request: HTTPRequest
+    package let request: HTTPRequest
     /// The subprotocol the handler chose, as sent in `Sec-WebSocket-Protocol`.
-    public let subprotocol: String?
+    package let subprotocol: String?
     /// The route pattern, for logs.
     let route: String
     let mailbox: WebSocketMailbox
@@ -36,7 +36,7 @@ public final class WebSocket: Sendable, Hashable, CustomStringConvertible {
     /// If the client does not read and more than 1 MiB of frames wait to be
     /// written, the server gives up on the connection (``WebSocketHandler/didClose(_:code:)``
     /// with 1006).
-    public func send(text: String) {
+    package func send(text: String) {
         guard open.load(ordering: .relaxed) else { return }
         loop.submit(.send(id: id, frame: WebSocketFrame.encode(.text, Array(text.utf8))))
     }
@@ -47,25 +47,25 @@ public final class WebSocket: Sendable, Hashable, CustomStringConvertible {
     /// ``HTTPServer/Configuration/webSocketCloseTimeoutSeconds``. A code that
     /// may not be sent (see ``WebSocketCloseCode/isSendable(_:)``) is replaced
     /// by 1000. ``WebSocketHandler/didClose(_:code:)`` then reports `code`.
-    public func close(code: UInt16 = WebSocketCloseCode.normalClosure, reason: String = "") {
+    package func close(code: UInt16 = WebSocketCloseCode.normalClosure, reason: String = "") {
         guard open.load(ordering: .relaxed) else { return }
         let code = WebSocketCloseCode.isSendable(code) ? code : WebSocketCloseCode.normalClosure
         loop.submit(.close(id: id, code: code, reason: reason))
     }
 
     /// Whether the connection is still open (not yet closing or closed).
-    public var isOpen: Bool { open.load(ordering: .relaxed) }
+    package var isOpen: Bool { open.load(ordering: .relaxed) }
 
     func markClosed() {
         open.store(false, ordering: .relaxed)
     }
 
     /// `WebSocket(id, route)`.
-    public var description: String { "WebSocket(\(id), \(route))" }
+    package var description: String { "WebSocket(\(id), \(route))" }
 
     /// Same connection.
-    public static func == (lhs: WebSocket, rhs: WebSocket) -> Bool { lhs.id == rhs.id }
+    package static func == (lhs: WebSocket, rhs: WebSocket) -> Bool { lhs.id == rhs.id }
 
     /// Hashes the ``id``.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -1,5 +1,5 @@
 /// The answer of ``WebSocketHandler/accept(_:offeredProtocols:)``.
-public enum WebSocketAcceptance: Sendable {
+package enum WebSocketAcceptance: Sendable {
     /// Upgrade, answering `Sec-WebSocket-Protocol: subprotocol` (which must be
     /// one of the offered ones; anything else is answered `500
     /// internal_error`), or without that header when `nil`.

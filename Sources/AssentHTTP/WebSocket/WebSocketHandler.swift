@@ -10,7 +10,7 @@
 /// times ``HTTPServer/Configuration/webSocketMaxMessageBytes`` wait
 /// undelivered (each message counted with 64 bytes more than its text), the
 /// server closes the socket with 1008.
-public protocol WebSocketHandler: Sendable {
+package protocol WebSocketHandler: Sendable {
     /// Decides on an upgrade request whose handshake is valid: accept it with
     /// one of `offeredProtocols` (the client's `Sec-WebSocket-Protocol` list,
     /// in order; empty when it sent none) or with `nil` to answer without a
@@ -39,7 +39,7 @@ public protocol WebSocketHandler: Sendable {
 
 extension WebSocketHandler {
     /// Does nothing.
-    public func didOpen(_ socket: WebSocket) async {}
+    package func didOpen(_ socket: WebSocket) async {}
     /// Does nothing.
-    public func didClose(_ socket: WebSocket, code: UInt16) async {}
+    package func didClose(_ socket: WebSocket, code: UInt16) async {}
 }

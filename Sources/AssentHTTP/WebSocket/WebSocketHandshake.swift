@@ -1,4 +1,4 @@
-internal import CShims
+import AssentCrypto
 
 /// The server side of the RFC 6455 §4.2 opening handshake.
 struct WebSocketHandshake: Sendable, Equatable {
@@ -39,7 +39,7 @@ struct WebSocketHandshake: Sendable, Equatable {
             return .invalid(response)
         }
         let keys = headers.values(for: "Sec-WebSocket-Key")
-        guard keys.count == 1, let decoded = Base64.decode(trimmed(keys[0][...])), decoded.count == 16 else {
+        guard keys.count == 1, let decoded = Base64.decodeStrict(trimmed(keys[0][...])), decoded.count == 16 else {
             return .invalid(bad("Sec-WebSocket-Key must be the base64 encoding of 16 bytes."))
         }
         let offered = tokens(headers, "Sec-WebSocket-Protocol")
@@ -51,12 +51,7 @@ struct WebSocketHandshake: Sendable, Equatable {
 
     /// `Sec-WebSocket-Accept` for `key`: base64(SHA-1(key + GUID)).
     static func acceptValue(forKey key: String) -> String {
-        let input = Array((key + guid).utf8)
-        var digest = [UInt8](repeating: 0, count: 20)
-        let result = input.withUnsafeBytes { source in
-            digest.withUnsafeMutableBufferPointer { assent_http_sha1(source.baseAddress, source.count, $0.baseAddress!) }
-        }
-        precondition(result == 0, "SHA-1 through EVP_Digest failed")
+        let digest = SHA1.hash(Array((key + guid).utf8))
         return Base64.encode(digest)
     }
 

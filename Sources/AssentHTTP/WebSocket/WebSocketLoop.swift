@@ -1,4 +1,5 @@
-internal import CShims
+import AssentLog
+internal import CHTTPShims
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 import AssentCrypto
 import AssentHTTP
+import AssentLog
+import AssentServerCore
 import AssentWire
 import Foundation
 

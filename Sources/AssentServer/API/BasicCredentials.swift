@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentServerCore
 import Foundation
 
 /// The user part of an HTTP Basic `Authorization` header, decoded leniently: either base64 alphabet, padding optional,

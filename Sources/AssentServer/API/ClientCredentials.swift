@@ -1,5 +1,6 @@
 import AssentCrypto
 import AssentHTTP
+import AssentServerCore
 import Foundation
 
 /// Who is calling the client API: a tenant named in a Basic header (device calls, which then prove themselves with

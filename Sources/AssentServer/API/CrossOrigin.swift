@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentServerCore
 
 /// CORS for the client API, so Authsignal's browser SDK (and any page on the tenant's own origin) can call `assentd`
 /// from another origin. The client API authenticates with headers (a Bearer token, or a tenant ID plus a device

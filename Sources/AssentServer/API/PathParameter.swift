@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentServerCore
 
 /// Checks path parameters before they reach a service.
 enum PathParameter {

@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentServerCore
 import AssentWire
 import Foundation
 

@@ -1,5 +1,7 @@
 import AssentHTTP
+import AssentLog
 import AssentQRRender
+import AssentServerCore
 import AssentWire
 import Foundation
 

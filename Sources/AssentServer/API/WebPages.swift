@@ -1,4 +1,6 @@
 import AssentHTTP
+import AssentLog
+import AssentServerCore
 import Foundation
 import Synchronization
 

@@ -1,67 +1,69 @@
+import AssentServerCore
+import AssentStorage
 import Foundation
 
 /// Everything `assentd` can be told, with defaults. Filled from `ASSENT_*` environment variables, then from flags
 /// (flags win), and validated before anything starts.
-public struct ServerConfiguration: Sendable, Hashable {
+package struct ServerConfiguration: Sendable, Hashable {
     /// Address to listen on.
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// Port to listen on (0 picks a free one).
-    public var port = 8420
+    package var port = 8420
     /// SQLite file path, or a `postgres://` URL (see ``DatabaseLocation``).
-    public var database = ".assent/assent.sqlite"
+    package var database = ".assent/assent.sqlite"
     /// PostgreSQL connections per instance; defaults to eight per HTTP thread.
-    public var databaseConnections: Int?
+    package var databaseConnections: Int?
     /// Minimum log level: debug, info, warning, error.
-    public var logLevel = "info"
+    package var logLevel = "info"
     /// Default lifetime of track tokens, seconds.
-    public var tokenLifetimeSeconds = 600
+    package var tokenLifetimeSeconds = 600
     /// The URL browsers reach `assentd` at; defaults to `http://HOST:PORT`.
-    public var publicURL: String?
+    package var publicURL: String?
     /// HTTP worker threads; defaults to one per core.
-    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    package var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Largest accepted request body.
-    public var maxBodyBytes = 1 << 20
+    package var maxBodyBytes = 1 << 20
     /// Most simultaneous connections.
-    public var maxConnections = 10_000
+    package var maxConnections = 10_000
     /// Seconds an idle connection is kept.
-    public var connectionTimeoutSeconds = 30
+    package var connectionTimeoutSeconds = 30
     /// Base64 of the 32-byte master key; when nil it is read from (or created in) ``masterKeyFile``.
-    public var masterKey: String?
+    package var masterKey: String?
     /// Where the master key lives when not given directly; defaults to `master.key` beside the SQLite file. With
     /// PostgreSQL it must be given (here or as ``masterKey``): every instance needs the same key.
-    public var masterKeyFile: String?
+    package var masterKeyFile: String?
     /// Whether to create a development tenant when the database has none.
-    public var createDevelopmentTenant = true
+    package var createDevelopmentTenant = true
     /// Seconds before the first webhook retry (doubling after each further failure).
-    public var webhookRetrySeconds: Double = 30
+    package var webhookRetrySeconds: Double = 30
     /// Webhook attempts in all before an event is given up.
-    public var webhookMaxAttempts = 4
+    package var webhookMaxAttempts = 4
     /// The directory the demo pages are served from (relative paths from the working directory).
-    public var webRoot = "web"
+    package var webRoot = "web"
     /// Replaces APNs' production and sandbox hosts (a proxy, or a test's fake).
-    public var apnsURL: String?
+    package var apnsURL: String?
     /// Replaces FCM's `https://fcm.googleapis.com`.
-    public var fcmURL: String?
+    package var fcmURL: String?
     /// A PEM file of certificates trusted for APNs, FCM and OAuth instead of the system's (a test's fake or a proxy).
-    public var pushCAFile: String?
+    package var pushCAFile: String?
     /// Seconds before the first retry of a notification (doubling after each failure, at most 60 s).
-    public var pushRetrySeconds: Double = 1
+    package var pushRetrySeconds: Double = 1
     /// Most notifications sent at once.
-    public var pushConcurrency = 64
+    package var pushConcurrency = 64
     /// Seconds the tenant's push webhook has to accept `push.created`.
-    public var pushWebhookTimeoutSeconds: Double = 5
+    package var pushWebhookTimeoutSeconds: Double = 5
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// A configuration problem, reported before start.
-    public struct Invalid: Error, CustomStringConvertible {
+    package struct Invalid: Error, CustomStringConvertible {
         /// What is wrong and how to fix it.
-        public let description: String
+        package let description: String
     }
 
     /// Every option: flag, environment variable, meaning.
-    public static let options: [(flag: String, env: String, help: String)] = [
+    package static let options: [(flag: String, env: String, help: String)] = [
         ("--listen HOST:PORT", "ASSENT_LISTEN", "address to listen on (default 127.0.0.1:8420)"),
         ("--database PATH|URL", "ASSENT_DATABASE", "SQLite file or postgres:// URL (default .assent/assent.sqlite)"),
         ("--database-url URL", "ASSENT_DATABASE_URL", "PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DB (same as --database)"),
@@ -88,7 +90,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     ]
 
     /// Reads the environment, then the arguments (without the program name).
-    public static func parse(arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
+    package static func parse(arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
         var config = ServerConfiguration()
         var values: [String: String] = [:]
         let names: [String: String] = [
@@ -214,22 +216,16 @@ public struct ServerConfiguration: Sendable, Hashable {
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
         if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
         if config.databaseLocation.isShared, config.masterKey == nil, config.masterKeyFile == nil {
-            throw Invalid(description: Self.sharedMasterKeyAdvice)
+            throw Invalid(description: DatabaseLocation.sharedMasterKeyAdvice)
         }
         return config
     }
 
-    /// Why a PostgreSQL configuration without a master key is refused.
-    public static let sharedMasterKeyAdvice = """
-        --database postgres://... needs the master key named: every assentd instance (and the assent CLI) must use \
-        the same one, so give --master-key-file PATH (ASSENT_MASTER_KEY_FILE) or ASSENT_MASTER_KEY
-        """
-
     /// The database ``database`` names.
-    public var databaseLocation: DatabaseLocation { DatabaseLocation(database) }
+    package var databaseLocation: DatabaseLocation { DatabaseLocation(database) }
 
     /// The SQLite path named by ``database`` (a plain path or a `sqlite:` / `file:` URL); empty for PostgreSQL.
-    public var sqlitePath: String {
+    package var sqlitePath: String {
         if case .sqlite(let path) = databaseLocation { return path }
         return ""
     }
@@ -237,15 +233,20 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// PostgreSQL pool size: ``databaseConnections``, or eight per HTTP thread. Requests are asynchronous, so each
     /// thread has many in flight, and each holds a connection for a few round trips; on two cores 16 connections
     /// served ~30 % more push flows than 8 in alternating runs (BENCHMARKS.md).
-    public var resolvedDatabaseConnections: Int { databaseConnections ?? max(8, threads * 8) }
+    package var resolvedDatabaseConnections: Int { databaseConnections ?? max(8, threads * 8) }
 
-    /// Where the master key file is: ``masterKeyFile``, or `master.key` beside the SQLite file.
-    public var masterKeyPath: String {
-        masterKeyFile ?? ((sqlitePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+    /// The master key this configuration names (``masterKey``, else ``masterKeyFile``, else `master.key` beside the
+    /// SQLite file, created when missing), as the CLI reads it too.
+    package func loadMasterKey() throws -> [UInt8] {
+        do {
+            return try databaseLocation.loadMasterKey(base64: masterKey, file: masterKeyFile)
+        } catch let error as MasterKey.Invalid {
+            throw Invalid(description: error.description)
+        }
     }
 
     /// The public URL, defaulting to the listen address.
-    public func resolvedPublicURL(port actualPort: Int) -> String {
+    package func resolvedPublicURL(port actualPort: Int) -> String {
         if let publicURL { return publicURL }
         let host = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
         return "http://\(host):\(actualPort)"

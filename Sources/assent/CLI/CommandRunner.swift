@@ -1,4 +1,4 @@
-import AssentServer
+import AssentServerCore
 import Foundation
 
 /// Walks the command tree along the arguments, prints help, runs the chosen leaf and turns every outcome into an

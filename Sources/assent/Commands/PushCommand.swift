@@ -1,4 +1,4 @@
-import AssentServer
+import AssentServerCore
 import Foundation
 
 /// `assent admin tenant push`: shows and changes how a tenant's push challenges are delivered. Credentials are read

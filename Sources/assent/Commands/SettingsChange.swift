@@ -1,4 +1,4 @@
-import AssentServer
+import AssentServerCore
 import Foundation
 import AssentCrypto
 import AssentWire

@@ -1,4 +1,4 @@
-import AssentServer
+import AssentServerCore
 import AssentWire
 
 /// What the tenant commands print with `--json`. Absent values are written as `null`, so scripts see every key.

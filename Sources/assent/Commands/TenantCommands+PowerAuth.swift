@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentServer
+import AssentServerCore
 import Foundation
 
 extension TenantCommands {

@@ -1,4 +1,4 @@
-import AssentServer
+import AssentServerCore
 import AssentWire
 import Foundation
 

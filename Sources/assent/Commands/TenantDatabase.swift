@@ -1,4 +1,5 @@
-import AssentServer
+import AssentServerCore
+import AssentStorage
 import Foundation
 
 /// Opens the database `assentd` uses, named by `--database` or `ASSENT_DATABASE`, for one command: its SQLite file
@@ -36,22 +37,15 @@ enum TenantDatabase {
         if !mayCreate, case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path)", errorCode: "not_found")
         }
-        var configuration = ServerConfiguration()
-        configuration.database = {
-            switch location {
-            case .sqlite(let path): return path
-            case .postgres(let url): return url
-            }
-        }()
         let environment = ProcessInfo.processInfo.environment
-        configuration.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.masterKeyFile = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         // Secrets are derived from assentd's master key, so the CLI uses the same one (created beside a new SQLite
         // database; with PostgreSQL it must be named).
         let masterKey: [UInt8]
         do {
-            masterKey = try MasterKey.load(configuration)
-        } catch let error as ServerConfiguration.Invalid {
+            masterKey = try location.loadMasterKey(
+                base64: environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 },
+                file: environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 })
+        } catch let error as MasterKey.Invalid {
             throw CLIError.usage(error.description)
         }
         let store = try location.open(connections: 2)

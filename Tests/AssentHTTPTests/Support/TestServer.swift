@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import AssentHTTP
+import AssentLog
 
 /// Collects log lines from an injected sink.
 final class LogCapture: Sendable {

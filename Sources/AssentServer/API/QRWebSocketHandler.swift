@@ -1,0 +1,161 @@
+import AssentHTTP
+import AssentLog
+import AssentServerCore
+import AssentWire
+import Foundation
+import Synchronization
+
+/// `/v1/ws-v1-challenge`: the QR page's WebSocket (wire reference §4). The page offers the subprotocols
+/// `authsignal-ws` and `x.authsignal.token.<track token>` (a known user) or `x.authsignal.tenant.<tenant id>`
+/// (anonymous); it sends `CREATE_CHALLENGE` and receives `CHALLENGE_CREATED`, then a `STATE_CHANGE` the moment a device
+/// claims, approves or declines — pushed from the event bus, no polling. A new `CREATE_CHALLENGE` on the same socket
+/// replaces the challenge it watches (the page's refresh before expiry).
+final class QRWebSocketHandler: WebSocketHandler {
+    private struct Session {
+        var tenant: Tenant
+        var claims: TokenClaims?
+        var watching: ChallengeEvents.Subscription?
+        var created = 0
+    }
+
+    /// Challenges one socket may create (refreshes included) before it must reconnect.
+    static let maxChallengesPerSocket = 500
+
+    private let tenants: any Store
+    private let credentials: ClientCredentials
+    private let qr: QRChallengeService
+    private let events: ChallengeEvents
+    private let logger: Logger
+    private let sessions = Mutex<[UInt64: Session]>([:])
+
+    init(tenants: any Store, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents, logger: Logger) {
+        self.tenants = tenants
+        self.credentials = credentials
+        self.qr = qr
+        self.events = events
+        self.logger = logger
+    }
+
+    /// Who the page is, from its offered subprotocols.
+    private func authenticate(_ offered: [String]) async throws -> (Tenant, TokenClaims?) {
+        guard offered.contains("authsignal-ws") else {
+            throw AssentError(.invalidRequest, "The authsignal-ws subprotocol is required.")
+        }
+        if let token = offered.first(where: { $0.hasPrefix("x.authsignal.token.") })?.dropFirst("x.authsignal.token.".count) {
+            let (tenant, claims) = try await credentials.trackToken(String(token))
+            return (tenant, claims)
+        }
+        if let id = offered.first(where: { $0.hasPrefix("x.authsignal.tenant.") })?.dropFirst("x.authsignal.tenant.".count),
+           !id.isEmpty, id.utf8.count <= 128, let tenant = try await tenants.tenant(id: String(id))
+        {
+            return (tenant, nil)
+        }
+        throw AssentError(.unauthorized, "Offer x.authsignal.token.<token> or x.authsignal.tenant.<tenant id>.")
+    }
+
+    func accept(_ request: HTTPRequest, offeredProtocols: [String]) async -> WebSocketAcceptance {
+        do {
+            _ = try await authenticate(offeredProtocols)
+            return .accept(subprotocol: "authsignal-ws")
+        } catch {
+            return .reject(APIResponses.failure(error, request: request, logger: logger))
+        }
+    }
+
+    func didOpen(_ socket: WebSocket) async {
+        let offered = (socket.request.headers["Sec-WebSocket-Protocol"] ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let (tenant, claims) = try? await authenticate(offered) else {
+            socket.close(code: WebSocketCloseCode.policyViolation, reason: "unauthorized")
+            return
+        }
+        sessions.withLock { $0[socket.id] = Session(tenant: tenant, claims: claims) }
+    }
+
+    func didReceive(text: String, from socket: WebSocket) async {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+              object["type"] as? String == "CREATE_CHALLENGE"
+        else {
+            send(socket, ["type": "ERROR", "data": ["errorCode": "invalid_request",
+                                                    "errorDescription": "Send {\"type\":\"CREATE_CHALLENGE\",\"data\":{...}}."]])
+            return
+        }
+        let data = object["data"] as? [String: Any] ?? [:]
+        guard let session = sessions.withLock({ sessions -> Session? in
+            guard var session = sessions[socket.id], session.created < Self.maxChallengesPerSocket else { return nil }
+            session.created += 1
+            sessions[socket.id] = session
+            return session
+        }) else {
+            socket.close(code: WebSocketCloseCode.policyViolation, reason: "too many challenges on one socket")
+            return
+        }
+        do {
+            if let type = data["challengeType"], type as? String != "QR_CODE" {
+                throw AssentError(.invalidRequest, "challengeType must be QR_CODE.")
+            }
+            let action = data["actionCode"] as? String
+            let custom = data["custom"].flatMap { JSONValue(foundation: $0)?.objectValue }
+            if let raw = data["custom"], (try? JSONSerialization.data(withJSONObject: raw))?.count ?? 0 > 4096 {
+                throw AssentError(.invalidRequest, "custom must be at most 4096 bytes of JSON.")
+            }
+            if session.claims == nil {
+                guard let action, !action.isEmpty, action.utf8.count <= 100 else {
+                    throw AssentError(.invalidRequest, "actionCode is required for an anonymous QR challenge.")
+                }
+            }
+            let initiator = QRCodeAPI.initiator(socket.request)
+            let (challenge, _) = try await qr.start(
+                tenant: session.tenant, claims: session.claims, action: action, custom: custom, initiator: initiator)
+            watch(challenge, tenant: session.tenant, socket: socket)
+            send(socket, ["type": "CHALLENGE_CREATED", "data": [
+                "challengeId": challenge.id, "challengeType": "QR_CODE",
+                "expiresAt": Timestamp.iso8601(milliseconds: challenge.expiresAt), "state": "unclaimed",
+                "qrPayload": QRPayload(tenantID: session.tenant.id, challengeID: challenge.id).text,
+            ]])
+        } catch let error as AssentError {
+            send(socket, ["type": "ERROR", "data": ["errorCode": error.code.wire, "errorDescription": error.reason]])
+        } catch {
+            logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
+            send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])
+        }
+    }
+
+    /// Follows `challenge` for `socket`, dropping whatever the socket watched before.
+    private func watch(_ challenge: Challenge, tenant: Tenant, socket: WebSocket) {
+        let subscription = events.subscribe(tenantID: tenant.id, challengeID: challenge.id) { [weak self, qr] changed in
+            guard let self else { return }
+            switch changed.state {
+            case .claimed:
+                self.send(socket, ["type": "STATE_CHANGE", "data": ["challengeId": changed.id, "state": "claimed"]])
+            case .approved:
+                Task {
+                    var data: [String: Any] = ["challengeId": changed.id, "state": "approved"]
+                    if let token = try? await qr.accessToken(changed, tenant: tenant) { data["accessToken"] = token }
+                    self.send(socket, ["type": "STATE_CHANGE", "data": data])
+                }
+            case .denied:
+                self.send(socket, ["type": "STATE_CHANGE", "data": ["challengeId": changed.id, "state": "rejected"]])
+            case .pending:
+                break
+            }
+        }
+        let previous = sessions.withLock { sessions -> ChallengeEvents.Subscription? in
+            let previous = sessions[socket.id]?.watching
+            sessions[socket.id]?.watching = subscription
+            return previous
+        }
+        if let previous { events.unsubscribe(previous) }
+    }
+
+    func didClose(_ socket: WebSocket, code: UInt16) async {
+        if let subscription = sessions.withLock({ $0.removeValue(forKey: socket.id)?.watching }) {
+            events.unsubscribe(subscription)
+        }
+    }
+
+    private func send(_ socket: WebSocket, _ message: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        socket.send(text: String(decoding: data, as: UTF8.self))
+    }
+}

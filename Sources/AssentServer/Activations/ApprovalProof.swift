@@ -1,9 +1,0 @@
-/// What an approval carries to prove a factor: the header and what it signs.
-struct ApprovalProof: Sendable {
-    /// The `X-PowerAuth-Authorization` value, if sent.
-    var header: String?
-    /// The request path (the uriId the device signs).
-    var uriID: String
-    /// The raw request body.
-    var body: [UInt8]
-}

@@ -1,4 +1,0 @@
-/// The connection was found dead before any work was sent on it.
-struct PostgresConnectionLost: Error {
-    var underlying: any Error
-}

@@ -1,0 +1,148 @@
+import AssentCrypto
+import AssentWire
+import Foundation
+
+/// Tracks actions, reports and changes their state, and validates the tokens that prove them.
+package struct ActionService: Sendable {
+    /// A tracked action with its token.
+    package struct Tracked: Sendable {
+        /// The action as stored.
+        package var action: Action
+        /// The client token.
+        package var token: String
+        /// The user's authenticators when it was tracked.
+        package var authenticators: [Authenticator]
+    }
+
+    private let store: any Store
+    private let tokens: TokenIssuer
+    private let clock: WallClock
+    private let defaultTokenLifetime: Int64
+
+    /// Creates the service.
+    package init(store: any Store, tokens: TokenIssuer, clock: WallClock, defaultTokenLifetime: Int64) {
+        self.store = store
+        self.tokens = tokens
+        self.clock = clock
+        self.defaultTokenLifetime = defaultTokenLifetime
+    }
+
+    /// Records an action for `userID` and decides its state by the tenant's rule (see ``TenantSettings``).
+    /// Tracking again with the same idempotency key returns the same action (with a fresh token).
+    package func track(
+        tenant: Tenant, userID: String, actionCode: String, attributes: TrackAttributes
+    ) async throws -> Tracked {
+        let now = clock.nowMilliseconds()
+        var action = Action(
+            tenantID: tenant.id, userID: userID, actionCode: actionCode,
+            idempotencyKey: attributes.idempotencyKey ?? UUID().uuidString.lowercased(), state: .challengeRequired,
+            now: now)
+        action.ipAddress = attributes.ipAddress
+        action.userAgent = attributes.userAgent
+        action.deviceID = attributes.deviceID
+        action.redirectURL = attributes.redirectURL
+        action.custom = attributes.custom
+        action.scope = attributes.scope
+        let settings = tenant.settings
+        let outcome: TrackOutcome
+        do {
+            outcome = try await store.trackAction(
+                action,
+                user: { existing in
+                    var user = existing ?? User(tenantID: tenant.id, userID: userID, now: now)
+                    if let email = attributes.email, email != user.email {
+                        user.email = email
+                        user.emailVerified = false
+                    }
+                    if let phone = attributes.phoneNumber, phone != user.phoneNumber {
+                        user.phoneNumber = phone
+                        user.phoneNumberVerified = false
+                    }
+                    if let username = attributes.username { user.username = username }
+                    if let locale = attributes.locale { user.locale = locale }
+                    user.updatedAt = now
+                    return user
+                },
+                decide: { action, authenticators in
+                    action.state = settings.state(forAction: action.actionCode, isEnrolled: !authenticators.isEmpty)
+                })
+        } catch let error as StoreError where error.code == .constraintViolation {
+            throw AssentError(.conflict, "The idempotency key already names another user's or another action.")
+        }
+        let lifetime = Int64(settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))
+        let token = try tokens.issue(
+            kind: .track, tenant: tenant, action: outcome.action, scope: outcome.action.scope, lifetime: lifetime)
+        return Tracked(action: outcome.action, token: token, authenticators: outcome.authenticators)
+    }
+
+    /// The action of `userID` named by `actionCode` and `idempotencyKey`; `not_found` for any mismatch.
+    package func action(tenant: Tenant, userID: String, actionCode: String, idempotencyKey: String) async throws -> Action {
+        guard let action = try await store.action(tenantID: tenant.id, idempotencyKey: idempotencyKey),
+              action.userID == userID, action.actionCode == actionCode
+        else {
+            throw AssentError(.notFound, "No action \(actionCode) with this idempotency key for this user.")
+        }
+        return action
+    }
+
+    /// Sets an action's state, as the tenant's backend decides (e.g. after its own review).
+    package func updateState(
+        tenant: Tenant, userID: String, actionCode: String, idempotencyKey: String, state: ActionState
+    ) async throws -> Action {
+        _ = try await action(tenant: tenant, userID: userID, actionCode: actionCode, idempotencyKey: idempotencyKey)
+        guard let updated = try await store.updateActionState(
+            tenantID: tenant.id, idempotencyKey: idempotencyKey, state: state, verificationMethod: nil,
+            at: clock.nowMilliseconds())
+        else {
+            throw AssentError(.notFound, "No action \(actionCode) with this idempotency key for this user.")
+        }
+        return updated
+    }
+
+    /// Checks a token. It is valid when it is the tenant's, unexpired, names the given user and action (when given),
+    /// its action succeeded (or was allowed), and no token of that action was validated before: a success proves
+    /// one action once.
+    package func validate(tenant: Tenant, token: String, userID: String?, actionCode: String?) async throws -> ValidateResponse {
+        let claims: TokenClaims
+        do {
+            claims = try tokens.verify(token, tenant: tenant)
+        } catch let error as AssentError {
+            return ValidateResponse(isValid: false, error: error.reason)
+        }
+        guard let action = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
+              action.userID == claims.sub, action.actionCode == claims.act
+        else {
+            return ValidateResponse(isValid: false, userId: claims.sub, actionCode: claims.act,
+                                    idempotencyKey: claims.idk, error: "The action no longer exists.")
+        }
+        var response = ValidateResponse(
+            isValid: false, state: action.state, stateUpdatedAt: Timestamp.iso8601(milliseconds: action.stateUpdatedAt),
+            userId: action.userID, actionCode: action.actionCode, idempotencyKey: action.idempotencyKey,
+            verificationMethod: action.verificationMethod)
+        if let userID, userID != action.userID {
+            response.error = "The token belongs to another user."
+            return response
+        }
+        if let actionCode, actionCode != action.actionCode {
+            response.error = "The token belongs to another action."
+            return response
+        }
+        guard claims.typ == .access else {
+            response.error = "Only the access token a completed challenge gives can be validated; this is a track token."
+            return response
+        }
+        switch action.state {
+        case .challengeSucceeded, .reviewSucceeded:
+            if try await store.markActionValidated(
+                tenantID: tenant.id, idempotencyKey: action.idempotencyKey, at: clock.nowMilliseconds())
+            {
+                response.isValid = true
+            } else {
+                response.error = "The action was already validated."
+            }
+        default:
+            response.error = "The action has not succeeded."
+        }
+        return response
+    }
+}

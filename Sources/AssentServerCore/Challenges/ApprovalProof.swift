@@ -1,0 +1,16 @@
+/// What an approval carries to prove a factor: the header and what it signs.
+package struct ApprovalProof: Sendable {
+    /// The `X-PowerAuth-Authorization` value, if sent.
+    var header: String?
+    /// The request path (the uriId the device signs).
+    var uriID: String
+    /// The raw request body.
+    var body: [UInt8]
+
+    /// Every stored property given (defaults as declared).
+    package init(header: String?, uriID: String, body: [UInt8]) {
+        self.header = header
+        self.uriID = uriID
+        self.body = body
+    }
+}

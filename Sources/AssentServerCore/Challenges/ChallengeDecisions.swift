@@ -1,0 +1,90 @@
+import AssentCrypto
+import AssentWire
+
+/// Records a device's answer to a push or QR challenge: checks the signatures, the device's right to answer, the
+/// verification code, then compare-and-sets the challenge and its action in one transaction, and tells the event bus.
+package struct ChallengeDecisions: Sendable {
+    let store: any Store
+    let clock: WallClock
+    let events: ChallengeEvents
+    /// Checks the tenant's approval-factor policy (PowerAuth signature) for approvals.
+    let activations: ActivationService
+
+    /// Records `authenticator`'s approval or denial of a challenge, signed over its id (and, when sent or required,
+    /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
+    package func answer(
+        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
+        kind: Challenge.Kind, method: VerificationMethod, from states: [Challenge.State], proof: ApprovalProof
+    ) async throws -> Challenge {
+        guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
+            throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
+        }
+        let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
+        if let bound = request.boundSignature {
+            let message = SignedMessage.decision(challengeId: request.challengeId, approved: request.approved, verificationCode: code)
+            guard key.verifies(bound, message: message) else {
+                throw AssentError(.invalidSignature, "The bound signature does not verify over this decision.")
+            }
+        } else if tenant.settings.requireBoundSignature {
+            throw AssentError(.invalidSignature, "This tenant requires a bound signature over the decision.")
+        }
+        let now = clock.nowMilliseconds()
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
+              challenge.kind == kind
+        else { throw AssentError(.notFound, "No such challenge.") }
+        guard challenge.userID == authenticator.userID,
+              challenge.targetAuthenticatorID == nil || challenge.targetAuthenticatorID == authenticator.id,
+              kind != .qrCode || challenge.answeredBy == authenticator.id
+        else { throw AssentError(.forbidden, "This credential may not answer this challenge.") }
+        guard challenge.isOpen(at: now) else {
+            throw AssentError(.challengeClosed, "The challenge has expired or was already answered.")
+        }
+        if request.approved {
+            // Before anything changes: a refused factor leaves the challenge open.
+            try await activations.requireApprovalFactor(
+                tenant: tenant, action: challenge.actionCode, userID: authenticator.userID, proof: proof)
+        }
+        if request.approved, let expected = challenge.verificationCode {
+            guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
+                // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
+                if let declined = try? await record(challenge, states, approved: false, authenticator, method, now) {
+                    events.publish(declined)
+                }
+                throw AssentError(
+                    .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
+            }
+        }
+        let answered = try await record(challenge, states, approved: request.approved, authenticator, method, now)
+        events.publish(answered)
+        return answered
+    }
+
+    private func record(
+        _ challenge: Challenge, _ states: [Challenge.State], approved: Bool, _ authenticator: Authenticator,
+        _ method: VerificationMethod, _ now: Int64
+    ) async throws -> Challenge {
+        do {
+            guard let answered = try await store.answerChallenge(
+                tenantID: challenge.tenantID, id: challenge.id, from: states, approved: approved,
+                authenticatorID: authenticator.id, verificationMethod: method, now: now)
+            else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
+            return answered
+        } catch let error as StoreError where error.code == .constraintViolation {
+            throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
+        }
+    }
+
+
+    /// Every stored property given (defaults as declared).
+    package init(
+        store: any Store,
+        clock: WallClock,
+        events: ChallengeEvents,
+        activations: ActivationService
+    ) {
+        self.store = store
+        self.clock = clock
+        self.events = events
+        self.activations = activations
+    }
+}

@@ -1,0 +1,59 @@
+import AssentLog
+
+/// Carries challenge changes between instances sharing one database: each change another instance announces is
+/// re-read from the store and published on this instance's ``ChallengeEvents`` at once; and, as a safety net for an
+/// announcement lost with a dropped connection, every watched challenge is re-read every ``interval``.
+package final class ChallengeEventBridge: Sendable {
+    private let store: any Store
+    private let events: ChallengeEvents
+    private let logger: Logger
+    private let loop: PeriodicLoop
+
+    /// A bridge re-checking watched challenges every `interval` on `ticks` (a manual clock in tests).
+    package init(
+        store: any Store, events: ChallengeEvents, logger: Logger, interval: Duration = .seconds(5),
+        ticks: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.store = store
+        self.events = events
+        self.logger = logger
+        loop = PeriodicLoop(clock: ticks) { [store, events, logger] _ in
+            await Self.recheck(store: store, events: events, logger: logger)
+            return .upTo(interval)
+        }
+    }
+
+    /// Listens to `feed` and starts the re-check.
+    package func start(feed: any ChallengeChangeFeed) {
+        feed.watchChallengeChanges { [store, events] change in
+            // Only a challenge someone here watches is worth a read (most answers are watched nowhere else).
+            guard events.isWatched(tenantID: change.tenantID, challengeID: change.challengeID) else { return }
+            Task {
+                if let challenge = try? await store.challenge(tenantID: change.tenantID, id: change.challengeID) {
+                    events.publish(challenge)
+                }
+            }
+        }
+        loop.start()
+    }
+
+    /// Re-reads every watched challenge and publishes it (watchers hear only real changes).
+    func recheck() async {
+        await Self.recheck(store: store, events: events, logger: logger)
+    }
+
+    private static func recheck(store: any Store, events: ChallengeEvents, logger: Logger) async {
+        for watched in events.watched {
+            do {
+                if let challenge = try await store.challenge(tenantID: watched.tenantID, id: watched.challengeID) {
+                    events.publish(challenge)
+                }
+            } catch {
+                logger.log(.warning, "challenge re-check failed", ["error": .string(String(describing: error))])
+                return
+            }
+        }
+    }
+
+    package func stop() async { await loop.stop() }
+}

@@ -1,0 +1,127 @@
+import AssentCrypto
+import AssentWire
+import Foundation
+
+/// Device credentials (push and QR): enrolment with a track token, look-up by public key, signed removal, nonces,
+/// and the signed push-credential update that renews its lease or push token.
+package struct DeviceCredentialService: Sendable {
+    let store: any Store
+    let clock: WallClock
+    let webhooks: WebhookEvents
+    /// How long a nonce from `.../sign` stays usable.
+    static let nonceLifetimeMilliseconds: Int64 = 120_000
+
+    /// Enrols (or re-enrols) the key in `request` for the token's user. The token needs scope `add:authenticators`.
+    package func add(
+        tenant: Tenant, claims: TokenClaims, method: VerificationMethod, request: AddCredentialRequest
+    ) async throws -> Authenticator {
+        guard claims.hasScope("add:authenticators") else {
+            throw AssentError(.forbidden, "The token lacks the add:authenticators scope.")
+        }
+        let key = try DeviceKey(base64: request.publicKey)
+        let now = clock.nowMilliseconds()
+        var candidate = Authenticator(
+            id: UUID().uuidString.lowercased(), tenantID: tenant.id, userID: claims.sub, verificationMethod: method,
+            createdAt: now)
+        candidate.publicKey = key.der
+        candidate.verifiedAt = now
+        candidate.deviceName = request.deviceName
+        candidate.devicePlatform = request.devicePlatform.map(Self.platform)
+        candidate.pushToken = method == .push ? request.pushToken : nil
+        candidate.userPresenceRequired = request.userPresenceRequired ?? false
+        candidate.userAuthenticationRequired = request.userAuthenticationRequired ?? false
+        candidate.authenticationTimeout = request.timeout
+        candidate.authorizationType = request.authorizationType
+        if method == .push, let lease = tenant.settings.pushCredentialLifetimeSeconds {
+            candidate.expiresAt = now + Int64(lease) * 1000
+        }
+        do {
+            let (stored, _) = try await store.enrollDeviceCredential(candidate, enrolmentKey: claims.idk) {
+                [webhooks] stored, created in
+                webhooks.authenticator(created ? .authenticatorCreated : .authenticatorUpdated, stored, tenant: tenant)
+            }
+            return stored
+        } catch is EnrolmentTokenUsed {
+            throw AssentError(.forbidden, "This token already enrolled another device; track a new action to enrol this one.")
+        } catch let error as StoreError where error.code == .constraintViolation {
+            throw AssentError(.conflict, "This key is already enrolled for another user.")
+        }
+    }
+
+    /// `IOS`, `ANDROID`, `WEB` as the server API spells platforms; anything else upper-cased as given.
+    static func platform(_ value: String) -> String {
+        String(value.prefix(32)).uppercased()
+    }
+
+    /// The live credential for `key`: `invalid_credential` when it was never enrolled, was removed or has lapsed.
+    package func credential(tenant: Tenant, method: VerificationMethod, key: DeviceKey) async throws -> Authenticator {
+        guard let authenticator = try await store.authenticator(tenantID: tenant.id, method: method, publicKey: key.der) else {
+            throw AssentError(.invalidCredential, "The credential is not known; it may have been removed. Enrol again.")
+        }
+        guard !authenticator.isExpired(at: clock.nowMilliseconds()) else {
+            throw AssentError(.invalidCredential, "The credential has expired. Enrol again.")
+        }
+        return authenticator
+    }
+
+    /// Removes the credential whose key signed the current (or previous) 10-minute window message.
+    package func remove(tenant: Tenant, method: VerificationMethod, key: DeviceKey, signature: String) async throws -> Authenticator {
+        guard let authenticator = try await store.authenticator(tenantID: tenant.id, method: method, publicKey: key.der) else {
+            throw AssentError(.invalidCredential, "The credential is not known; it may have been removed.")
+        }
+        let now = clock.nowSeconds()
+        let windows = [now, now - SignedMessage.windowSeconds].map(SignedMessage.timeWindow(unixSeconds:))
+        guard windows.contains(where: { key.verifies(signature, message: $0) }) else {
+            throw AssentError(.invalidSignature, "The signature does not verify for this key and time.")
+        }
+        _ = try await store.deleteAuthenticator(tenantID: tenant.id, userID: authenticator.userID, id: authenticator.id) {
+            [webhooks] in webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
+        }
+        return authenticator
+    }
+
+    /// A fresh single-use message for `authenticator` to sign.
+    package func issueNonce(tenant: Tenant, authenticator: Authenticator, purpose: Nonce.Purpose) async throws -> Nonce {
+        let now = clock.nowMilliseconds()
+        let nonce = Nonce(
+            id: UUID().uuidString.lowercased(), tenantID: tenant.id, authenticatorID: authenticator.id, purpose: purpose,
+            message: Base64.encodeURL(SecureRandom.bytes(32)), createdAt: now,
+            expiresAt: now + Self.nonceLifetimeMilliseconds, usedAt: nil)
+        try await store.insertNonce(nonce)
+        return nonce
+    }
+
+    /// Update credential: the device signed the nonce `nonceID`; sets a new push token and/or renews the lease.
+    package func update(
+        tenant: Tenant, key: DeviceKey, nonceID: String, signature: String, pushToken: String?, resetExpiry: Bool
+    ) async throws -> Authenticator {
+        let authenticator = try await credential(tenant: tenant, method: .push, key: key)
+        let now = clock.nowMilliseconds()
+        // Verify before consuming, so a bad signature cannot burn the device's nonce; consuming is then the
+        // compare-and-set that makes the nonce single-use.
+        guard let nonce = try await store.openNonce(
+            id: nonceID, authenticatorID: authenticator.id, purpose: .updateCredential, now: now)
+        else {
+            throw AssentError(.invalidSignature, "The signing message is unknown, used or expired; ask for a new one.")
+        }
+        guard key.verifies(signature, message: nonce.message) else {
+            throw AssentError(.invalidSignature, "The signature does not verify for this key and message.")
+        }
+        guard try await store.consumeNonce(id: nonceID, authenticatorID: authenticator.id, purpose: .updateCredential, now: now) != nil else {
+            throw AssentError(.invalidSignature, "The signing message was already used; ask for a new one.")
+        }
+        let lease = resetExpiry ? tenant.settings.pushCredentialLifetimeSeconds.map { now + Int64($0) * 1000 } : nil
+        guard let renewed = try await store.renewDeviceCredential(
+            tenantID: tenant.id, id: authenticator.id, pushToken: pushToken, expiresAt: lease, at: now,
+            events: { [webhooks] in webhooks.authenticator(.authenticatorUpdated, $0, tenant: tenant) })
+        else { throw AssentError(.invalidCredential, "The credential was removed.") }
+        return renewed
+    }
+
+    /// Every stored property given (defaults as declared).
+    package init(store: any Store, clock: WallClock, webhooks: WebhookEvents) {
+        self.store = store
+        self.clock = clock
+        self.webhooks = webhooks
+    }
+}

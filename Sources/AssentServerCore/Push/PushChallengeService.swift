@@ -1,0 +1,186 @@
+import AssentCrypto
+import AssentWire
+import Foundation
+
+/// Push challenges: started by the initiating page with a track token, pulled by the user's devices, answered once
+/// with a signature, and watched by the page until it gets an access token for the backend.
+///
+/// Starting one also arranges its notifications (see ``PushDeliveryPlan``): APNs and FCM sends are queued in the
+/// same transaction as the challenge and sent by the ``PushDeliveryWorker`` off the request path, so they never
+/// slow down or fail the start; only the tenant's own `webhook` provider is called synchronously.
+package struct PushChallengeService: Sendable {
+    let store: any Store
+    let clock: WallClock
+    let tokens: TokenIssuer
+    let defaultTokenLifetime: Int64
+    /// The delivery queue and timeline.
+    let deliveries: any PushDeliveryStore
+    /// The synchronous `push.created` sender.
+    let webhook: PushWebhookSender
+    /// Tells the delivery worker something was queued.
+    let wake: @Sendable () -> Void
+
+    /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them, and
+    /// returns it with one delivery result per targeted authenticator (no `errorCode`: queued or sent).
+    package func start(
+        tenant: Tenant, claims: TokenClaims, action: String?, targetID: String?
+    ) async throws -> (Challenge, [DeliveryResult]) {
+        if let action, action != claims.act {
+            throw AssentError(.invalidRequest, "action must be the tracked action (\(claims.act)).")
+        }
+        guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
+              tracked.userID == claims.sub
+        else { throw AssentError(.invalidToken, "The token's action no longer exists.") }
+        // Only an action waiting for a challenge gets one: not one the backend blocked or allowed, nor one that a
+        // device already approved or denied ("this wasn't me" ends the action's pushes).
+        guard tracked.state == .challengeRequired else {
+            throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
+        }
+        let now = clock.nowMilliseconds()
+        var targets = try await store.authenticators(tenantID: tenant.id, userID: claims.sub).filter {
+            $0.verificationMethod == .push && !$0.isExpired(at: now)
+        }
+        if let targetID {
+            targets = targets.filter { $0.id == targetID }
+            guard !targets.isEmpty else {
+                throw AssentError(.notFound, "The user has no live push credential \(targetID).")
+            }
+        }
+        guard !targets.isEmpty else {
+            throw AssentError(.notFound, "The user has no live push credential.")
+        }
+        let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
+        var challenge = Challenge(
+            id: Challenge.newID(), tenantID: tenant.id, kind: .push, createdAt: now, expiresAt: now + timeout * 1000)
+        challenge.userID = claims.sub
+        challenge.actionCode = claims.act
+        challenge.idempotencyKey = claims.idk
+        challenge.targetAuthenticatorID = targetID
+        challenge.ipAddress = tracked.ipAddress
+        challenge.userAgent = tracked.userAgent
+        challenge.deviceID = tracked.deviceID
+        challenge.custom = tracked.custom
+        if tenant.settings.numberMatching {
+            challenge.verificationCode = Self.code()
+        }
+        let plan = PushDeliveryPlan(tenant: tenant, challenge: challenge, targets: targets, now: now)
+        guard try await deliveries.insertPushChallenge(
+            challenge, maxOpenForUser: tenant.settings.maxPendingPushChallenges, deliveries: plan.deliveries,
+            timeline: plan.timeline)
+        else {
+            throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
+        }
+        if !plan.deliveries.isEmpty { wake() }
+        guard let url = plan.webhookURL else { return (challenge, plan.results) }
+        let (failure, status) = await webhook.send(challenge, tenant: tenant, url: url)
+        let at = clock.nowMilliseconds()
+        let entry = ChallengeTimelineEntry(
+            event: failure == nil ? "webhook.delivered" : "webhook.failed", tenantID: tenant.id, challengeID: challenge.id,
+            at: at, provider: "webhook", attempt: 1, status: status, detail: failure)
+        guard let failure else {
+            try await deliveries.appendTimeline([entry])
+            return (challenge, plan.results)
+        }
+        if tenant.settings.push?.webhookBestEffort == true {
+            try await deliveries.appendTimeline([entry])
+            return (challenge, plan.results.map { DeliveryResult(userAuthenticatorId: $0.userAuthenticatorId, errorCode: "webhook_failed") })
+        }
+        try await deliveries.abandonChallenge(tenantID: tenant.id, id: challenge.id, at: at, entry: entry)
+        throw AssentError(.pushDeliveryFailed, "The tenant's push webhook did not accept push.created (\(failure)); the challenge was not started.")
+    }
+
+    /// A uniformly random 3-digit code.
+    static func code() -> String {
+        var value: UInt16
+        repeat {
+            let bytes = SecureRandom.bytes(2)
+            value = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        } while value >= 65000
+        return String(value % 1000).leftPadded(to: 3)
+    }
+
+    /// The newest challenge `authenticator` may answer. With a valid signature over a fresh nonce, the tenant's
+    /// public custom data comes along; the nonce is then used up.
+    package func pending(tenant: Tenant, authenticator: Authenticator, key: DeviceKey, signature: String?) async throws -> PushChallengeResponse {
+        let now = clock.nowMilliseconds()
+        var signed = false
+        if let signature {
+            // A signature that matches no open message only withholds the public custom data: a refusal here would
+            // let anyone who floods the nonce endpoint lock the device out of its challenges.
+            let open = try await store.openNonces(authenticatorID: authenticator.id, purpose: .getChallenge, now: now)
+            if let nonce = open.first(where: { key.verifies(signature, message: $0.message) }),
+               try await store.consumeNonce(id: nonce.id, authenticatorID: authenticator.id, purpose: .getChallenge, now: now) != nil
+            {
+                signed = true
+            }
+        }
+        var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
+        guard let challenge = try await store.pendingPushChallenge(
+            tenantID: tenant.id, userID: authenticator.userID, authenticatorID: authenticator.id, now: now)
+        else { return response }
+        response.challengeId = challenge.id
+        response.userId = challenge.userID
+        response.actionCode = challenge.actionCode
+        response.idempotencyKey = challenge.idempotencyKey
+        response.deviceId = challenge.deviceID
+        response.userAgent = challenge.userAgent
+        response.ipAddress = challenge.ipAddress
+        response.expiresAt = challenge.expiresAt / 1000
+        response.verificationCodeRequired = challenge.verificationCode != nil
+        if signed {
+            response.custom = tenant.settings.publicCustom(challenge.custom)
+            let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
+            if let custom = tenant.settings.publicUserCustom(user?.custom) {
+                response.user = ChallengeUser(custom: custom)
+            }
+        }
+        return response
+    }
+
+    /// The challenge's state for the page that started it; an approved challenge comes with an access token.
+    package func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> VerifyPushResponse {
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),
+              challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
+        else { throw AssentError(.notFound, "No such challenge for this token.") }
+        let now = clock.nowMilliseconds()
+        switch challenge.state {
+        case .approved:
+            guard let action = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk) else {
+                throw AssentError(.notFound, "The challenge's action no longer exists.")
+            }
+            let lifetime = Int64(tenant.settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))
+            let token = try tokens.issue(kind: .access, tenant: tenant, action: action, scope: nil, lifetime: lifetime)
+            return VerifyPushResponse(isVerified: true, isConsumed: true, accessToken: token)
+        case .denied:
+            return VerifyPushResponse(isVerified: false, isConsumed: true, accessToken: nil)
+        case .pending, .claimed:
+            return VerifyPushResponse(isVerified: false, isConsumed: now >= challenge.expiresAt, accessToken: nil)
+        }
+    }
+
+    /// Every stored property given (defaults as declared).
+    package init(
+        store: any Store,
+        clock: WallClock,
+        tokens: TokenIssuer,
+        defaultTokenLifetime: Int64,
+        deliveries: any PushDeliveryStore,
+        webhook: PushWebhookSender,
+        wake: @escaping @Sendable () -> Void
+    ) {
+        self.store = store
+        self.clock = clock
+        self.tokens = tokens
+        self.defaultTokenLifetime = defaultTokenLifetime
+        self.deliveries = deliveries
+        self.webhook = webhook
+        self.wake = wake
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,164 @@
+import AssentCrypto
+import AssentWire
+import Foundation
+
+/// QR challenges: opened by a page (anonymous with the tenant ID, or for a tracked action with its token), claimed
+/// by exactly one device (compare-and-set), answered by that device only, and watched by the page through a poll
+/// secret (`deviceCode`) or a WebSocket.
+package struct QRChallengeService: Sendable {
+    let store: any Store
+    let clock: WallClock
+    let tokens: TokenIssuer
+    let events: ChallengeEvents
+    let defaultTokenLifetime: Int64
+
+    /// Context of the page that opens a challenge.
+    package struct Initiator: Sendable {
+        var ipAddress: String?
+        var userAgent: String?
+
+        /// Every stored property given (defaults as declared).
+        package init(ipAddress: String?, userAgent: String?) {
+            self.ipAddress = ipAddress
+            self.userAgent = userAgent
+        }
+    }
+
+    /// Opens a challenge. With `claims` it belongs to the tracked action (its custom data and context are used);
+    /// without, it is anonymous: `action` names it and the claiming device's user becomes its user.
+    package func start(
+        tenant: Tenant, claims: TokenClaims?, action: String?, custom: [String: JSONValue]?, initiator: Initiator
+    ) async throws -> (challenge: Challenge, deviceCode: String) {
+        let now = clock.nowMilliseconds()
+        let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
+        var challenge = Challenge(
+            id: Challenge.newID(), tenantID: tenant.id, kind: .qrCode, createdAt: now,
+            expiresAt: now + timeout * 1000)
+        if let claims {
+            guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
+                  tracked.userID == claims.sub
+            else { throw AssentError(.invalidToken, "The token's action no longer exists.") }
+            guard tracked.state == .challengeRequired else {
+                throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
+            }
+            challenge.userID = claims.sub
+            challenge.actionCode = claims.act
+            challenge.idempotencyKey = claims.idk
+            challenge.custom = tracked.custom
+            challenge.ipAddress = tracked.ipAddress ?? initiator.ipAddress
+            challenge.userAgent = tracked.userAgent ?? initiator.userAgent
+            challenge.deviceID = tracked.deviceID
+        } else {
+            guard let action, !action.isEmpty else {
+                throw AssentError(.invalidRequest, "action is required for an anonymous QR challenge.")
+            }
+            challenge.actionCode = action
+            challenge.custom = custom
+            challenge.ipAddress = initiator.ipAddress
+            challenge.userAgent = initiator.userAgent
+        }
+        let deviceCode = Base64.encodeURL(SecureRandom.bytes(24))
+        challenge.deviceCodeHash = SHA256.hash(Array(deviceCode.utf8))
+        _ = try await store.insertChallenge(challenge, maxOpenForUser: nil)
+        return (challenge, deviceCode)
+    }
+
+    /// Claims the challenge for `authenticator` (signed over the challenge id). Exactly one device wins; the
+    /// others get `challenge_closed`. Returns what the device should show before the user decides.
+    package func claim(
+        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: ClaimChallengeRequest
+    ) async throws -> ClaimChallengeResponse {
+        guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
+            throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
+        }
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
+              challenge.kind == .qrCode
+        else { throw AssentError(.notFound, "No such challenge.") }
+        let now = clock.nowMilliseconds()
+        guard challenge.state == .pending, now < challenge.expiresAt else {
+            throw AssentError(.challengeClosed, "The challenge has expired or was already claimed.")
+        }
+        if let user = challenge.userID, user != authenticator.userID {
+            throw AssentError(.forbidden, "This challenge is for another user.")
+        }
+        var anonymous: Action?
+        if challenge.userID == nil {
+            var action = Action(
+                tenantID: tenant.id, userID: authenticator.userID, actionCode: challenge.actionCode ?? "qr-sign-in",
+                idempotencyKey: UUID().uuidString.lowercased(), state: .challengeRequired, now: now)
+            action.ipAddress = challenge.ipAddress
+            action.userAgent = challenge.userAgent
+            action.custom = challenge.custom
+            anonymous = action
+        }
+        guard let claimed = try await store.claimChallenge(
+            tenantID: tenant.id, id: challenge.id, authenticator: authenticator, anonymousAction: anonymous, now: now)
+        else { throw AssentError(.challengeClosed, "The challenge has expired or was already claimed.") }
+        events.publish(claimed)
+        let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
+        let userCustom = tenant.settings.publicUserCustom(user?.custom)
+        return ClaimChallengeResponse(
+            success: true, ipAddress: claimed.ipAddress, userAgent: claimed.userAgent, actionCode: claimed.actionCode,
+            idempotencyKey: claimed.idempotencyKey,
+            custom: tenant.settings.publicCustom(claimed.custom),
+            user: userCustom.map { ChallengeUser(custom: $0) })
+    }
+
+    /// The QR challenge with this id when it is still open (pending or claimed, unexpired).
+    package func openChallenge(tenantID: String, id: String) async throws -> Challenge? {
+        guard id.utf8.count <= 200, tenantID.utf8.count <= 128,
+              let challenge = try await store.challenge(tenantID: tenantID, id: id),
+              challenge.kind == .qrCode, challenge.isOpen(at: clock.nowMilliseconds())
+        else { return nil }
+        return challenge
+    }
+
+    /// The challenge's state for the holder of its device code.
+    package func verify(tenant: Tenant, challengeID: String, deviceCode: String) async throws -> VerifyQRResponse {
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),
+              challenge.kind == .qrCode, let expected = challenge.deviceCodeHash,
+              ConstantTime.equals(SHA256.hash(Array(deviceCode.utf8)), expected)
+        else { throw AssentError(.notFound, "No such challenge for this device code.") }
+        return try await state(of: challenge, tenant: tenant)
+    }
+
+    /// The page's view of a challenge; an approved one carries an access token.
+    func state(of challenge: Challenge, tenant: Tenant) async throws -> VerifyQRResponse {
+        let now = clock.nowMilliseconds()
+        switch challenge.state {
+        case .approved:
+            return VerifyQRResponse(
+                isClaimed: true, isConsumed: true, isVerified: true, accessToken: try await accessToken(challenge, tenant: tenant))
+        case .denied:
+            return VerifyQRResponse(isClaimed: true, isConsumed: true, isVerified: false, accessToken: nil)
+        case .claimed:
+            return VerifyQRResponse(isClaimed: true, isConsumed: now >= challenge.expiresAt, isVerified: false, accessToken: nil)
+        case .pending:
+            return VerifyQRResponse(isClaimed: false, isConsumed: now >= challenge.expiresAt, isVerified: false, accessToken: nil)
+        }
+    }
+
+    /// A token for the backend's validate, bound to the challenge's action.
+    package func accessToken(_ challenge: Challenge, tenant: Tenant) async throws -> String? {
+        guard let key = challenge.idempotencyKey,
+              let action = try await store.action(tenantID: tenant.id, idempotencyKey: key)
+        else { return nil }
+        let lifetime = Int64(tenant.settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))
+        return try tokens.issue(kind: .access, tenant: tenant, action: action, scope: nil, lifetime: lifetime)
+    }
+
+    /// Every stored property given (defaults as declared).
+    package init(
+        store: any Store,
+        clock: WallClock,
+        tokens: TokenIssuer,
+        events: ChallengeEvents,
+        defaultTokenLifetime: Int64
+    ) {
+        self.store = store
+        self.clock = clock
+        self.tokens = tokens
+        self.events = events
+        self.defaultTokenLifetime = defaultTokenLifetime
+    }
+}

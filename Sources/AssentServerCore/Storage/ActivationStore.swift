@@ -1,0 +1,30 @@
+/// Where PowerAuth applications and activations live, kept apart from ``Store`` so a second backend (PostgreSQL)
+/// implements a handful of methods. Every method is one atomic, durable unit.
+///
+/// The one method with logic inside is ``updateActivation(id:_:)``: it reads the row, runs the caller's closure on
+/// it and writes the result back, all in one transaction that no other writer of that row can interleave with
+/// (SQLite: the single writer's transaction; PostgreSQL: `SELECT … FOR UPDATE` then `UPDATE` in one transaction).
+/// Signature verification runs through it, which is what makes "two requests can never consume the same counter
+/// value" hold.
+package protocol ActivationStore: Sendable {
+    /// The tenant's PowerAuth application.
+    func powerAuthApplication(tenantID: String) async throws -> PowerAuthApplication?
+    /// Stores `application` unless the tenant already has one; returns the one stored (the existing one when two
+    /// creators race).
+    func insertPowerAuthApplication(_ application: PowerAuthApplication) async throws -> PowerAuthApplication
+
+    /// Adds an activation, creating its user record when missing. Fails with `StoreError.constraintViolation` when
+    /// the id exists or its ``ActivationRecord/enrolmentKey`` already created an activation in that tenant.
+    func insertActivation(_ activation: ActivationRecord) async throws
+    /// The activation with this id (any tenant).
+    func activation(id: String) async throws -> ActivationRecord?
+    /// A user's activations, oldest first.
+    func activations(tenantID: String, userID: String) async throws -> [ActivationRecord]
+    /// Atomically reads the activation, lets `body` change it and decide the result, and stores the changed record
+    /// (only when `body` changed it). Nil when there is no such activation. When `body` throws nothing is written.
+    /// `body` does no I/O and may be run again by a backend that retries the transaction (e.g. after a PostgreSQL
+    /// serialization failure); only its last run's record is stored.
+    func updateActivation<T: Sendable>(
+        id: String, _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
+    ) async throws -> T?
+}

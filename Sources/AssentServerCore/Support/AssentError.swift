@@ -1,0 +1,77 @@
+/// A refusal or failure that reaches an API client. Equality looks at the code only; the wire `errorCode` comes from
+/// the code, the description is for the client and never carries internals. Which HTTP status a code answers with is
+/// the HTTP adapter's business (`AssentError.Code.status` in `AssentServer`), not the domain's.
+package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// Stable error codes with their wire spelling.
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The wire `errorCode`.
+        package let wire: String
+
+        /// A code spelled `wire` on the wire.
+        package init(wire: String) { self.wire = wire }
+
+        /// Malformed JSON, a missing field or a field of the wrong type or value.
+        package static let invalidRequest = Code(wire: "invalid_request")
+        /// Missing or wrong credentials.
+        package static let unauthorized = Code(wire: "unauthorized")
+        /// A token that is not valid.
+        package static let invalidToken = Code(wire: "invalid_token")
+        /// A token past its lifetime.
+        package static let expiredToken = Code(wire: "expired_token")
+        /// The device credential is unknown, removed or expired.
+        package static let invalidCredential = Code(wire: "invalid_credential")
+        /// A device signature that does not verify.
+        package static let invalidSignature = Code(wire: "invalid_signature")
+        /// The challenge has expired or was already answered.
+        package static let challengeClosed = Code(wire: "challenge_closed")
+        /// Authenticated but not allowed.
+        package static let forbidden = Code(wire: "forbidden")
+        /// No such resource.
+        package static let notFound = Code(wire: "not_found")
+        /// The request conflicts with what exists.
+        package static let conflict = Code(wire: "conflict")
+        /// The body is not JSON.
+        package static let unsupportedMediaType = Code(wire: "unsupported_media_type")
+        /// Slow down.
+        package static let tooManyRequests = Code(wire: "too_many_requests")
+        /// Something failed inside Assent; details go to the log only.
+        package static let internalError = Code(wire: "internal_error")
+        /// The tenant's push webhook did not accept `push.created`, so the challenge was not started.
+        package static let pushDeliveryFailed = Code(wire: "push_delivery_failed")
+        /// The service cannot answer right now.
+        package static let unavailable = Code(wire: "service_unavailable")
+
+        /// The wire spelling.
+        package var description: String { wire }
+    }
+
+    /// What kind of refusal this is.
+    package let code: Code
+    /// Shown to the client as `errorDescription`.
+    package let reason: String
+    /// Where it was raised.
+    package let file: String
+    /// Where it was raised.
+    package let line: Int
+
+    /// Creates an error.
+    package init(_ code: Code, _ reason: String, file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.reason = reason
+        self.file = file
+        self.line = line
+    }
+
+    /// The description the official SDKs show for a bad secret key.
+    package static func unauthorized(file: String = #fileID, line: Int = #line) -> AssentError {
+        AssentError(
+            .unauthorized,
+            "The request is unauthorized. Check that your API key and region base URL are correctly configured.",
+            file: file, line: line)
+    }
+
+    package static func == (lhs: AssentError, rhs: AssentError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// `code: reason`.
+    package var description: String { "\(code): \(reason)" }
+}

@@ -1,0 +1,9 @@
+import Synchronization
+
+/// The URL browsers reach `assentd` at, known for sure only once the port is bound.
+package final class PublicURL: Sendable {
+    private let value: Mutex<String>
+    package init(_ initial: String) { value = Mutex(initial) }
+    package func set(_ url: String) { value.withLock { $0 = url } }
+    package var current: String { value.withLock { $0 } }
+}

@@ -1,0 +1,43 @@
+import AssentLog
+
+/// Every minute, deletes challenges a day past their expiry, expired nonces, and webhook events delivered or given
+/// up a week ago, so an unauthenticated stream of QR challenges cannot grow the database for ever.
+package final class Sweeper: Sendable {
+    private let store: any Store
+    private let clock: WallClock
+    private let logger: Logger
+    private let loop: PeriodicLoop
+    /// Pause between sweeps.
+    static let interval = Duration.seconds(60)
+
+    /// A sweeper over `store`; `ticks` paces the rounds (a manual clock in tests).
+    package init(store: any Store, clock: WallClock, logger: Logger, ticks: any Clock<Duration> = ContinuousClock()) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        loop = PeriodicLoop(clock: ticks) { [store, clock, logger] _ in
+            do {
+                let removed = try await Self.sweep(store, now: clock.nowMilliseconds())
+                if removed > 0 { logger.log(.info, "swept expired rows", ["rows": .int(removed)]) }
+            } catch {
+                logger.log(.warning, "sweep failed", ["error": .string(String(describing: error))])
+            }
+            return .upTo(Self.interval)
+        }
+    }
+
+    /// Sweeps once now.
+    package func sweepOnce() async throws -> Int {
+        try await Self.sweep(store, now: clock.nowMilliseconds())
+    }
+
+    private static func sweep(_ store: any Store, now: Int64) async throws -> Int {
+        try await store.sweep(now: now, challengesBefore: now - 86_400_000, eventsBefore: now - 7 * 86_400_000)
+    }
+
+    /// Sweeps now and then every ``interval``.
+    package func start() { loop.start() }
+
+    /// Stops after the current sweep.
+    package func stop() async { await loop.stop() }
+}

@@ -1,0 +1,112 @@
+import AssentCrypto
+import AssentWire
+
+/// What a tenant decides: how tracked actions are answered and how long tokens live.
+///
+/// The state rule for a tracked action is, in order:
+/// 1. a rule for that action code in ``actionRules`` (its `enrolled` or `unenrolled` state, whichever applies), if set;
+/// 2. otherwise `CHALLENGE_REQUIRED` when the user has at least one authenticator;
+/// 3. otherwise ``unenrolledState`` (default `ALLOW`).
+package struct TenantSettings: Codable, Sendable, Hashable {
+    /// Per-action overrides of the default rule.
+    package struct ActionRule: Codable, Sendable, Hashable {
+        /// State for users with at least one authenticator.
+        package var enrolled: ActionState?
+        /// State for users without one.
+        package var unenrolled: ActionState?
+        /// Creates a rule.
+        package init(enrolled: ActionState? = nil, unenrolled: ActionState? = nil) {
+            self.enrolled = enrolled
+            self.unenrolled = unenrolled
+        }
+    }
+
+    /// The state of an action tracked for a user without authenticators.
+    package var unenrolledState: ActionState = .allow
+    /// Overrides keyed by action code.
+    package var actionRules: [String: ActionRule] = [:]
+    /// Lifetime of track tokens in seconds; nil means the server's configured default.
+    package var tokenLifetimeSeconds: Int?
+    /// Where `authenticator.*` events are POSTed (signed with the tenant's secret key); nil sends none.
+    package var webhookURL: String?
+    /// Seconds a push or QR challenge stays open (default 120, at most 600).
+    package var challengeTimeoutSeconds: Int = 120
+    /// Lease of a push credential in seconds, renewed by `resetExpiry`; nil means push credentials never lapse.
+    package var pushCredentialLifetimeSeconds: Int?
+    /// Keys of an action's `custom` data shown to the approving device (only on signed requests).
+    package var publicCustomKeys: [String] = []
+    /// Keys of a user's `custom` data shown to the approving device (only on signed requests).
+    package var publicUserCustomKeys: [String] = []
+    /// Number matching: push approvals must carry the code the initiating page shows.
+    package var numberMatching = false
+    /// Approvals must carry Assent's bound signature over (challengeId, decision, code).
+    package var requireBoundSignature = false
+    /// Most open push challenges a user may have at once (push-bombing defence).
+    package var maxPendingPushChallenges: Int = 3
+    /// How push challenges are delivered; nil (tenants from before push delivery) means pull only.
+    package var push: PushSettings?
+    /// Failed non-possession PowerAuth signatures after which an activation is blocked (default 5, 1...64).
+    package var maxFailedAttempts: Int = PowerAuth.defaultMaxFailedAttempts
+    /// When set, push and QR approvals must carry an `X-PowerAuth-Authorization` header signed over the request by
+    /// an ACTIVE activation of the same user with at least these factors (e.g. `possession_biometry`).
+    package var requiredApprovalFactor: PowerAuthSignatureType?
+    /// Per action code, the factors approvals of that action need; overrides ``requiredApprovalFactor``.
+    package var approvalFactorRules: [String: PowerAuthSignatureType] = [:]
+    /// New activations wait in `PENDING_COMMIT` until the backend commits them.
+    package var requireActivationCommit = false
+
+    /// Default settings.
+    package init() {}
+
+    /// The part of an action's custom data the tenant lets the approving device see, or nil when none.
+    func publicCustom(_ custom: [String: JSONValue]?) -> [String: JSONValue]? {
+        Self.subset(custom, keys: publicCustomKeys)
+    }
+
+    /// The part of a user's custom data the tenant lets the approving device see, or nil when none.
+    func publicUserCustom(_ custom: [String: JSONValue]?) -> [String: JSONValue]? {
+        Self.subset(custom, keys: publicUserCustomKeys)
+    }
+
+    private static func subset(_ custom: [String: JSONValue]?, keys: [String]) -> [String: JSONValue]? {
+        guard let custom, !keys.isEmpty else { return nil }
+        let subset = custom.filter { keys.contains($0.key) }
+        return subset.isEmpty ? nil : subset
+    }
+
+    /// The factors an approval of `action` must prove with a PowerAuth signature: the action's rule, else the tenant's
+    /// ``requiredApprovalFactor``; nil when none.
+    package func approvalFactor(forAction action: String?) -> PowerAuthSignatureType? {
+        action.flatMap { approvalFactorRules[$0] } ?? requiredApprovalFactor
+    }
+
+    /// The state the rule above gives.
+    package func state(forAction action: String, isEnrolled: Bool) -> ActionState {
+        let rule = actionRules[action]
+        if isEnrolled {
+            return rule?.enrolled ?? .challengeRequired
+        }
+        return rule?.unenrolled ?? unenrolledState
+    }
+
+    /// Decodes settings, tolerating keys written by newer versions and missing keys written by older ones.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        unenrolledState = try container.decodeIfPresent(ActionState.self, forKey: .unenrolledState) ?? .allow
+        actionRules = try container.decodeIfPresent([String: ActionRule].self, forKey: .actionRules) ?? [:]
+        tokenLifetimeSeconds = try container.decodeIfPresent(Int.self, forKey: .tokenLifetimeSeconds)
+        webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
+        challengeTimeoutSeconds = try container.decodeIfPresent(Int.self, forKey: .challengeTimeoutSeconds) ?? 120
+        pushCredentialLifetimeSeconds = try container.decodeIfPresent(Int.self, forKey: .pushCredentialLifetimeSeconds)
+        publicCustomKeys = try container.decodeIfPresent([String].self, forKey: .publicCustomKeys) ?? []
+        publicUserCustomKeys = try container.decodeIfPresent([String].self, forKey: .publicUserCustomKeys) ?? []
+        numberMatching = try container.decodeIfPresent(Bool.self, forKey: .numberMatching) ?? false
+        requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
+        maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
+        push = try container.decodeIfPresent(PushSettings.self, forKey: .push)
+        maxFailedAttempts = try container.decodeIfPresent(Int.self, forKey: .maxFailedAttempts) ?? PowerAuth.defaultMaxFailedAttempts
+        requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)
+        approvalFactorRules = try container.decodeIfPresent([String: PowerAuthSignatureType].self, forKey: .approvalFactorRules) ?? [:]
+        requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
+    }
+}

@@ -1,0 +1,82 @@
+import AssentWire
+import Foundation
+
+/// Builds webhook events with the envelope of the wire reference §6:
+/// `{version: 1, id, source, time, tenantId, type, data}`. A tenant without a webhook URL gets no events.
+package struct WebhookEvents: Sendable {
+    private let clock: WallClock
+    private let source: PublicURL
+
+    package init(clock: WallClock, source: PublicURL) {
+        self.clock = clock
+        self.source = source
+    }
+
+    /// The event types Assent sends.
+    package enum EventType: String, Sendable {
+        /// A device credential was enrolled.
+        case authenticatorCreated = "authenticator.created"
+        /// A credential changed (push token, lease).
+        case authenticatorUpdated = "authenticator.updated"
+        /// A credential was removed (by the device, the backend, or with its user).
+        case authenticatorDeleted = "authenticator.deleted"
+    }
+
+    private struct Envelope: Encodable {
+        var version = 1
+        var id: String
+        var source: String
+        var time: String
+        var tenantId: String
+        var type: String
+        var data: [String: JSONValue]
+    }
+
+    /// The synchronous `push.created` event of the wire reference §6 for a push challenge:
+    /// `{challengeId, userId, idempotencyKey, actionCode, userAgent?, ipAddress?}`. Returns the envelope's id and body.
+    func pushCreated(_ challenge: Challenge, tenant: Tenant) -> (id: String, body: String) {
+        let now = clock.nowMilliseconds()
+        var data: [String: JSONValue] = ["challengeId": .string(challenge.id)]
+        if let user = challenge.userID { data["userId"] = .string(user) }
+        if let key = challenge.idempotencyKey { data["idempotencyKey"] = .string(key) }
+        if let code = challenge.actionCode { data["actionCode"] = .string(code) }
+        if let agent = challenge.userAgent { data["userAgent"] = .string(agent) }
+        if let ip = challenge.ipAddress { data["ipAddress"] = .string(ip) }
+        let id = UUID().uuidString.lowercased()
+        let envelope = Envelope(
+            id: id, source: source.current, time: Timestamp.iso8601(milliseconds: now), tenantId: tenant.id,
+            type: "push.created", data: data)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(envelope)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (id, body)
+    }
+
+    /// The event for `authenticator`, or none when the tenant has no webhook URL.
+    func authenticator(_ type: EventType, _ authenticator: Authenticator, tenant: Tenant) -> [WebhookEvent] {
+        guard tenant.settings.webhookURL != nil else { return [] }
+        let now = clock.nowMilliseconds()
+        var data: [String: JSONValue] = [
+            "userId": .string(authenticator.userID),
+            "userAuthenticatorId": .string(authenticator.id),
+            "verificationMethod": .string(authenticator.verificationMethod.rawValue),
+        ]
+        switch type {
+        case .authenticatorCreated: data["createdAt"] = .string(Timestamp.iso8601(milliseconds: authenticator.createdAt))
+        case .authenticatorUpdated: data["updatedAt"] = .string(Timestamp.iso8601(milliseconds: now))
+        case .authenticatorDeleted: data["deletedAt"] = .string(Timestamp.iso8601(milliseconds: now))
+        }
+        if let email = authenticator.email { data["email"] = .string(email) }
+        if let phone = authenticator.phoneNumber { data["phoneNumber"] = .string(phone) }
+        if let platform = authenticator.devicePlatform { data["devicePlatform"] = .string(platform) }
+        if let expiresAt = authenticator.expiresAt { data["expiresAt"] = .string(Timestamp.iso8601(milliseconds: expiresAt)) }
+        let id = UUID().uuidString.lowercased()
+        let envelope = Envelope(
+            id: id, source: source.current, time: Timestamp.iso8601(milliseconds: now), tenantId: tenant.id,
+            type: type.rawValue, data: data)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let body = try? encoder.encode(envelope) else { return [] }
+        return [WebhookEvent(id: id, tenantID: tenant.id, type: type.rawValue, body: String(decoding: body, as: UTF8.self), createdAt: now)]
+    }
+}

@@ -1,0 +1,25 @@
+import AssentServerCore
+import Foundation
+
+extension DatabaseLocation {
+    /// Why a PostgreSQL database without a named master key is refused.
+    package static let sharedMasterKeyAdvice = """
+        --database postgres://... needs the master key named: every assentd instance (and the assent CLI) must use \
+        the same one, so give --master-key-file PATH (ASSENT_MASTER_KEY_FILE) or ASSENT_MASTER_KEY
+        """
+
+    /// Where the master key lives when only this database is named: `master.key` beside the SQLite file; nil for
+    /// PostgreSQL, which is shared by several instances, so its key is never made up beside a database file.
+    package var defaultMasterKeyFile: String? {
+        guard case .sqlite(let path) = self else { return nil }
+        return ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
+    }
+
+    /// The master key for this database, as `assentd` and the CLI both read it: `base64` when given, else `file`,
+    /// else ``defaultMasterKeyFile`` (created when missing). Throws ``MasterKey/Invalid`` for a shared database
+    /// whose key is not named.
+    package func loadMasterKey(base64: String?, file: String?) throws -> [UInt8] {
+        if base64 == nil, file == nil, isShared { throw MasterKey.Invalid(description: Self.sharedMasterKeyAdvice) }
+        return try MasterKey.load(base64: base64, file: file ?? defaultMasterKeyFile ?? "master.key")
+    }
+}
