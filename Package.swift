@@ -34,14 +34,12 @@ let package = Package(
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer"]),
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServer", "AssentWire", "AssentCrypto"]),
-        .executableTarget(name: "assent-bench", dependencies: ["AssentCrypto"], path: "Benchmarks/AssentBench"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP"]),
         .testTarget(name: "AssentServerTests", dependencies: ["AssentServer", "AssentWire", "AssentCrypto", "AssentHTTP"]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
-        .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],
     swiftLanguageModes: [.v6]
