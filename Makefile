@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps swift-test e2e bench bench-push clean
+.PHONY: run test build deps test-deps swift-test bench-test e2e bench bench-push clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -25,11 +25,16 @@ test-deps:
 	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 
-test: test-deps swift-test e2e
+test: test-deps swift-test bench-test e2e
 
 swift-test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The load generator's own tests: Benchmarks/ is a package of its own that depends on this one.
+bench-test:
+	$(SWIFT) build --build-tests --package-path Benchmarks
+	$(SWIFT) test --skip-build --package-path Benchmarks
 
 e2e:
 	$(SWIFT) build --product assentd
@@ -48,4 +53,4 @@ bench-push: test-deps
 	$(VENV)/bin/python Benchmarks/push/push_delivery_bench.py --bin .build/release
 
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build

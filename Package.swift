@@ -47,7 +47,6 @@ let package = Package(
         .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
         // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
-        .executableTarget(name: "assent-bench", dependencies: ["AssentCrypto"], path: "Benchmarks/AssentBench"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentLog"]),
@@ -58,7 +57,6 @@ let package = Package(
         ]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
-        .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 export BENCH_SCENARIOS=${BENCH_SCENARIOS:-push-flow}
 export BENCH_CONCURRENCY=${BENCH_CONCURRENCY:-1,32}
 if [[ -z ${BENCH_SKIP_BUILD:-} ]]; then
-    for product in assentd assent assent-bench; do swift build -c release --product "$product"; done
+    for product in assentd assent; do swift build -c release --product "$product"; done
+    swift build -c release --package-path Benchmarks --product assent-bench
 fi
 export BENCH_SKIP_BUILD=1
 for setup in "sqlite 1" "postgres 1" "postgres 2"; do

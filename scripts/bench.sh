@@ -35,13 +35,16 @@ say() { echo "bench.sh: $*" >&2; }
 
 if [[ -z ${BENCH_SKIP_BUILD:-} ]]; then
     # One product per call: swift build honours only the last --product it is given.
-    for product in assentd assent assent-bench; do
+    for product in assentd assent; do
         swift build -c release --product "$product"
     done
+    # assent-bench is a package of its own (Benchmarks/) that depends on this one.
+    swift build -c release --package-path Benchmarks --product assent-bench
 fi
 bin=$(swift build -c release --show-bin-path)
-for tool in assentd assent assent-bench; do
-    [[ -x $bin/$tool ]] || { say "missing $bin/$tool; build it or unset BENCH_SKIP_BUILD"; exit 1; }
+bench_bin=$(swift build -c release --package-path Benchmarks --show-bin-path)
+for tool in "$bin/assentd" "$bin/assent" "$bench_bin/assent-bench"; do
+    [[ -x $tool ]] || { say "missing $tool; build it or unset BENCH_SKIP_BUILD"; exit 1; }
 done
 
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/assent-bench.XXXXXX")
@@ -168,7 +171,7 @@ say "tenant $tenant_id"
 # The secret goes through the environment, not argv, so ps never shows it; the tenant ID
 # (not a secret) is what device scenarios such as push-flow send as tenant Basic auth.
 # Run in the background and wait, so Ctrl-C or SIGTERM stops everything at once.
-ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id "$bin/assent-bench" --url "$url" \
+ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id "$bench_bin/assent-bench" --url "$url" \
     --scenario "$scenarios" --concurrency "$concurrency" \
     --duration "$duration" --warmup "$warmup" "$@" &
 bench_pid=$!
