@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps swift-test bench-test e2e bench bench-push clean
+.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -25,7 +25,11 @@ test-deps:
 	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 
-test: test-deps swift-test bench-test e2e
+test: test-deps module-graph swift-test bench-test e2e
+
+# The SDK, the testing library and the CLI never reach the HTTP server, epoll, a database driver or libcurl.
+module-graph:
+	python3 scripts/check-module-graph.py
 
 swift-test:
 	$(SWIFT) build --build-tests

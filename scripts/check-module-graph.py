@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Checks Assent's module graph: what the SDK, the testing library and the CLI must never depend on, however
+indirectly, and that the domain core stays free of HTTP, SQL and libcurl.
+
+It walks `swift package describe --type json` transitively from each checked target, then looks inside every C target
+it reached: a system library's module map (`link "..."`) and a shim's sources (`#include <...>`). So a new dependency,
+a shim that starts including another library's header, or a module map that links one more library, is caught.
+
+Usage: scripts/check-module-graph.py [DESCRIBE.json]   (without an argument it runs `swift package describe`)
+Exit status 0 when every rule holds, 1 with one line per broken rule otherwise.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# What makes a target "the HTTP server", "a database driver", "libcurl" and so on: Swift modules, C libraries linked,
+# C headers included.
+SERVER_MODULES = {"AssentServer", "AssentHTTP", "AssentStorage", "AssentHTTPClient", "AssentServerCore"}
+FORBIDDEN = {
+    "the HTTP server": {"modules": {"AssentHTTP", "AssentServer", "CMicroHTTPD", "CHTTPShims"},
+                        "libraries": {"microhttpd"}, "headers": {"microhttpd.h"}},
+    "epoll": {"modules": set(), "libraries": set(), "headers": {"sys/epoll.h", "sys/eventfd.h"}},
+    "a database driver": {"modules": {"AssentStorage", "CSQLite", "CPostgres"},
+                          "libraries": {"sqlite3", "pq"}, "headers": {"sqlite3.h", "libpq-fe.h"}},
+    "libcurl": {"modules": {"AssentHTTPClient", "CCurl", "CCurlShims"}, "libraries": {"curl"},
+                "headers": {"curl/curl.h"}},
+    "the server's domain": {"modules": SERVER_MODULES, "libraries": set(), "headers": set()},
+}
+
+# target -> what its transitive closure must not contain.
+RULES = {
+    "Assent": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+    "AssentTesting": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+    "AssentCrypto": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+    "AssentWire": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+    "assent": ["the HTTP server", "epoll", "libcurl"],
+    "AssentServerCore": ["the HTTP server", "epoll", "a database driver", "libcurl"],
+    "AssentLog": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+}
+
+
+def describe():
+    if len(sys.argv) > 1:
+        with open(sys.argv[1]) as handle:
+            return json.load(handle)
+    output = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    return json.loads(output[output.index("{"):])
+
+
+def closure(targets, name):
+    seen, stack = set(), [name]
+    while stack:
+        current = stack.pop()
+        if current in seen or current not in targets:
+            continue
+        seen.add(current)
+        stack.extend(targets[current].get("target_dependencies") or [])
+    return seen
+
+
+def c_facts(target):
+    """Libraries a C target links (module map) and headers its sources include."""
+    path = os.path.join(ROOT, target["path"])
+    libraries, headers = set(), set()
+    for folder, _, files in os.walk(path):
+        for file in files:
+            text = open(os.path.join(folder, file), errors="replace").read()
+            if file == "module.modulemap":
+                libraries.update(re.findall(r'link\s+"([^"]+)"', text))
+            if file.endswith((".c", ".h")):
+                headers.update(re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', text))
+    return libraries, headers
+
+
+def main():
+    package = describe()
+    targets = {t["name"]: t for t in package["targets"]}
+    failures = []
+    checked = 0
+    for name, rules in RULES.items():
+        if name not in targets:
+            failures.append(f"{name}: no such target (update scripts/check-module-graph.py)")
+            continue
+        reached = closure(targets, name)
+        linked, included = set(), set()
+        for dependency in reached:
+            if targets[dependency]["module_type"] in ("ClangTarget", "SystemLibraryTarget"):
+                libraries, headers = c_facts(targets[dependency])
+                linked |= libraries
+                included |= headers
+        for rule in rules:
+            forbidden = FORBIDDEN[rule]
+            modules = (reached - {name}) & forbidden["modules"]
+            libraries = linked & forbidden["libraries"]
+            headers = included & forbidden["headers"]
+            if modules or libraries or headers:
+                what = ", ".join(sorted(modules | {f"-l{x}" for x in libraries} | {f"<{x}>" for x in headers}))
+                failures.append(f"{name} reaches {rule}: {what}")
+            checked += 1
+    for line in failures:
+        print(f"module graph: {line}", file=sys.stderr)
+    if not failures:
+        print(f"module graph: {checked} rules hold for {len(RULES)} targets")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
