@@ -48,12 +48,16 @@ let package = Package(
         // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
 
+        // What only Assent's own tests share (processes, temporary directories, a manual clock); not a product, so an
+        // app's tests never see it. What an SDK user's tests need is the AssentTesting product.
+        .target(name: "AssentTestSupport", path: "Tests/AssentTestSupport"),
+
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentLog"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP", "AssentLog", "AssentCrypto"]),
         .testTarget(name: "AssentServerTests", dependencies: [
             "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",
-            "AssentLog",
+            "AssentLog", "AssentTestSupport",
         ]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),

@@ -6,7 +6,11 @@ It walks `swift package describe --type json` transitively from each checked tar
 it reached: a system library's module map (`link "..."`) and a shim's sources (`#include <...>`). So a new dependency,
 a shim that starts including another library's header, or a module map that links one more library, is caught.
 
-Usage: scripts/check-module-graph.py [DESCRIBE.json]   (without an argument it runs `swift package describe`)
+It also checks that docs/module-graph.dot (the source of the picture in docs/architecture.md) is the graph the
+package describes today; `--dot` prints that graph, so after a change of targets:
+    scripts/check-module-graph.py --dot > docs/module-graph.dot && dot -Tsvg docs/module-graph.dot > docs/module-graph.svg
+
+Usage: scripts/check-module-graph.py [--dot] [DESCRIBE.json]   (without a file it runs `swift package describe`)
 Exit status 0 when every rule holds, 1 with one line per broken rule otherwise.
 """
 import json
@@ -43,9 +47,43 @@ RULES = {
 }
 
 
+DOT_FILE = os.path.join(ROOT, "docs", "module-graph.dot")
+
+# How each kind of target is drawn.
+LAYERS = [
+    ("SDK side (library products)", {"AssentCrypto", "AssentWire", "Assent", "AssentTesting"}, "#d9ead3"),
+    ("server side", {"AssentLog", "AssentHTTP", "AssentQRRender", "AssentServerCore", "AssentStorage", "AssentHTTPClient",
+                     "AssentServer"}, "#cfe2f3"),
+    ("executables", {"assentd", "assent"}, "#fff2cc"),
+]
+
+
+def dot(package):
+    """The module graph of everything but tests, as Graphviz source: Swift modules in boxes by layer, C in grey."""
+    targets = [t for t in package["targets"] if t["type"] != "test" and not t["name"].endswith("TestSupport")]
+    lines = ["// The module graph of Assent, made by scripts/check-module-graph.py --dot (do not edit by hand).",
+             "digraph Assent {", '  rankdir=BT; node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11];',
+             '  edge [color="#555555"];']
+    for index, (label, names, colour) in enumerate(LAYERS):
+        members = sorted(t["name"] for t in targets if t["name"] in names)
+        lines.append(f'  subgraph cluster_{index} {{ label="{label}"; style=dashed; color="#999999";')
+        lines.extend(f'    "{name}" [fillcolor="{colour}"];' for name in members)
+        lines.append("  }")
+    drawn = set().union(*(names for _, names, _ in LAYERS))
+    for target in sorted(targets, key=lambda t: t["name"]):
+        if target["name"] not in drawn:
+            lines.append(f'  "{target["name"]}" [fillcolor="#eeeeee", fontsize=9];')
+    for target in sorted(targets, key=lambda t: t["name"]):
+        for dependency in sorted(target.get("target_dependencies") or []):
+            lines.append(f'  "{target["name"]}" -> "{dependency}";')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def describe():
-    if len(sys.argv) > 1:
-        with open(sys.argv[1]) as handle:
+    files = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if files:
+        with open(files[0]) as handle:
             return json.load(handle)
     output = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
@@ -79,6 +117,9 @@ def c_facts(target):
 
 def main():
     package = describe()
+    if "--dot" in sys.argv:
+        sys.stdout.write(dot(package))
+        return 0
     targets = {t["name"]: t for t in package["targets"]}
     failures = []
     checked = 0
@@ -102,6 +143,8 @@ def main():
                 what = ", ".join(sorted(modules | {f"-l{x}" for x in libraries} | {f"<{x}>" for x in headers}))
                 failures.append(f"{name} reaches {rule}: {what}")
             checked += 1
+    if not os.path.exists(DOT_FILE) or open(DOT_FILE).read() != dot(package):
+        failures.append("docs/module-graph.dot is not the graph the package describes; regenerate it (see --dot)")
     for line in failures:
         print(f"module graph: {line}", file=sys.stderr)
     if not failures:

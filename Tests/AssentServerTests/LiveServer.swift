@@ -5,20 +5,13 @@ import AssentHTTP
 @testable import AssentServerCore
 @testable import AssentStorage
 import AssentLog
+import AssentTestSupport
 import Foundation
 import Testing
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// A clock tests move by hand.
-final class ManualClock: Sendable {
-    private let milliseconds = Mutex<Int64>(1_800_000_000_000)
-    var clock: WallClock { WallClock { [self] in milliseconds.withLock { $0 } } }
-    func advance(seconds: Int64) { milliseconds.withLock { $0 += seconds * 1000 } }
-    var nowSeconds: Int64 { milliseconds.withLock { $0 } / 1000 }
-}
 
 /// A real assentd (AssentApplication over HTTP on a free loopback port) with a manual clock, for tests of expiry.
 final class LiveServer: Sendable {
@@ -38,7 +31,7 @@ final class LiveServer: Sendable {
         configuration.threads = 2
         databasePath = configuration.database
         application = try AssentApplication(
-            configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.clock)
+            configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.wallClock)
         let started = try await application.start()
         baseURL = started.publicURL
         tenant = try #require(started.developmentTenant)
@@ -62,7 +55,7 @@ final class LiveServer: Sendable {
         databasePath = configuration.database
         application = try await offPool { [configuration] in
             try AssentApplication(
-                configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.clock)
+                configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.wallClock)
         }
         let started = try await application.start()
         baseURL = started.publicURL

@@ -3,23 +3,18 @@
 @testable import AssentServerCore
 @testable import AssentStorage
 import AssentLog
+import AssentTestSupport
 import AssentWire
 import Synchronization
 import Testing
 
 @Suite struct TokenIssuerTests {
-    final class TestClock: Sendable {
-        let milliseconds = Mutex<Int64>(1_800_000_000_000)
-        var clock: WallClock { WallClock { [self] in milliseconds.withLock { $0 } } }
-        func advance(seconds: Int64) { milliseconds.withLock { $0 += seconds * 1000 } }
-    }
-
-    let clock = TestClock()
+    let clock = ManualClock()
     let tenant = Tenant(id: "tenant-a", name: "A", secretHash: [], secretVersion: 1, keyVersion: 1, settings: TenantSettings(), createdAt: 0)
     let action = Action(tenantID: "tenant-a", userID: "u", actionCode: "signIn", idempotencyKey: "k",
                         state: .challengeRequired, now: 0)
 
-    var issuer: TokenIssuer { TokenIssuer(masterKey: Array(repeating: 7, count: 32), clock: clock.clock) }
+    var issuer: TokenIssuer { TokenIssuer(masterKey: Array(repeating: 7, count: 32), clock: clock.wallClock) }
 
     @Test func `a token carries its tenant, user, action, key and scope`() throws {
         let token = try issuer.issue(kind: .track, tenant: tenant, action: action, scope: "add:authenticators", lifetime: 600)
@@ -46,7 +41,7 @@ import Testing
         var bumped = tenant
         bumped.keyVersion = 2
         #expect(throws: AssentError(.invalidToken, "")) { try issuer.verify(token, tenant: bumped) }
-        let stranger = TokenIssuer(masterKey: Array(repeating: 8, count: 32), clock: clock.clock)
+        let stranger = TokenIssuer(masterKey: Array(repeating: 8, count: 32), clock: clock.wallClock)
         #expect(throws: AssentError(.invalidToken, "")) { try stranger.verify(token, tenant: tenant) }
     }
 

@@ -118,8 +118,7 @@ struct ClientAPI: Sendable {
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         let answered = try await decisions.answer(
-            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push, method: .push,
-            from: [.pending],
+            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push,
             proof: ApprovalProof(header: request.headers[PowerAuthAuthorizationHeader.name], uriID: request.path, body: request.body))
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }

@@ -103,8 +103,7 @@ struct QRCodeAPI: Sendable {
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
         let answered = try await decisions.answer(
-            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode, method: .device,
-            from: [.claimed],
+            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
             proof: ApprovalProof(header: request.headers[PowerAuthAuthorizationHeader.name], uriID: request.path, body: request.body))
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }

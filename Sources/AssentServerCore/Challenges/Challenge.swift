@@ -10,6 +10,23 @@ package struct Challenge: Sendable, Hashable {
         case push
         /// Claimed by scanning a QR code.
         case qrCode = "qr"
+
+        /// The states a device may answer a challenge of this kind from: a push challenge while it is pending, a QR
+        /// challenge only once the answering device has claimed it.
+        package var answerableStates: [State] {
+            switch self {
+            case .push: [.pending]
+            case .qrCode: [.claimed]
+            }
+        }
+
+        /// How an answer to this kind is recorded on the action (a QR approval is a `DEVICE` verification).
+        package var verificationMethod: VerificationMethod {
+            switch self {
+            case .push: .push
+            case .qrCode: .device
+            }
+        }
     }
 
     /// Where it stands. Only `pending` (and for QR `claimed`) can move on; every move is a compare-and-set.

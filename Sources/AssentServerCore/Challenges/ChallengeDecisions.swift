@@ -14,7 +14,7 @@ package struct ChallengeDecisions: Sendable {
     /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
     package func answer(
         tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
-        kind: Challenge.Kind, method: VerificationMethod, from states: [Challenge.State], proof: ApprovalProof
+        kind: Challenge.Kind, proof: ApprovalProof
     ) async throws -> Challenge {
         guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
             throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
@@ -47,33 +47,31 @@ package struct ChallengeDecisions: Sendable {
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
-                if let declined = try? await record(challenge, states, approved: false, authenticator, method, now) {
+                if let declined = try? await record(challenge, approved: false, authenticator, now) {
                     events.publish(declined)
                 }
                 throw AssentError(
                     .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
             }
         }
-        let answered = try await record(challenge, states, approved: request.approved, authenticator, method, now)
+        let answered = try await record(challenge, approved: request.approved, authenticator, now)
         events.publish(answered)
         return answered
     }
 
     private func record(
-        _ challenge: Challenge, _ states: [Challenge.State], approved: Bool, _ authenticator: Authenticator,
-        _ method: VerificationMethod, _ now: Int64
+        _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64
     ) async throws -> Challenge {
         do {
             guard let answered = try await store.answerChallenge(
-                tenantID: challenge.tenantID, id: challenge.id, from: states, approved: approved,
-                authenticatorID: authenticator.id, verificationMethod: method, now: now)
+                tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
+                authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now)
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             return answered
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
         }
     }
-
 
     /// Every stored property given (defaults as declared).
     package init(

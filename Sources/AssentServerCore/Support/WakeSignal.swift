@@ -1,10 +1,19 @@
 import Synchronization
 
 /// A one-slot wake-up: ``signal()`` ends the current or next ``wait(upTo:)`` early. The wait's time limit runs on an
-/// injected clock.
+/// injected clock, and only ever ends the wait it was set for: a limit that runs out late (or is cancelled) never
+/// counts as a signal for a later wait, so a loop pausing on this never spins.
 final class WakeSignal: Sendable {
+    private struct State {
+        /// A signal that came while nobody waited; the next wait returns at once.
+        var pending = false
+        /// The current wait, by the number it was given.
+        var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        var nextID: UInt64 = 0
+    }
+
     private let clock: any Clock<Duration>
-    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Mutex(State())
 
     /// A signal whose waits time out on `clock`.
     init(clock: any Clock<Duration>) { self.clock = clock }
@@ -12,21 +21,29 @@ final class WakeSignal: Sendable {
     /// Wakes the waiter, or the next one to wait.
     func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
             }
-            state.pending = true
-            return nil
+            state.waiter = nil
+            return waiter.continuation
         }
         waiter?.resume()
     }
 
     /// Returns after a ``signal()`` or `limit` on the clock, whichever is first.
     func wait(upTo limit: Duration) async {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextID &+= 1 }
+            return state.nextID
+        }
         let timer = Task { [self, clock] in
-            try? await clock.sleep(for: limit)
-            signal()
+            do {
+                try await clock.sleep(for: limit)
+            } catch {
+                return  // cancelled: the wait already ended
+            }
+            expire(id)
         }
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state -> Bool in
@@ -34,12 +51,21 @@ final class WakeSignal: Sendable {
                     state.pending = false
                     return true
                 }
-                state.waiter = continuation
+                state.waiter = (id, continuation)
                 return false
             }
             if resumeNow { continuation.resume() }
         }
         timer.cancel()
-        state.withLock { $0.pending = false }
+    }
+
+    /// The time limit of wait `id` ran out: ends that wait if it is still the current one.
+    private func expire(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter, waiter.id == id else { return nil }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
     }
 }
