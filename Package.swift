@@ -59,6 +59,7 @@ let package = Package(
             "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",
             "AssentLog", "AssentTestSupport",
         ]),
+        .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
