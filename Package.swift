@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssentCrypto", targets: ["AssentCrypto"]),
         .library(name: "AssentWire", targets: ["AssentWire"]),
         .library(name: "Assent", targets: ["Assent"]),
+        .library(name: "AssentTesting", targets: ["AssentTesting"]),
         .executable(name: "assentd", targets: ["assentd"]),
         .executable(name: "assent", targets: ["assent"]),
     ],
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "AssentHTTP", dependencies: ["CMicroHTTPD", "CShims"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
+        // What an SDK user's tests need (fake transport, in-memory key store, manual clock), outside the SDK product.
+        .target(name: "AssentTesting", dependencies: ["Assent"]),
         .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
         .target(name: "AssentServer", dependencies: ["AssentCrypto", "AssentWire", "AssentHTTP", "AssentQRRender", "CSQLite", "CPostgres", "CCurl", "CCurlShims"]),
 
@@ -40,7 +43,8 @@ let package = Package(
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP"]),
         .testTarget(name: "AssentServerTests", dependencies: ["AssentServer", "AssentWire", "AssentCrypto", "AssentHTTP"]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
-        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
+        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto"]),
+        .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
         .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],

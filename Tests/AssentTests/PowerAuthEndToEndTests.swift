@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 import Testing
 
@@ -207,7 +208,7 @@ import Testing
 
     @Test func `grouped authentication reuses one prompt within 10 s of the last use and prompts again after`() async throws {
         let sensor = SimulatedBiometricAuthenticator()
-        let time = TestClock(unixSeconds: Int64(Date().timeIntervalSince1970))
+        let time = ManualClock(unixSeconds: Int64(Date().timeIntervalSince1970))
         let (server, assent, _) = try await activated(sensor: sensor, clock: time.clock)
         defer { server.stop() }
         #expect(await assent.powerAuth.addBiometryFactor(password: "1234").data == true)

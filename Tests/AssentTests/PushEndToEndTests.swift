@@ -1,4 +1,5 @@
 import Assent
+import AssentTesting
 import AssentWire
 import Foundation
 import Testing

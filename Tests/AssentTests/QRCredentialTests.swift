@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import AssentWire
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 
 /// PowerAuth helpers for tests against a real `assentd`.
