@@ -3,7 +3,7 @@
 /// ```swift
 /// let assent = Assent(tenantID: "…", baseURL: "https://assent.example.com/v1")
 /// let enrolled = await assent.push.addCredential(token: tokenFromYourBackend)
-/// if let challenge = await assent.push.getChallenge().data ?? nil {
+/// if let challenge = await assent.push.getChallenge().data {
 ///     _ = await assent.push.updateChallenge(challengeId: challenge.challengeId, approved: true)
 /// }
 /// ```
