@@ -163,6 +163,22 @@ import Testing
         #expect(await assent.qr.claimChallenge(payload: challengeId).errorCode == "credential_not_found")
     }
 
+    @Test func `a QR credential is never used until its first claim, which stamps lastAuthenticatedAt`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (assent, credential) = try await enrol(server, user: "erin")
+        #expect(credential.lastAuthenticatedAt == nil)
+        let fresh = try #require(await assent.qr.getCredential().data)
+        #expect(fresh.lastAuthenticatedAt == nil)
+
+        let challenge = try await start(server)
+        let claimed = await assent.qr.claimChallenge(challengeId: try #require(challenge["challengeId"] as? String))
+        #expect(claimed.data?.success == true, "\(claimed.error ?? "")")
+        let used = try #require(await assent.qr.getCredential().data)
+        let stamped = try #require(used.lastAuthenticatedAt, "the claim is the credential's first use")
+        #expect(stamped >= used.createdAt)
+    }
+
     @Test func `a QR credential deleted on the server is invalid_credential on the device`() async throws {
         let server = try ServerProcess()
         defer { server.stop() }
