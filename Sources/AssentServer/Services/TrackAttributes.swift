@@ -14,6 +14,8 @@ public struct TrackAttributes: Sendable, Hashable {
     public var userAgent: String?
     /// The initiating device.
     public var deviceID: String?
+    /// Where the initiating request came from, in words the user recognises (the backend's own geolocation).
+    public var location: String?
     /// Scopes for the token, e.g. `add:authenticators`.
     public var scope: String?
     /// Updates the user's e-mail address.
