@@ -312,6 +312,21 @@ import Testing
         #expect(await iPhone.powerAuth.hasBiometryFactor())
     }
 
+    /// biometry-setup.md: "By default, the biometry factor-related key is invalidated on Android and not invalidated
+    /// on iOS after the biometry enrolled in the system is changed."
+    @Test func `by default an enrolment change invalidates the biometry factor on Android and not on iOS`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        for (user, platform, survives) in [("alice", "android", false), ("bob", "ios", true), ("carol", "linux", false)] {
+            let sensor = SimulatedBiometricAuthenticator()
+            let assent = try server.powerAuthSDK(sensor: sensor, platform: platform, invalidateBiometricFactorAfterChange: nil)
+            #expect(await assent.powerAuth.createActivation(token: try await server.enrolmentToken(user), password: "1234").data != nil)
+            #expect(await assent.powerAuth.addBiometryFactor(password: "1234").data == true)
+            sensor.enrol("finger-2")
+            #expect(await assent.powerAuth.hasBiometryFactor() == survives, "\(platform)")
+        }
+    }
+
     @Test(.timeLimit(.minutes(1))) func `a second biometric authentication while one is in progress fails at once`() async throws {
         let sensor = SimulatedBiometricAuthenticator()
         let (server, assent, _) = try await activated(sensor: sensor)

@@ -4,9 +4,10 @@ public struct PowerAuthConfiguration: Sendable, Hashable {
     /// answer not signed by it is refused. `assent admin tenant powerauth --tenant ID` prints it.
     public var masterPublicKey: String
     /// Whether a change of the enrolled biometrics (a finger or face added or removed) invalidates the biometry
-    /// factor's key. Applies to biometry factors added from now on; remove and add the factor to change an existing
-    /// one. Default `true` (Android's default; iOS defaults to `false`): a newly enrolled finger cannot sign.
-    public var invalidateBiometricFactorAfterChange: Bool
+    /// factor's key. `nil` (the default) means the platform's default, as biometry-setup.md states it: invalidated on
+    /// Android, not invalidated on iOS (see ``invalidatesBiometricFactorAfterChange(platform:)``). Applies to biometry
+    /// factors added from now on; remove and add the factor to change an existing one.
+    public var invalidateBiometricFactorAfterChange: Bool?
     /// Android's `authenticateOnBiometricKeySetup` (biometry-setup.md): whether
     /// ``AssentPowerAuth/addBiometryFactor(password:prompt:)`` asks the user for a biometric authentication, with its
     /// prompt, while it sets up the biometry key (`true`, the default, as on Android), or sets the key up without one
@@ -20,13 +21,21 @@ public struct PowerAuthConfiguration: Sendable, Hashable {
 
     /// A configuration pinning `masterPublicKey`.
     public init(
-        masterPublicKey: String, invalidateBiometricFactorAfterChange: Bool = true,
+        masterPublicKey: String, invalidateBiometricFactorAfterChange: Bool? = nil,
         authenticateOnBiometricKeySetup: Bool = true, biometryKeyKeepAliveMilliseconds: Int64 = 10_000
     ) {
         self.masterPublicKey = masterPublicKey
         self.invalidateBiometricFactorAfterChange = invalidateBiometricFactorAfterChange
         self.authenticateOnBiometricKeySetup = authenticateOnBiometricKeySetup
         self.biometryKeyKeepAliveMilliseconds = biometryKeyKeepAliveMilliseconds
+    }
+
+    /// Whether a biometry factor added on a device of `platform` (its ``DeviceInfo/platform``) is invalidated by a
+    /// change of the enrolled biometrics: ``invalidateBiometricFactorAfterChange`` when set; otherwise `false` on `ios`
+    /// and `true` on `android` — and on every other platform, where the document names no default (Linux, macOS), the
+    /// stricter `true`.
+    public func invalidatesBiometricFactorAfterChange(platform: String) -> Bool {
+        invalidateBiometricFactorAfterChange ?? !Self.isIOS(platform)
     }
 
     /// Whether adding the biometry factor on a device of `platform` authenticates the user: never on `ios`;

@@ -44,9 +44,9 @@ extension AssentPowerAuth {
     /// _ = await powerAuth.addBiometryFactor(password: "1234")
     /// ```
     ///
-    /// The key is bound to the current enrolment when ``PowerAuthConfiguration/invalidateBiometricFactorAfterChange``
-    /// is set. After a failure, call ``fetchActivationStatus()`` to resynchronize the counter and read the remaining
-    /// attempts.
+    /// The key is bound to the current enrolment when
+    /// ``PowerAuthConfiguration/invalidatesBiometricFactorAfterChange(platform:)`` says so for this device. After a
+    /// failure, call ``fetchActivationStatus()`` to resynchronize the counter and read the remaining attempts.
     ///
     /// - Parameters:
     ///   - password: The knowledge factor, checked by the server.
@@ -105,7 +105,7 @@ extension AssentPowerAuth {
                 try await deleteSecret(Self.biometrySecretName)
                 try await saveBiometryItem(BiometryUnlockItem(
                     unlockKey: Base64.encode(unlockKey), enrolmentFingerprint: fingerprint,
-                    invalidateAfterChange: configuration.invalidateBiometricFactorAfterChange))
+                    invalidateAfterChange: configuration.invalidatesBiometricFactorAfterChange(platform: platform)))
                 data.biometryKey = Base64.encode(try Self.wrap(keys.biometry, key: unlockKey))
                 try await save(data)
                 return true

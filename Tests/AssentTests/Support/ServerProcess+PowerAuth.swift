@@ -40,7 +40,7 @@ extension ServerProcess {
     /// An SDK for this server's tenant with PowerAuth configured (the master key pinned), on a device of `platform`.
     func powerAuthSDK(
         keyStore: any KeyStore = InMemoryKeyStore(), sensor: SimulatedBiometricAuthenticator = SimulatedBiometricAuthenticator(),
-        clock: AssentClock = .system, platform: String = "linux", invalidateBiometricFactorAfterChange: Bool = true,
+        clock: AssentClock = .system, platform: String = "linux", invalidateBiometricFactorAfterChange: Bool? = true,
         authenticateOnBiometricKeySetup: Bool = true
     ) throws -> Assent {
         Assent(
