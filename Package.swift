@@ -45,6 +45,8 @@ let package = Package(
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServer"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto"]),
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
+        // Golden JSON per wire model, read by path from Fixtures/.
+        .testTarget(name: "AssentWireTests", dependencies: ["AssentWire"], exclude: ["Fixtures"]),
         .testTarget(name: "AssentBenchTests", dependencies: ["assent-bench"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],
