@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssentCrypto", targets: ["AssentCrypto"]),
         .library(name: "AssentWire", targets: ["AssentWire"]),
         .library(name: "Assent", targets: ["Assent"]),
+        .library(name: "AssentTesting", targets: ["AssentTesting"]),
         .executable(name: "assentd", targets: ["assentd"]),
         .executable(name: "assent", targets: ["assent"]),
     ],
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CCryptoShims"]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
+        // What an SDK user's tests need (fake transport, in-memory key store, manual clock), outside the SDK product.
+        .target(name: "AssentTesting", dependencies: ["Assent"]),
 
         // The server side, one module per dependency boundary (see docs/architecture.md).
         .target(name: "AssentLog"),
@@ -61,7 +64,10 @@ let package = Package(
         ]),
         .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage"]),
-        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentWire", "AssentCrypto"]),
+        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto"]),
+        .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
+        // Golden JSON per wire model, read by path from Fixtures/.
+        .testTarget(name: "AssentWireTests", dependencies: ["AssentWire"], exclude: ["Fixtures"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],
     swiftLanguageModes: [.v6]

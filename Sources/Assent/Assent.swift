@@ -3,7 +3,7 @@
 /// ```swift
 /// let assent = Assent(tenantID: "…", baseURL: "https://assent.example.com/v1")
 /// let enrolled = await assent.push.addCredential(token: tokenFromYourBackend)
-/// if let challenge = await assent.push.getChallenge().data ?? nil {
+/// if let challenge = await assent.push.getChallenge().data {
 ///     _ = await assent.push.updateChallenge(challengeId: challenge.challengeId, approved: true)
 /// }
 /// ```
@@ -48,7 +48,8 @@ public final class Assent: Sendable {
     ///   - keyStore: Where the device's private keys live.
     ///   - transport: How requests reach the server.
     ///   - clock: The time that time-window signatures cover.
-    ///   - device: The name and platform sent at enrolment (``DeviceInfo/current`` by default).
+    ///   - device: The name and platform sent at enrolment (``DeviceInfo/current`` by default); the platform also picks
+    ///     the biometry defaults of `powerAuth` that biometry-setup.md gives per platform (`ios`, `android`).
     ///   - userAuthenticator: The platform's user authentication (``UnavailableUserAuthenticator`` by default, so keys
     ///     that require it cannot be used until one is given).
     ///   - powerAuth: The PowerAuth configuration (the pinned master public key); without it ``powerAuth`` answers
@@ -66,7 +67,8 @@ public final class Assent: Sendable {
         self.tokens = tokens
         self.userAuthenticator = userAuthenticator
         let powerAuth = AssentPowerAuth(
-            api: api, keyStore: keyStore, clock: clock, gate: gate, tokens: tokens, configuration: configuration)
+            api: api, keyStore: keyStore, clock: clock, gate: gate, tokens: tokens, configuration: configuration,
+            platform: device.platform)
         self.powerAuth = powerAuth
         self.push = AssentPush(
             api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)

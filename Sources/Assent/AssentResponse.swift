@@ -1,7 +1,8 @@
 /// The result of every SDK call: `data` on success; on failure `error` (for people) and `errorCode` (for code).
 /// An error is never dropped: when `data` is nil and something went wrong, `error` and `errorCode` say what.
 public struct AssentResponse<T: Sendable>: Sendable {
-    /// The result, when the call succeeded (it may still be nil when "nothing" is the answer, e.g. no challenge).
+    /// The result, when the call succeeded. Nil without an error when "nothing" is the answer, e.g. no pending
+    /// challenge from ``AssentPush/getChallenge()``; so `if let value = response.data` binds the value itself.
     public var data: T?
     /// What went wrong, for a person.
     public var error: String?

@@ -48,6 +48,7 @@ enum StoreRecords {
         action.custom = try decodeCustom(row.optionalString(12))
         action.scope = row.optionalString(13)
         action.validatedAt = row.optionalInt64(14)
+        action.location = row.optionalString(15)
         return action
     }
 

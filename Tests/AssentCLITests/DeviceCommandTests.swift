@@ -102,11 +102,16 @@ import Testing
         #expect(try shown.object()["credentialId"] as? String == credentialId)
         let human = try device(home, ["show"])
         #expect(human.stdout.contains(credentialId) && human.stdout.contains("alice"))
+        // Never used yet: no "last used" until the first approve, deny or update.
+        let shownObject = try shown.object()
+        #expect(credential["lastAuthenticatedAt"] == nil && shownObject["lastAuthenticatedAt"] == nil)
+        #expect(human.stdout.split(separator: "\n").contains { $0.contains("last used") && $0.contains("never") })
 
         let updated = try device(home, ["update", "--push-token", "fcm-2", "--reset-expiry", "--json"])
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(try updated.object()["pushToken"] as? String == "fcm-2")
         #expect(try updated.object()["expiresAt"] as? String != nil)
+        #expect(try device(home, ["show", "--json"]).object()["lastAuthenticatedAt"] is String, "the update is a use")
 
         let none = try device(home, ["challenge", "--json"])
         #expect(none.status == 0 && none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "null")

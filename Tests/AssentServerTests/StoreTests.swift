@@ -227,6 +227,25 @@ import Testing
         #expect(try await store.challenge(tenantID: "t1", id: "c2")?.state == .pending)
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func `a QR claim stamps the claiming authenticator's last verification, as an answer does`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        var device = Self.device("d1", key: 1)
+        device.verificationMethod = .device
+        try await store.insertAuthenticator(device)
+        #expect(try await store.authenticator(tenantID: "t1", method: .device, publicKey: device.publicKey!)?.lastVerifiedAt == nil)
+        let qr = Challenge(id: "qr", tenantID: "t1", kind: .qrCode, createdAt: 10, expiresAt: 1000)
+        #expect(try await store.insertChallenge(qr, maxOpenForUser: nil))
+        let action = Action(tenantID: "t1", userID: "u", actionCode: "kioskSignIn", idempotencyKey: "anon", state: .challengeRequired, now: 20)
+        #expect(try await store.claimChallenge(tenantID: "t1", id: "qr", authenticator: device, anonymousAction: action, now: 20) != nil)
+        #expect(try await store.authenticator(tenantID: "t1", method: .device, publicKey: device.publicKey!)?.lastVerifiedAt == 20)
+        // A claim that loses changes nothing.
+        #expect(try await store.claimChallenge(tenantID: "t1", id: "qr", authenticator: device, anonymousAction: nil, now: 30) == nil)
+        #expect(try await store.authenticator(tenantID: "t1", method: .device, publicKey: device.publicKey!)?.lastVerifiedAt == 20)
+    }
+
     @Test(arguments: StoreKind.allCases) func `the pending cap and the sweep`(kind: StoreKind) async throws {
         let fixture = try await Self.fixture(kind)
         let store = fixture.store

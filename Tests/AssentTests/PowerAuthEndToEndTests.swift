@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 import Testing
 
@@ -207,7 +208,7 @@ import Testing
 
     @Test func `grouped authentication reuses one prompt within 10 s of the last use and prompts again after`() async throws {
         let sensor = SimulatedBiometricAuthenticator()
-        let time = TestClock(unixSeconds: Int64(Date().timeIntervalSince1970))
+        let time = ManualClock(unixSeconds: Int64(Date().timeIntervalSince1970))
         let (server, assent, _) = try await activated(sensor: sensor, clock: time.clock)
         defer { server.stop() }
         #expect(await assent.powerAuth.addBiometryFactor(password: "1234").data == true)
@@ -268,6 +269,62 @@ import Testing
         let kept = try await header(bob, .biometry())
         let verdict = try await server.verify(uriId: "/payments", body: Self.body, header: kept)
         #expect(verdict["valid"] as? Bool == true && verdict["userId"] as? String == "bob")
+    }
+
+    /// biometry-setup.md: `addBiometryFactor(password, prompt)` shows the prompt; the simplified
+    /// `addBiometryFactor(password)` is for iOS, or for Android with `authenticateOnBiometricKeySetup` false.
+    @Test func `adding biometry authenticates on key setup only when authenticateOnBiometricKeySetup says so, never on iOS`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        func device(_ user: String, platform: String, authenticate: Bool) async throws -> (Assent, SimulatedBiometricAuthenticator) {
+            let sensor = SimulatedBiometricAuthenticator()
+            let assent = try server.powerAuthSDK(
+                sensor: sensor, platform: platform, authenticateOnBiometricKeySetup: authenticate)
+            let created = await assent.powerAuth.createActivation(token: try await server.enrolmentToken(user), password: "1234")
+            #expect(created.data != nil, "\(created.error ?? "")")
+            return (assent, sensor)
+        }
+
+        // Android's default: the setup prompts, and a dismissed prompt adds nothing.
+        let (android, androidSensor) = try await device("alice", platform: "android", authenticate: true)
+        androidSensor.queue(.cancel)
+        let prompt = AuthenticationPrompt(title: "Add biometry", message: "Allow biometry factor")
+        let cancelled = await android.powerAuth.addBiometryFactor(password: "1234", prompt: prompt)
+        #expect(cancelled.errorCode == AssentErrorCode.userAuthenticationCanceled && androidSensor.promptCount == 1)
+        #expect(!(await android.powerAuth.hasBiometryFactor()))
+        #expect(await android.powerAuth.addBiometryFactor(password: "1234", prompt: prompt).data == true)
+        #expect(androidSensor.promptCount == 2)
+
+        // authenticateOnBiometricKeySetup false: the simplified variant shows nothing, yet the key still needs biometrics.
+        let (silent, silentSensor) = try await device("bob", platform: "android", authenticate: false)
+        silentSensor.queue(.fail)
+        let added = await silent.powerAuth.addBiometryFactor(password: "1234")
+        #expect(added.data == true && silentSensor.promptCount == 0, "\(added.error ?? "")")
+        #expect(await silent.powerAuth.authenticationHeaderForRequestWithBody(.biometry(), method: "POST", uriId: "/x", body: "")
+            .errorCode == AssentErrorCode.userAuthenticationFailed, "the queued failure met the first use instead")
+        let signed = try await header(silent, .biometry())
+        #expect(try await server.verify(uriId: "/payments", body: Self.body, header: signed)["valid"] as? Bool == true)
+
+        // iOS: setting up the key never prompts, whatever the option says.
+        let (iPhone, iPhoneSensor) = try await device("carol", platform: "ios", authenticate: true)
+        #expect(await iPhone.powerAuth.addBiometryFactor(password: "1234", prompt: prompt).data == true)
+        #expect(iPhoneSensor.promptCount == 0)
+        #expect(await iPhone.powerAuth.hasBiometryFactor())
+    }
+
+    /// biometry-setup.md: "By default, the biometry factor-related key is invalidated on Android and not invalidated
+    /// on iOS after the biometry enrolled in the system is changed."
+    @Test func `by default an enrolment change invalidates the biometry factor on Android and not on iOS`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        for (user, platform, survives) in [("alice", "android", false), ("bob", "ios", true), ("carol", "linux", false)] {
+            let sensor = SimulatedBiometricAuthenticator()
+            let assent = try server.powerAuthSDK(sensor: sensor, platform: platform, invalidateBiometricFactorAfterChange: nil)
+            #expect(await assent.powerAuth.createActivation(token: try await server.enrolmentToken(user), password: "1234").data != nil)
+            #expect(await assent.powerAuth.addBiometryFactor(password: "1234").data == true)
+            sensor.enrol("finger-2")
+            #expect(await assent.powerAuth.hasBiometryFactor() == survives, "\(platform)")
+        }
     }
 
     @Test(.timeLimit(.minutes(1))) func `a second biometric authentication while one is in progress fails at once`() async throws {

@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import AssentWire
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ import Testing
         fixture.transport.on("GET", path + "/challenge", json: Self.pendingJSON)
         let response = await fixture.assent.push.getChallenge()
         #expect(!response.isError, "\(response.error ?? "")")
-        let challenge = try #require(response.data ?? nil)
+        let challenge = try #require(response.data)
         #expect(challenge == AppChallenge(
             challengeId: "ch_42", userId: "alice", actionCode: "signIn", idempotencyKey: "idem-1", deviceId: "dev-9",
             userAgent: "Mozilla/5.0 (X11; Linux)", ipAddress: "203.0.113.7", expiresAt: 1_796_019_155,
@@ -46,8 +47,30 @@ import Testing
         fixture.transport.on("POST", path + "/challenge/sign", json: #"{"message":"n"}"#)
         fixture.transport.on("GET", path + "/challenge", json: #"{"userAuthenticatorId":"ua_1","challengeId":null,"userId":null}"#)
         let response = await fixture.assent.push.getChallenge()
-        #expect(!response.isError)
-        #expect(response.data == .some(nil))
+        #expect(!response.isError && response.error == nil && response.errorCode == nil)
+        #expect(response.data == nil)
+    }
+
+    /// The specification's pattern: `if let error … else if let challenge = response.data … else` (no pending challenge).
+    @Test(arguments: [true, false])
+    func `the document's if-let pattern binds the challenge itself or falls through to no challenge`(pending: Bool) async throws {
+        let fixture = PushFixture()
+        try fixture.enrol()
+        fixture.transport.on("POST", path + "/challenge/sign", json: #"{"message":"n"}"#)
+        fixture.transport.on("GET", path + "/challenge", json: pending
+            ? #"{"userAuthenticatorId":"ua_1","challengeId":"ch_42","userId":"alice"}"#
+            : #"{"userAuthenticatorId":"ua_1","challengeId":null,"userId":null}"#)
+        let response = await fixture.assent.push.getChallenge()
+        var branch = ""
+        if response.error != nil {
+            branch = "error"
+        } else if let challenge = response.data {
+            let challengeId: String = challenge.challengeId
+            branch = "challenge " + challengeId
+        } else {
+            branch = "none"
+        }
+        #expect(branch == (pending ? "challenge ch_42" : "none"))
     }
 
     @Test func `getChallenge falls back to an unsigned request when the server has no nonce endpoint`() async throws {
@@ -56,7 +79,7 @@ import Testing
         // No route for the nonce: the fake answers 404 without a body.
         fixture.transport.on("GET", path + "/challenge", json: #"{"userAuthenticatorId":"ua_1","challengeId":"c","userId":"u"}"#)
         let response = await fixture.assent.push.getChallenge()
-        #expect((response.data ?? nil)?.challengeId == "c")
+        #expect(response.data?.challengeId == "c")
         #expect(fixture.transport.requests.count == 2)
         #expect(fixture.transport.requests[1].header("X-Authsignal-Signature") == nil)
     }

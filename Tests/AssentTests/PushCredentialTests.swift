@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import AssentWire
 import Foundation
 import Testing
@@ -15,9 +16,9 @@ import Testing
             """)
         let response = await fixture.assent.push.addCredential(token: "tok.en.jwt", pushToken: "fcm-123")
         #expect(!response.isError, "\(response.error ?? "")")
+        // Never used yet: lastAuthenticatedAt is null until the first approve, deny, claim or update.
         #expect(response.data == AppCredential(
-            credentialId: "ua_1", createdAt: "2026-11-30T06:16:58.123Z", userId: "alice",
-            lastAuthenticatedAt: "2026-11-30T06:16:58.123Z"))
+            credentialId: "ua_1", createdAt: "2026-11-30T06:16:58.123Z", userId: "alice", lastAuthenticatedAt: nil))
 
         let request = try #require(fixture.transport.requests.first)
         #expect(fixture.transport.requests.count == 1)

@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import AssentWire
 import Foundation
 import Testing
@@ -21,7 +22,7 @@ import Testing
             challengeId: id, success: true, ipAddress: "198.51.100.4", userAgent: "KioskBrowser/1.0",
             actionCode: "kioskSignIn", idempotencyKey: "idem-7",
             custom: ["terminal": .string("Lobby 2"), "floor": .number(3)],
-            user: ChallengeUser(custom: ["tier": .string("gold")])))
+            user: ChallengeUser(custom: ["tier": .string("gold")]), location: "Wellington, New Zealand"))
 
         let request = try #require(fixture.transport.requests.first)
         #expect(fixture.transport.requests.count == 1)

@@ -1,4 +1,5 @@
 import Assent
+import AssentTesting
 import AssentWire
 import Foundation
 #if canImport(FoundationNetworking)
@@ -98,6 +99,7 @@ import Testing
         #expect(claim.custom == ["terminal": .string("Lobby 2")])
         #expect(claim.user == ChallengeUser(custom: ["tier": .string("gold")]))
         #expect(claim.idempotencyKey?.isEmpty == false)
+        #expect(claim.location == nil, "an anonymous challenge has no tracked location")
         let claimedState = try await poll(server, challenge)
         #expect(claimedState["isClaimed"] as? Bool == true && claimedState["isConsumed"] as? Bool == false)
 
@@ -160,6 +162,40 @@ import Testing
         #expect(removed.data == true && !removed.isError, "\(removed.error ?? "")")
         #expect(await assent.qr.getCredential().errorCode == "credential_not_found")
         #expect(await assent.qr.claimChallenge(payload: challengeId).errorCode == "credential_not_found")
+    }
+
+    @Test func `a claim shows the location the backend tracked with the action, and null when it tracked none`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (assent, _) = try await enrol(server, user: "frank")
+        for location in ["Wellington, New Zealand", nil] {
+            var attributes: [String: Any] = ["ipAddress": "203.0.113.9"]
+            attributes["location"] = location
+            let tracked = try await server.track(user: "frank", action: "signIn", attributes)
+            let token = try #require(tracked["token"] as? String)
+            let started = try await server.call(
+                "POST", "/v1/client/challenge/qr-code", authorization: "Bearer \(token)", body: [:])
+            let challengeId = try #require(started.json["challengeId"] as? String, "\(started.json)")
+            let claimed = await assent.qr.claimChallenge(challengeId: challengeId)
+            let claim = try #require(claimed.data, "\(claimed.error ?? "")")
+            #expect(claim.location == location && claim.ipAddress == "203.0.113.9")
+        }
+    }
+
+    @Test func `a QR credential is never used until its first claim, which stamps lastAuthenticatedAt`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (assent, credential) = try await enrol(server, user: "erin")
+        #expect(credential.lastAuthenticatedAt == nil)
+        let fresh = try #require(await assent.qr.getCredential().data)
+        #expect(fresh.lastAuthenticatedAt == nil)
+
+        let challenge = try await start(server)
+        let claimed = await assent.qr.claimChallenge(challengeId: try #require(challenge["challengeId"] as? String))
+        #expect(claimed.data?.success == true, "\(claimed.error ?? "")")
+        let used = try #require(await assent.qr.getCredential().data)
+        let stamped = try #require(used.lastAuthenticatedAt, "the claim is the credential's first use")
+        #expect(stamped >= used.createdAt)
     }
 
     @Test func `a QR credential deleted on the server is invalid_credential on the device`() async throws {

@@ -24,6 +24,7 @@ extension PushFixture {
 
     static let claimJSON = """
         {"success":true,"ipAddress":"198.51.100.4","userAgent":"KioskBrowser/1.0","actionCode":"kioskSignIn",\
-        "idempotencyKey":"idem-7","custom":{"terminal":"Lobby 2","floor":3},"user":{"custom":{"tier":"gold"}}}
+        "idempotencyKey":"idem-7","custom":{"terminal":"Lobby 2","floor":3},"user":{"custom":{"tier":"gold"}},\
+        "location":"Wellington, New Zealand"}
         """
 }

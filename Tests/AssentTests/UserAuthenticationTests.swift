@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 import Synchronization
 import Testing
@@ -12,7 +13,7 @@ import Testing
     private struct Fixture {
         let transport = FakeTransport()
         let keyStore = InMemoryKeyStore()
-        let time = TestClock(unixSeconds: PushFixture.now)
+        let time = ManualClock(unixSeconds: PushFixture.now)
         let sensor: SimulatedBiometricAuthenticator
         let assent: Assent
 

@@ -25,12 +25,14 @@ public final class AssentPowerAuth: Sendable {
     let tokens: TokenCache
     /// The configuration, nil when the SDK was created without one.
     public let configuration: PowerAuthConfiguration?
+    /// The device's platform (``DeviceInfo/platform``), which decides the biometry defaults of ``configuration``.
+    let platform: String
     /// Serializes everything that reads and writes the activation (signatures, counter synchronization).
     let lock = AsyncLock()
 
     init(
         api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, gate: UserAuthenticationGate, tokens: TokenCache,
-        configuration: PowerAuthConfiguration?
+        configuration: PowerAuthConfiguration?, platform: String
     ) {
         self.api = api
         self.keyStore = keyStore
@@ -38,6 +40,7 @@ public final class AssentPowerAuth: Sendable {
         self.gate = gate
         self.tokens = tokens
         self.configuration = configuration
+        self.platform = platform
     }
 
     // MARK: Activation

@@ -31,15 +31,27 @@ extension AssentPowerAuth {
         return true
     }
 
-    /// Adds the biometry factor: asks the user for biometrics (the prompt), unlocks the vault with a
+    /// Adds the biometry factor: asks the user for biometrics (`prompt`) when
+    /// ``PowerAuthConfiguration/authenticateOnBiometricKeySetup`` says so (never on iOS), unlocks the vault with a
     /// `possession_knowledge` signature (which is why the password is needed, and why a wrong one counts as a failed
     /// attempt on the server), decrypts the device private key with the vault key, re-derives the keys, and keeps the
     /// biometry key protected under a random unlock key that only a biometric authentication releases.
     ///
-    /// The key is bound to the current enrolment when ``PowerAuthConfiguration/invalidateBiometricFactorAfterChange``
-    /// is set. After a failure, call ``fetchActivationStatus()`` to resynchronize the counter and read the remaining
-    /// attempts.
+    /// ```swift
+    /// _ = await powerAuth.addBiometryFactor(password: "1234",
+    ///         prompt: AuthenticationPrompt(title: "Add biometry", message: "Allow biometry factor"))
+    /// // The simplified variant, on iOS or with authenticateOnBiometricKeySetup false (no prompt is shown):
+    /// _ = await powerAuth.addBiometryFactor(password: "1234")
+    /// ```
     ///
+    /// The key is bound to the current enrolment when
+    /// ``PowerAuthConfiguration/invalidatesBiometricFactorAfterChange(platform:)`` says so for this device. After a
+    /// failure, call ``fetchActivationStatus()`` to resynchronize the counter and read the remaining attempts.
+    ///
+    /// - Parameters:
+    ///   - password: The knowledge factor, checked by the server.
+    ///   - prompt: What the biometric prompt shows when setting up the key authenticates
+    ///     (``AuthenticationPrompt/default`` when not given); unused otherwise.
     /// - Returns: `true`, or `biometry_not_available`, `biometry_lockout`, `user_authentication_failed`,
     ///   `invalid_signature` (wrong password, counted), `missing_activation`, `network_error`, ...
     public func addBiometryFactor(password: String, prompt: AuthenticationPrompt = .default) async -> AssentResponse<Bool> {
@@ -55,7 +67,9 @@ extension AssentPowerAuth {
                     "Biometric authentication is not available (\(system.systemStatus.rawValue)).",
                     AssentErrorCode.biometryNotAvailable)
             }
-            _ = try await gate.authenticate(prompt: prompt, allowing: .biometric)
+            if configuration.authenticatesOnBiometricKeySetup(platform: platform) {
+                _ = try await gate.authenticate(prompt: prompt, allowing: .biometric)
+            }
             let fingerprint = await gate.authenticator.enrolmentFingerprint()
             let body = Data(#"{"reason":"ADD_BIOMETRY"}"#.utf8)
             let unlocked: VaultUnlockResponse
@@ -91,7 +105,7 @@ extension AssentPowerAuth {
                 try await deleteSecret(Self.biometrySecretName)
                 try await saveBiometryItem(BiometryUnlockItem(
                     unlockKey: Base64.encode(unlockKey), enrolmentFingerprint: fingerprint,
-                    invalidateAfterChange: configuration.invalidateBiometricFactorAfterChange))
+                    invalidateAfterChange: configuration.invalidatesBiometricFactorAfterChange(platform: platform)))
                 data.biometryKey = Base64.encode(try Self.wrap(keys.biometry, key: unlockKey))
                 try await save(data)
                 return true

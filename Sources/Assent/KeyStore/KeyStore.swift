@@ -2,8 +2,9 @@
 /// small secret blobs by name (the PowerAuth activation's protected keys).
 ///
 /// The SDK loads a key before every signed call, creates one at enrolment when none exists (an existing key is
-/// reused, as the official SDKs do) and deletes it when the credential is removed. Implementations: ``InMemoryKeyStore``
-/// for tests, ``FileKeyStore`` for Linux; a platform adapter can back it with the Keychain / Secure Enclave.
+/// reused, as the official SDKs do) and deletes it when the credential is removed. Implementations: ``FileKeyStore``
+/// for Linux, `InMemoryKeyStore` (library `AssentTesting`) for tests; a platform adapter can back it with the
+/// Keychain / Secure Enclave.
 public protocol KeyStore: Sendable {
     /// The key stored under `name`, or nil when there is none.
     ///

@@ -14,8 +14,8 @@ public protocol SigningKey: Sendable {
     func signature(for message: [UInt8]) async throws -> [UInt8]
 }
 
-/// A ``SigningKey`` whose private key lives in this process's memory (loaded from ``FileKeyStore`` or held by
-/// ``InMemoryKeyStore``).
+/// A ``SigningKey`` whose private key lives in this process's memory (loaded from ``FileKeyStore``, or held by the
+/// in-memory key store of the `AssentTesting` library).
 public struct SoftwareSigningKey: SigningKey {
     /// The private key.
     public let privateKey: P256.PrivateKey
@@ -32,6 +32,11 @@ public struct SoftwareSigningKey: SigningKey {
     public init(privateKey: P256.PrivateKey, accessPolicy: KeyAccessPolicy) {
         self.privateKey = privateKey
         self.accessPolicy = accessPolicy
+    }
+
+    /// A new random key pair with `accessPolicy` (for key stores in this package that keep keys in memory).
+    package static func generate(accessPolicy: KeyAccessPolicy) -> SoftwareSigningKey {
+        SoftwareSigningKey(privateKey: P256.PrivateKey(), accessPolicy: accessPolicy)
     }
 
     /// Whether every use must be approved by the user.

@@ -9,7 +9,7 @@ public struct AppCredential: Codable, Sendable, Hashable {
     public var createdAt: String
     /// The user it belongs to.
     public var userId: String
-    /// When it was last used to authenticate (ISO-8601); nil when never.
+    /// When it was last used (ISO-8601): the last approve, deny, QR claim or credential update; nil until the first.
     public var lastAuthenticatedAt: String?
     /// When it lapses unless kept alive with ``AssentPush/updateCredential(pushToken:resetExpiry:)`` (ISO-8601);
     /// nil when the tenant sets no credential lifetime.
@@ -27,9 +27,11 @@ public struct AppCredential: Codable, Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 
+    /// A credential just enrolled has not been used: `lastAuthenticatedAt` stays nil until its first approve, deny,
+    /// claim or update (Authsignal's iOS SDK copies `verifiedAt` here, which the documents contradict).
     init(_ response: AddCredentialResponse) {
         self.init(credentialId: response.userAuthenticatorId, createdAt: response.verifiedAt, userId: response.userId,
-                  lastAuthenticatedAt: response.verifiedAt, expiresAt: response.expiresAt)
+                  lastAuthenticatedAt: nil, expiresAt: response.expiresAt)
     }
 
     init(_ response: CredentialResponse) {

@@ -125,16 +125,27 @@ public final class AssentPush: Sendable {
 
     /// The pending challenge for this device, if any, with its context.
     ///
+    /// ```swift
+    /// let response = await assent.push.getChallenge()
+    /// if let error = response.error {
+    ///     // The credential stored on the device is invalid (or the server could not be reached)
+    /// } else if let challenge = response.data {
+    ///     // A pending challenge: show its context, then answer it with challenge.challengeId
+    /// } else {
+    ///     // No pending challenge
+    /// }
+    /// ```
+    ///
     /// Asks the server for a single-use nonce (`POST .../push/challenge/sign`), signs it and sends the signature as
     /// `X-Authsignal-Signature`, which is what makes the server include public custom data. A server without the
     /// nonce endpoint (404 without a body) gets the unsigned request. Fetching never prompts the user: a key that
     /// requires user authentication signs the nonce only while an earlier authentication is still valid (its
     /// `timeout`), otherwise the request goes unsigned and public custom data is left out.
     ///
-    /// - Returns: The challenge; `nil` data (and no error) when none is pending; or an error such as
-    ///   `invalid_credential` when the server no longer knows this device's credential.
-    public func getChallenge() async -> AssentResponse<AppChallenge?> {
-        let response: AssentResponse<AppChallenge?> = await .run { () async throws(ClientFailure) -> AppChallenge?? in
+    /// - Returns: The challenge as `data`; when none is pending, nil `data` and no error (``AssentResponse/isError``
+    ///   is false); or an error such as `invalid_credential` when the server no longer knows this device's credential.
+    public func getChallenge() async -> AssentResponse<AppChallenge> {
+        await .run { () async throws(ClientFailure) -> AppChallenge? in
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
             var headers: [String: String] = [:]
@@ -144,11 +155,10 @@ public final class AssentPush: Sendable {
             let response = try await api.send(
                 "GET", Self.credentialPath + "/challenge", publicKey: publicKey, headers: headers,
                 as: PushChallengeResponse.self)
-            guard let challengeId = response.challengeId else { return .some(nil) }
+            guard let challengeId = response.challengeId else { return nil }
             guard let userId = response.userId else { throw .decoding }
-            return .some(AppChallenge(challengeId: challengeId, userId: userId, response))
+            return AppChallenge(challengeId: challengeId, userId: userId, response)
         }
-        return response
     }
 
     /// Approves or denies a challenge. Sends the compatible signature over the challenge ID and Assent's bound

@@ -7,7 +7,7 @@ import AssentWire
 ///
 /// ```swift
 /// let claim = await assent.qr.claimChallenge(payload: scannedText)
-/// if let claim = claim.data {  // show claim.ipAddress, claim.userAgent, claim.actionCode, claim.custom
+/// if let claim = claim.data {  // show claim.ipAddress, claim.location, claim.userAgent, claim.actionCode, claim.custom
 ///     _ = await assent.qr.updateChallenge(challengeId: claim.challengeId, approved: true)
 /// }
 /// ```

@@ -21,12 +21,16 @@ public struct ClaimedChallenge: Codable, Sendable, Hashable {
     public var custom: [String: JSONValue]?
     /// The user's custom data points marked public.
     public var user: ChallengeUser?
+    /// Where the request that started the challenge came from, as the backend tracked it with the action (e.g.
+    /// "Wellington, New Zealand"); nil when none was tracked, and always for an anonymous challenge: the server has
+    /// no location database to derive one from the IP address.
+    public var location: String?
 
     /// Creates the value.
     public init(
         challengeId: String, success: Bool, ipAddress: String? = nil, userAgent: String? = nil,
         actionCode: String? = nil, idempotencyKey: String? = nil, custom: [String: JSONValue]? = nil,
-        user: ChallengeUser? = nil
+        user: ChallengeUser? = nil, location: String? = nil
     ) {
         self.challengeId = challengeId
         self.success = success
@@ -36,12 +40,13 @@ public struct ClaimedChallenge: Codable, Sendable, Hashable {
         self.idempotencyKey = idempotencyKey
         self.custom = custom
         self.user = user
+        self.location = location
     }
 
     init(challengeId: String, _ response: ClaimChallengeResponse) {
         self.init(
             challengeId: challengeId, success: response.success, ipAddress: response.ipAddress,
             userAgent: response.userAgent, actionCode: response.actionCode, idempotencyKey: response.idempotencyKey,
-            custom: response.custom, user: response.user)
+            custom: response.custom, user: response.user, location: response.location)
     }
 }

@@ -5,9 +5,10 @@ public struct DeviceInfo: Sendable, Hashable {
     /// A name the user recognises; defaults to the host name.
     public var name: String
     /// The platform string the server stores and uses to route pushes: `ios` credentials get APNs, anything else
-    /// FCM (when a managed provider is configured). Defaults to the operating system this code runs on: `ios`,
-    /// `android` (never, for Swift), `macos`, `linux` or `unknown`. Set `ios` or `android` explicitly when an app
-    /// built on this SDK registers a real APNs or FCM token.
+    /// FCM (when a managed provider is configured); it also picks the biometry defaults biometry-setup.md gives per
+    /// platform (see ``PowerAuthConfiguration``). Defaults to the operating system this code runs on: `ios`,
+    /// `android`, `macos`, `linux` or `unknown`. Set `ios` or `android` explicitly when an app built on this SDK
+    /// registers a real APNs or FCM token.
     public var platform: String
 
     /// Creates the value.
@@ -25,6 +26,8 @@ public struct DeviceInfo: Sendable, Hashable {
     public static var defaultPlatform: String {
         #if os(iOS)
         return "ios"
+        #elseif os(Android)
+        return "android"
         #elseif os(macOS)
         return "macos"
         #elseif os(Linux)

@@ -1,10 +1,12 @@
 import AssentCrypto
 import Synchronization
 
-/// **A simulated biometric sensor — for demos and tests, never a security boundary.** It "recognises" the user
-/// whenever it is asked, unless its state says otherwise; the state is driven by code (or the CLI's
-/// `assent device biometry simulate`): the enrolled set changes, lockout, the next attempts fail or are cancelled,
-/// prompts are held open. It counts prompts so tests can tell whether one was shown.
+/// **A simulated biometric sensor — for demos and tests, never a security boundary.** It performs no biometric check
+/// at all: no sensor is read and nobody is recognised; it answers "recognised" whenever it is asked, unless its
+/// state says otherwise. An app must give the SDK a real ``UserAuthenticator`` (the platform's biometrics) instead.
+/// The state is driven by code (or the CLI's `assent device biometry simulate`): the enrolled set changes, lockout,
+/// the next attempts fail or are cancelled, prompts are held open. It counts prompts so tests can tell whether one
+/// was shown.
 ///
 /// Its ``enrolmentFingerprint()`` changes whenever the enrolled set changes, as a real platform's does.
 public final class SimulatedBiometricAuthenticator: UserAuthenticator {

@@ -62,6 +62,7 @@ struct ServerAPI: Sendable {
         attributes.ipAddress = try body.string("ipAddress", maxLength: 64)
         attributes.userAgent = try body.string("userAgent", maxLength: 1024)
         attributes.deviceID = try body.string("deviceId", maxLength: 256)
+        attributes.location = try body.string("location", maxLength: 256)
         attributes.scope = try body.string("scope", maxLength: 512)
         attributes.email = try body.string("email", maxLength: 320)
         attributes.phoneNumber = try body.string("phoneNumber", maxLength: 32)

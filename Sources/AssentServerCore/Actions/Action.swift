@@ -24,6 +24,9 @@ package struct Action: Sendable, Hashable {
     package var userAgent: String?
     /// Context from the initiating request.
     package var deviceID: String?
+    /// Where the initiating request came from, as the backend described it (e.g. "Wellington, NZ"); shown to the
+    /// device that claims a QR challenge for this action. Assent has no location database: nothing fills it otherwise.
+    package var location: String?
     /// Where a web flow returns to.
     package var redirectURL: String?
     /// Free-form data from the backend.

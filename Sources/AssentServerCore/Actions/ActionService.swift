@@ -40,6 +40,7 @@ package struct ActionService: Sendable {
         action.ipAddress = attributes.ipAddress
         action.userAgent = attributes.userAgent
         action.deviceID = attributes.deviceID
+        action.location = attributes.location
         action.redirectURL = attributes.redirectURL
         action.custom = attributes.custom
         action.scope = attributes.scope

@@ -14,6 +14,8 @@ package struct TrackAttributes: Sendable, Hashable {
     package var userAgent: String?
     /// The initiating device.
     package var deviceID: String?
+    /// Where the initiating request came from, in words the user recognises (the backend's own geolocation).
+    package var location: String?
     /// Scopes for the token, e.g. `add:authenticators`.
     package var scope: String?
     /// Updates the user's e-mail address.

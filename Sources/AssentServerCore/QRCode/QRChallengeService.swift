@@ -97,11 +97,16 @@ package struct QRChallengeService: Sendable {
         events.publish(claimed)
         let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
         let userCustom = tenant.settings.publicUserCustom(user?.custom)
+        // The location the backend tracked with the action; an anonymous challenge has none (no location database).
+        var location: String?
+        if anonymous == nil, let key = claimed.idempotencyKey {
+            location = try await store.action(tenantID: tenant.id, idempotencyKey: key)?.location
+        }
         return ClaimChallengeResponse(
             success: true, ipAddress: claimed.ipAddress, userAgent: claimed.userAgent, actionCode: claimed.actionCode,
             idempotencyKey: claimed.idempotencyKey,
             custom: tenant.settings.publicCustom(claimed.custom),
-            user: userCustom.map { ChallengeUser(custom: $0) })
+            user: userCustom.map { ChallengeUser(custom: $0) }, location: location)
     }
 
     /// The QR challenge with this id when it is still open (pending or claimed, unexpired).

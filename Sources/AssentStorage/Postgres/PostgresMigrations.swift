@@ -197,6 +197,9 @@ enum PostgresMigrations {
         CREATE INDEX challenge_timeline_by_challenge ON challenge_timeline(challenge_id, id);
         CREATE INDEX challenge_timeline_by_time ON challenge_timeline(at);
         """),
+        (6, """
+        ALTER TABLE actions ADD COLUMN location TEXT;
+        """),
     ]
 
     /// Applies every step the database has not had, each in its own transaction, holding the advisory lock

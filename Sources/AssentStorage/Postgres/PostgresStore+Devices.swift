@@ -318,6 +318,9 @@ extension PostgresStore {
                 try Self.ensureUser(tenantID: tenantID, userID: action.userID, now: now, in: db)
                 try Self.insertAction(action, in: db)
             }
+            try db.update(
+                "UPDATE authenticators SET last_verified_at = $1 WHERE id = $2 AND tenant_id = $3",
+                [.integer(now), .text(authenticator.id), .text(tenantID)])
             return claimed
         }
     }

@@ -244,7 +244,7 @@ package final class PostgresStore: Store {
 
     /// `INSERT INTO actions … VALUES` with ``actionValues(_:)`` as parameters from `$firstParameter` on.
     static func insertActionSQL(firstParameter: Int) -> String {
-        let placeholders = (firstParameter..<firstParameter + 15).map { "$\($0)" }.joined(separator: ", ")
+        let placeholders = (firstParameter..<firstParameter + 16).map { "$\($0)" }.joined(separator: ", ")
         return "INSERT INTO actions (\(actionColumns)) VALUES (\(placeholders))"
     }
 
@@ -252,7 +252,7 @@ package final class PostgresStore: Store {
         [.text(a.tenantID), .text(a.idempotencyKey), .text(a.userID), .text(a.actionCode), .text(a.state.rawValue),
          .integer(a.createdAt), .integer(a.stateUpdatedAt), .optional(a.verificationMethod?.rawValue),
          .optional(a.ipAddress), .optional(a.userAgent), .optional(a.deviceID), .optional(a.redirectURL),
-         encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt)]
+         encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt), .optional(a.location)]
     }
 
     static func insertAction(_ a: Action, in db: PostgresConnection) throws {

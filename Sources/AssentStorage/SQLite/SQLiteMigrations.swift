@@ -192,6 +192,9 @@ enum SQLiteMigrations {
         CREATE INDEX challenge_timeline_by_challenge ON challenge_timeline(challenge_id, id);
         CREATE INDEX challenge_timeline_by_time ON challenge_timeline(at);
         """),
+        (6, """
+        ALTER TABLE actions ADD COLUMN location TEXT;
+        """),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

@@ -293,6 +293,9 @@ extension SQLiteStore {
                 }
                 try Self.insertAction(action, in: db)
             }
+            try db.run(
+                "UPDATE authenticators SET last_verified_at = ? WHERE id = ? AND tenant_id = ?",
+                [.integer(now), .text(authenticator.id), .text(tenantID)])
             return claimed
         }
     }

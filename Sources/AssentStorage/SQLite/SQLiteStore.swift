@@ -174,7 +174,7 @@ package final class SQLiteStore: Store {
 
     static let actionColumns = """
         tenant_id, idempotency_key, user_id, action_code, state, created_at, state_updated_at, verification_method, \
-        ip_address, user_agent, device_id, redirect_url, custom, scope, validated_at
+        ip_address, user_agent, device_id, redirect_url, custom, scope, validated_at, location
         """
 
     static func action(tenantID: String, idempotencyKey: String, in db: SQLiteConnection) throws -> Action? {
@@ -206,11 +206,11 @@ package final class SQLiteStore: Store {
 
     static func insertAction(_ a: Action, in db: SQLiteConnection) throws {
         try db.run(
-            "INSERT INTO actions (\(actionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO actions (\(actionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [.text(a.tenantID), .text(a.idempotencyKey), .text(a.userID), .text(a.actionCode), .text(a.state.rawValue),
              .integer(a.createdAt), .integer(a.stateUpdatedAt), .optional(a.verificationMethod?.rawValue),
              .optional(a.ipAddress), .optional(a.userAgent), .optional(a.deviceID), .optional(a.redirectURL),
-             encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt)])
+             encodeCustom(a.custom), .optional(a.scope), .optional(a.validatedAt), .optional(a.location)])
     }
 
     package func action(tenantID: String, idempotencyKey: String) async throws -> Action? {

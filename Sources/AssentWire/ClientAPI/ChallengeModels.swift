@@ -265,10 +265,14 @@ public struct ClaimChallengeResponse: Codable, Sendable, Hashable {
     public var custom: [String: JSONValue]?
     /// Public custom data of the user.
     public var user: ChallengeUser?
+    /// Where the initiating request came from, as the backend tracked it with the action (track's `location`);
+    /// `null` when none was tracked, and always for an anonymous challenge (the server has no location database).
+    public var location: String?
+
     /// Creates a response.
     public init(
         success: Bool, ipAddress: String?, userAgent: String?, actionCode: String?, idempotencyKey: String?,
-        custom: [String: JSONValue]?, user: ChallengeUser?
+        custom: [String: JSONValue]?, user: ChallengeUser?, location: String? = nil
     ) {
         self.success = success
         self.ipAddress = ipAddress
@@ -277,5 +281,24 @@ public struct ClaimChallengeResponse: Codable, Sendable, Hashable {
         self.idempotencyKey = idempotencyKey
         self.custom = custom
         self.user = user
+        self.location = location
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case success, ipAddress, userAgent, actionCode, idempotencyKey, custom, user, location
+    }
+
+    /// Encodes the response; `location` is written as `null` when unknown (the field the QR document lists is always
+    /// there), other absent fields are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(success, forKey: .success)
+        try container.encodeIfPresent(ipAddress, forKey: .ipAddress)
+        try container.encodeIfPresent(userAgent, forKey: .userAgent)
+        try container.encodeIfPresent(actionCode, forKey: .actionCode)
+        try container.encodeIfPresent(idempotencyKey, forKey: .idempotencyKey)
+        try container.encodeIfPresent(custom, forKey: .custom)
+        try container.encodeIfPresent(user, forKey: .user)
+        try container.encode(location, forKey: .location)
     }
 }

@@ -98,7 +98,7 @@ enum DevicePushCommands {
         options: DeviceHome.options
     ) { invocation in
         let home = try DeviceHome(invocation)
-        let pending = try await home.sdk(try home.enrolment()).push.getChallenge().value("cannot fetch the challenge") ?? nil
+        let pending = try await home.sdk(try home.enrolment()).push.getChallenge().value("cannot fetch the challenge")
         try invocation.output.result(pending) {
             guard let pending else { return "No pending challenge." }
             return "Pending challenge:\n" + describe(pending)
@@ -126,7 +126,7 @@ enum DevicePushCommands {
             if let given = try options.nonEmpty("--challenge") {
                 challengeId = given
             } else {
-                guard let pending = try await push.getChallenge().value("cannot fetch the challenge") ?? nil else {
+                guard let pending = try await push.getChallenge().value("cannot fetch the challenge") else {
                     throw CLIError.failure("no pending challenge to \(name)", errorCode: "no_pending_challenge")
                 }
                 if !invocation.output.json { Output.standard("Challenge:\n" + describe(pending)) }

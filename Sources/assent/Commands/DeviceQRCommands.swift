@@ -207,6 +207,7 @@ enum DeviceQRCommands {
             ("challenge", claim.challengeId),
             ("action", claim.actionCode),
             ("from IP address", claim.ipAddress),
+            ("location", claim.location),
             ("user agent", claim.userAgent),
             ("idempotency key", claim.idempotencyKey),
             ("details", claim.custom.flatMap(compact)),

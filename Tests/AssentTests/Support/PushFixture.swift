@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 
 /// An ``Assent`` wired to a ``FakeTransport``, an ``InMemoryKeyStore`` and a fixed clock.

@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 
 /// PowerAuth helpers for tests against a real `assentd`.
@@ -36,16 +37,18 @@ extension ServerProcess {
         return json
     }
 
-    /// An SDK for this server's tenant with PowerAuth configured (the master key pinned).
+    /// An SDK for this server's tenant with PowerAuth configured (the master key pinned), on a device of `platform`.
     func powerAuthSDK(
         keyStore: any KeyStore = InMemoryKeyStore(), sensor: SimulatedBiometricAuthenticator = SimulatedBiometricAuthenticator(),
-        clock: AssentClock = .system, invalidateBiometricFactorAfterChange: Bool = true
+        clock: AssentClock = .system, platform: String = "linux", invalidateBiometricFactorAfterChange: Bool? = true,
+        authenticateOnBiometricKeySetup: Bool = true
     ) throws -> Assent {
         Assent(
             tenantID: tenantID, baseURL: apiURL, keyStore: keyStore, transport: URLSessionTransport(), clock: clock,
-            device: DeviceInfo(name: "e2e-device", platform: "linux"), userAuthenticator: sensor,
+            device: DeviceInfo(name: "e2e-device", platform: platform), userAuthenticator: sensor,
             powerAuth: PowerAuthConfiguration(
                 masterPublicKey: try masterPublicKey(),
-                invalidateBiometricFactorAfterChange: invalidateBiometricFactorAfterChange))
+                invalidateBiometricFactorAfterChange: invalidateBiometricFactorAfterChange,
+                authenticateOnBiometricKeySetup: authenticateOnBiometricKeySetup))
     }
 }

@@ -1,7 +1,17 @@
-import AssentCrypto
+import Assent
 import Synchronization
 
-/// A ``KeyStore`` that keeps keys and secrets in memory only, for tests and short-lived tools.
+/// A ``Assent/KeyStore`` that keeps keys and secrets in this process's memory only, for tests: nothing is written to
+/// disk and everything is gone when the store is released. Names are checked as every key store checks them.
+///
+/// ```swift
+/// let keyStore = InMemoryKeyStore()
+/// let assent = Assent(tenantID: "acme", baseURL: "http://assent.test/v1", keyStore: keyStore,
+///                     transport: FakeTransport(), clock: ManualClock().clock)
+/// ```
+///
+/// It is not part of the `Assent` product on purpose: an app keeps its keys in the platform's key store (or
+/// ``Assent/FileKeyStore``), never in memory.
 public final class InMemoryKeyStore: KeyStore {
     private let keys = Mutex<[String: SoftwareSigningKey]>([:])
     private let secrets = Mutex<[String: [UInt8]]>([:])
@@ -18,7 +28,7 @@ public final class InMemoryKeyStore: KeyStore {
     /// Generates and keeps a new key under `name`.
     public func createKey(named name: String, accessPolicy: KeyAccessPolicy) async throws -> any SigningKey {
         try Self.check(name)
-        let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), accessPolicy: accessPolicy)
+        let key = SoftwareSigningKey.generate(accessPolicy: accessPolicy)
         keys.withLock { $0[name] = key }
         return key
     }
@@ -49,7 +59,9 @@ public final class InMemoryKeyStore: KeyStore {
         return secrets.withLock { $0.removeValue(forKey: name) != nil }
     }
 
-    /// Stores `key` under `name` (tests use it to plant a known key).
+    /// Stores `key` under `name`, so a test can plant a key it knows, as if the device had enrolled with it.
+    ///
+    /// - Throws: ``Assent/KeyStoreError`` with code `invalidName` for a name no key store accepts.
     public func store(_ key: SoftwareSigningKey, named name: String) throws {
         try Self.check(name)
         keys.withLock { $0[name] = key }
