@@ -8,7 +8,8 @@ a shim that starts including another library's header, or a module map that link
 
 It also checks that docs/module-graph.dot (the source of the picture in docs/architecture.md) is the graph the
 package describes today; `--dot` prints that graph, so after a change of targets:
-    scripts/check-module-graph.py --dot > docs/module-graph.dot && dot -Tsvg docs/module-graph.dot > docs/module-graph.svg
+    scripts/check-module-graph.py --dot > docs/module-graph.dot
+    tred docs/module-graph.dot | dot -Tsvg > docs/module-graph.svg   (tred: Graphviz's transitive reduction)
 
 Usage: scripts/check-module-graph.py [--dot] [DESCRIBE.json]   (without a file it runs `swift package describe`)
 Exit status 0 when every rule holds, 1 with one line per broken rule otherwise.
