@@ -55,7 +55,7 @@ let package = Package(
         // app's tests never see it. What an SDK user's tests need is the AssentTesting product.
         .target(name: "AssentTestSupport", path: "Tests/AssentTestSupport"),
 
-        .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto"]),
+        .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentLog"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP", "AssentLog", "AssentCrypto"]),
         .testTarget(name: "AssentServerTests", dependencies: [
@@ -63,8 +63,8 @@ let package = Package(
             "AssentLog", "AssentTestSupport",
         ]),
         .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
-        .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage"]),
-        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto"]),
+        .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage", "AssentTestSupport"]),
+        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
         // Golden JSON per wire model, read by path from Fixtures/.
         .testTarget(name: "AssentWireTests", dependencies: ["AssentWire"], exclude: ["Fixtures"]),

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import AssentTestSupport
 
 /// `assent device activate|status|sign|biometry` as a real process against a real `assentd`.
 @Suite(.serialized) struct DeviceActivationCommandTests {
@@ -23,7 +24,7 @@ import Testing
     }
 
     /// The backend's `POST /v1/signatures/verify`.
-    private func verify(_ server: DeviceTestServer, uriId: String, body: String, header: String) async throws -> [String: Any] {
+    private func verify(_ server: ServerProcess, uriId: String, body: String, header: String) async throws -> [String: Any] {
         var request = URLRequest(url: URL(string: server.url + "/v1/signatures/verify")!, timeoutInterval: 30)
         request.httpMethod = "POST"
         request.setValue("Basic " + Data("\(server.secretKey):".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func `activate, sign, biometry and status run end to end and the backend verifies the headers`() async throws {
-        let server = try DeviceTestServer()
+        let server = try ServerProcess()
         defer { server.stop() }
         let home = try Home()
         defer { home.remove() }

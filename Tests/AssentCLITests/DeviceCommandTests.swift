@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// `assent device push ...` as a real process: usage and local failures without a server, then the whole device
 /// life cycle against a real `assentd`.
@@ -75,7 +76,7 @@ import Testing
     // MARK: Against assentd
 
     @Test func `a device enrols, shows, updates, sees and answers challenges, and removes itself`() async throws {
-        let server = try DeviceTestServer(settings: [
+        let server = try ServerProcess(settings: [
             "--number-matching", "on", "--public-custom-keys", "amount", "--push-credential-lifetime", "86400",
         ])
         defer { server.stop() }
@@ -172,7 +173,7 @@ import Testing
     }
 
     @Test func `keys sealed under a passphrase need it for every command`() throws {
-        let server = try DeviceTestServer()
+        let server = try ServerProcess()
         defer { server.stop() }
         let home = try Home()
         defer { home.remove() }
@@ -197,7 +198,7 @@ import Testing
     }
 
     @Test func `a device enrolled with one tenant refuses to enrol with another`() throws {
-        let server = try DeviceTestServer()
+        let server = try ServerProcess()
         defer { server.stop() }
         let home = try Home()
         defer { home.remove() }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import AssentTestSupport
 
 /// `assent device qr ...` as a real process: usage and local failures without a server, then enrolment, claiming a
 /// kiosk's challenge from its payload text and from a PNG of the QR code (made with `qrencode`, read with
@@ -149,20 +150,20 @@ import Testing
     // MARK: Against assentd
 
     /// The kiosk page: an anonymous challenge opened with only the tenant ID; answers `qrPayload`, `deviceCode`, ...
-    private func start(_ server: DeviceTestServer, custom: [String: Any]? = nil) async throws -> [String: Any] {
+    private func start(_ server: ServerProcess, custom: [String: Any]? = nil) async throws -> [String: Any] {
         var body: [String: Any] = ["action": "kioskSignIn"]
         body["custom"] = custom
         return try await page(server, "/v1/client/challenge/qr-code", body)
     }
 
     /// The kiosk's poll.
-    private func poll(_ server: DeviceTestServer, _ challenge: [String: Any]) async throws -> [String: Any] {
+    private func poll(_ server: ServerProcess, _ challenge: [String: Any]) async throws -> [String: Any] {
         try await page(server, "/v1/client/verify/qr-code", [
             "challengeId": challenge["challengeId"] as Any, "deviceCode": challenge["deviceCode"] as Any,
         ])
     }
 
-    private func page(_ server: DeviceTestServer, _ path: String, _ body: [String: Any]) async throws -> [String: Any] {
+    private func page(_ server: ServerProcess, _ path: String, _ body: [String: Any]) async throws -> [String: Any] {
         var request = URLRequest(url: URL(string: server.url + path)!, timeoutInterval: 30)
         request.httpMethod = "POST"
         request.setValue("Basic " + Data("\(server.tenantID):".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
@@ -174,7 +175,7 @@ import Testing
     }
 
     @Test func `a device enrols for QR codes, claims a kiosk challenge, approves it, and the token validates`() async throws {
-        let server = try DeviceTestServer(settings: ["--public-custom-keys", "terminal"])
+        let server = try ServerProcess(settings: ["--public-custom-keys", "terminal"])
         defer { server.stop() }
         let home = try Home()
         defer { home.remove() }
@@ -237,7 +238,7 @@ import Testing
     }
 
     @Test func `a device claims from a PNG of the QR code, declines, and removes its QR credential`() async throws {
-        let server = try DeviceTestServer()
+        let server = try ServerProcess()
         defer { server.stop() }
         let home = try Home()
         defer { home.remove() }
@@ -285,7 +286,7 @@ import Testing
     }
 
     @Test func `a QR credential enrolled with one tenant refuses to enrol with another`() throws {
-        let server = try DeviceTestServer()
+        let server = try ServerProcess()
         defer { server.stop() }
         let home = try Home()
         defer { home.remove() }

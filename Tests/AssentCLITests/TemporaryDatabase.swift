@@ -1,16 +1,11 @@
-import Foundation
+import AssentTestSupport
 
-/// A database path in a fresh temporary directory, removed by ``remove()``.
+/// A database path in a fresh temporary directory, removed with it.
 struct TemporaryDatabase {
-    let directory: URL
-    var path: String { directory.appendingPathComponent("assent.sqlite").path }
+    let directory: TemporaryDirectory
+    var path: String { directory.file("assent.sqlite") }
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("assent-cli-db-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    init() throws { directory = try TemporaryDirectory() }
 
-    func remove() {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    func remove() { directory.remove() }
 }

@@ -1,5 +1,6 @@
 import AssentCrypto
 import Testing
+import AssentTestSupport
 
 @Suite struct WycheproofHMACTests {
     struct Group: Decodable {

@@ -7,6 +7,7 @@ import AssentHTTP
 import Foundation
 import Synchronization
 import Testing
+import AssentTestSupport
 
 /// The in-process event bus and the bridge that keeps it right across instances.
 @Suite struct ChallengeEventsTests {

@@ -5,6 +5,7 @@
 import AssentLog
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// Everything that expires, driven by a manual clock against a real server: no test sleeps.
 @Suite(.serialized) struct ExpiryTests {

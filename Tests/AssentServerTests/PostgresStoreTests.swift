@@ -7,6 +7,7 @@ import AssentWire
 import Foundation
 import Synchronization
 import Testing
+import AssentTestSupport
 
 /// What only the PostgreSQL store does: migrations shared by instances starting together, announcements of
 /// challenge changes to other instances, the copy from SQLite, and libpq's text format.

@@ -5,6 +5,7 @@
 import AssentLog
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// The migration runner with numbers reserved by other branches.
 @Suite struct SQLiteMigrationGapTests {

@@ -6,6 +6,7 @@ import AssentLog
 import AssentWire
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// What only the SQLite file store does: its directory, its `user_version`, its group-committing writer.
 @Suite struct SQLiteStoreTests {

@@ -3,6 +3,7 @@ import AssentCrypto
 import AssentTesting
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// The Linux key store: keys sealed at rest, owner-only files, atomic writes, refusals that never lose a key.
 @Suite struct FileKeyStoreTests {
@@ -18,7 +19,7 @@ import Testing
     func `a key round-trips through the files and still signs`(passphrase: String?) async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         let created = try await FileKeyStore(directory: directory, passphrase: passphrase, iterations: rounds)
             .createKey(named: name, userPresenceRequired: true)
 
@@ -39,29 +40,29 @@ import Testing
     @Test func `a store whose directory does not exist yet has no keys and creates nothing on reads`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let store = FileKeyStore(directory: temporary.child("never/made"))
+        let store = FileKeyStore(directory: temporary.file("never/made"))
         #expect(try await store.loadKey(named: name) == nil)
         #expect(try await store.deleteKey(named: name) == false)
-        #expect(!FileManager.default.fileExists(atPath: temporary.child("never")))
+        #expect(!FileManager.default.fileExists(atPath: temporary.file("never")))
     }
 
     @Test(arguments: [nil, "pass"] as [String?])
     func `the directory is 0700 and every file 0600, with no temporary files left`(passphrase: String?) async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("home/keys")
+        let directory = temporary.file("home/keys")
         let store = FileKeyStore(directory: directory, passphrase: passphrase, iterations: rounds)
         _ = try await store.createKey(named: name, userPresenceRequired: false)
         _ = try await store.createKey(named: "assent_signing_key_qr_code", userPresenceRequired: false)
         _ = try await store.createKey(named: name, userPresenceRequired: false)  // replaces
 
-        #expect(try mode(directory) == 0o700)
-        #expect(try mode(temporary.child("home")) == 0o700)  // missing parents are created owner-only too
+        #expect(try fileMode(directory) == 0o700)
+        #expect(try fileMode(temporary.file("home")) == 0o700)  // missing parents are created owner-only too
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         let expected = ["assent_signing_key_push.key", "assent_signing_key_qr_code.key"]
         #expect(files == (passphrase == nil ? expected + ["keystore.secret"] : expected))
         for file in files {
-            #expect(try mode((directory as NSString).appendingPathComponent(file)) == 0o600, "\(file)")
+            #expect(try fileMode((directory as NSString).appendingPathComponent(file)) == 0o600, "\(file)")
         }
     }
 
@@ -69,7 +70,7 @@ import Testing
     func `the private key never appears in plaintext in the files`(passphrase: String?) async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         let key = try await FileKeyStore(directory: directory, passphrase: passphrase, iterations: rounds)
             .createKey(named: name, userPresenceRequired: false)
         let scalar = try privateScalar(key)
@@ -92,7 +93,7 @@ import Testing
     @Test func `a wrong passphrase is refused and the key is left as it was`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         let created = try await FileKeyStore(directory: directory, passphrase: "right", iterations: rounds)
             .createKey(named: name, userPresenceRequired: false)
         let path = (directory as NSString).appendingPathComponent("\(name).key")
@@ -112,7 +113,7 @@ import Testing
     @Test func `a key stored without a passphrase is not opened with one`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         _ = try await FileKeyStore(directory: directory).createKey(named: name, userPresenceRequired: false)
         await #expect(throws: KeyStoreError(.protectionMismatch, "")) {
             _ = try await FileKeyStore(directory: directory, passphrase: "p").loadKey(named: name)
@@ -122,7 +123,7 @@ import Testing
     @Test func `an edited attribute, a swapped file or a lost key file is refused as corrupted`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         let store = FileKeyStore(directory: directory)
         _ = try await store.createKey(named: name, userPresenceRequired: true)
         _ = try await store.createKey(named: "other", userPresenceRequired: false)
@@ -150,7 +151,7 @@ import Testing
     @Test func `a directory or key file other users can access is refused`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         let store = FileKeyStore(directory: directory)
         _ = try await store.createKey(named: name, userPresenceRequired: false)
         let path = (directory as NSString).appendingPathComponent("\(name).key")
@@ -171,7 +172,7 @@ import Testing
     func `names that could leave the directory are refused`(bad: String) async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let store = FileKeyStore(directory: temporary.child("keys"))
+        let store = FileKeyStore(directory: temporary.file("keys"))
         await #expect(throws: KeyStoreError(.invalidName, "")) { _ = try await store.createKey(named: bad, userPresenceRequired: false) }
         await #expect(throws: KeyStoreError(.invalidName, "")) { _ = try await store.loadKey(named: bad) }
         await #expect(throws: KeyStoreError(.invalidName, "")) { _ = try await InMemoryKeyStore().loadKey(named: bad) }
@@ -180,7 +181,7 @@ import Testing
     @Test func `the SDK enrolled with one instance is found by the next, as a CLI run after run needs`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
-        let directory = temporary.child("keys")
+        let directory = temporary.file("keys")
         let transport = FakeTransport()
         transport.on("POST", PushFixture.credentialPath, json: #"{"userAuthenticatorId":"ua_1","userId":"alice","verifiedAt":"t"}"#)
         transport.on("GET", PushFixture.credentialPath, json: PushFixture.credentialJSON)

@@ -3,6 +3,7 @@ import AssentCrypto
 import AssentTesting
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// The SDK's PowerAuth client against a real `assentd`: activation, signed requests the backend verifies, wrong
 /// passwords and BLOCKED, counter synchronization, the biometry factor and factor-signed approvals.
@@ -80,7 +81,7 @@ import Testing
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let keys = directory.child("keys")
+        let keys = directory.file("keys")
         let first = try server.powerAuthSDK(keyStore: FileKeyStore(directory: keys, passphrase: "device", iterations: 1_000))
         let created = try #require(await first.powerAuth.createActivation(
             token: try await server.enrolmentToken("alice"), password: "1234").data)

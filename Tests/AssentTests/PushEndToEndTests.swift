@@ -3,6 +3,7 @@ import AssentTesting
 import AssentWire
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// The SDK against a real `assentd` (started from the build directory on a free loopback port): the whole push
 /// sign-in — backend track, enrolment, the page starting a challenge, the device seeing its context and approving

@@ -6,6 +6,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import AssentTestSupport
 
 /// The SDK against a real `assentd`: the whole anonymous QR sign-in — the backend tracks an enrolment, the device
 /// enrols its QR key, a kiosk page opens a challenge with only the tenant ID, the device claims it from the scanned

@@ -4,6 +4,7 @@ import AssentTesting
 import Foundation
 import Synchronization
 import Testing
+import AssentTestSupport
 
 /// Key-level user authentication (the push and QR documents' "Requiring user authentication"): every use of a key
 /// that requires it passes the ``UserAuthenticator`` first, by the rules of its ``KeyAccessPolicy``.
@@ -134,7 +135,7 @@ import Testing
     @Test func `the access policy is kept with the key in the file store`() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let keys = directory.child("keys")
+        let keys = directory.file("keys")
         let store = FileKeyStore(directory: keys, passphrase: "p", iterations: 1_000)
         let policy = KeyAccessPolicy(userAuthenticationRequired: true, timeout: 45, authorizationType: .deviceCredential)
         _ = try await store.createKey(named: "k", accessPolicy: policy)

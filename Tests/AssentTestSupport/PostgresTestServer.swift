@@ -1,32 +1,37 @@
-@testable import AssentHTTPClient
-@testable import AssentServer
-@testable import AssentServerCore
-@testable import AssentStorage
-import AssentLog
 import Foundation
 import Synchronization
 
 /// A throwaway PostgreSQL 15 for this test process: `initdb` and `pg_ctl` on a temporary directory and a free port
 /// (as the `postgres` user when running as root, since initdb refuses root), started on first use and stopped when
 /// the process exits. Each test gets a fresh database copied from a migrated template (`CREATE DATABASE … TEMPLATE`).
-/// Missing binaries fail the test with a message saying what to install; nothing is skipped.
-final class PostgresTestServer: Sendable {
+/// Missing binaries fail the test with a message saying what to install; nothing is skipped. It speaks SQL only
+/// through the `execute` and `migrate` closures its first caller gives, so this target links no database driver.
+package final class PostgresTestServer: Sendable {
+    /// Runs one SQL statement on the database at a URL.
+    package typealias Execute = @Sendable (_ url: String, _ statement: String) throws -> Void
+    /// Applies Assent's schema to the (empty) database at a URL.
+    package typealias Migrate = @Sendable (_ url: String) throws -> Void
+
     static let binaries = "/usr/lib/postgresql/15/bin"
     static let template = "assent_template"
 
-    let directory: String
-    let port: Int
+    /// The server's directory (data, socket, logs).
+    package let directory: String
+    /// Its loopback port.
+    package let port: Int
     private let counter = Atomic<Int>(0)
+    private let execute: Execute
 
     private static let shared = Mutex<Task<PostgresTestServer, any Error>?>(nil)
     private static let started = Mutex<PostgresTestServer?>(nil)
 
-    /// The process's server, started on first call (callers meanwhile wait without holding a thread).
-    static func start() async throws -> PostgresTestServer {
+    /// The process's server, started on first call (callers meanwhile wait without holding a thread); `execute` and
+    /// `migrate` are those of the first call.
+    package static func start(execute: @escaping Execute, migrate: @escaping Migrate) async throws -> PostgresTestServer {
         let task = shared.withLock { current in
             if let current { return current }
             let task = Task {
-                let server = try await offPool { try PostgresTestServer() }
+                let server = try await offPool { try PostgresTestServer(execute: execute, migrate: migrate) }
                 started.withLock { $0 = server }
                 atexit { PostgresTestServer.stopShared() }
                 return server
@@ -43,13 +48,10 @@ final class PostgresTestServer: Sendable {
         try? FileManager.default.removeItem(atPath: server.directory)
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    private init() throws {
+    private init(execute: @escaping Execute, migrate: @escaping Migrate) throws {
+        self.execute = execute
         guard FileManager.default.isExecutableFile(atPath: Self.binaries + "/initdb") else {
-            throw Failure(description: """
+            throw TestFailure("""
                 PostgreSQL 15 is not installed (\(Self.binaries)/initdb is missing): the store tests run on PostgreSQL \
                 too. Install it with `apt-get install postgresql-15` (`make test` does).
                 """)
@@ -61,20 +63,19 @@ final class PostgresTestServer: Sendable {
         try tool("initdb", "-D", directory + "/data", "-A", "trust", "-U", "postgres")
         try tool("pg_ctl", "-D", directory + "/data", "-l", directory + "/pg.log", "-w", "-o",
                  "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c max_connections=500", "start")
-        let admin = try PostgresConnection(url: url(database: "postgres"))
-        try admin.execute("CREATE DATABASE \(Self.template)")
-        try PostgresMigrations.apply(to: PostgresConnection(url: url(database: Self.template)))
+        try execute(url(database: "postgres"), "CREATE DATABASE \(Self.template)")
+        try migrate(url(database: Self.template))
     }
 
-    func url(database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+    /// The URL of `database` on this server.
+    package func url(database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
 
     /// A new database with the schema already applied (or, when not `migrated`, an empty one).
-    func freshDatabase(migrated: Bool = true) async throws -> String {
+    package func freshDatabase(migrated: Bool = true) async throws -> String {
         let name = "assent_test_\(counter.add(1, ordering: .relaxed).newValue)"
         let admin = url(database: "postgres")
-        try await offPool {
-            try PostgresConnection(url: admin).execute("CREATE DATABASE \(name)" + (migrated ? " TEMPLATE \(Self.template)" : ""))
-        }
+        let execute = self.execute
+        try await offPool { try execute(admin, "CREATE DATABASE \(name)" + (migrated ? " TEMPLATE \(Self.template)" : "")) }
         return url(database: name)
     }
 
@@ -93,12 +94,12 @@ final class PostgresTestServer: Sendable {
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else { throw Failure(description: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw TestFailure("cannot run \(argv[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         guard status == 0 else {
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw Failure(description: "\(name) failed (status \(status)): \(output.suffix(2000))")
+            throw TestFailure("\(name) failed (status \(status)): \(output.suffix(2000))")
         }
     }
 
@@ -113,55 +114,7 @@ final class PostgresTestServer: Sendable {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw Failure(description: "no free port") }
+        guard bound else { throw TestFailure("no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-/// Runs blocking work (processes, libpq, file I/O) on a thread of its own, never on Swift's cooperative pool — on
-/// two cores that pool has two threads, and blocking them stalls every other test's server.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
-/// The stores the generic suites run against.
-enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
-    case sqlite, postgres
-    var description: String { rawValue }
-}
-
-/// A fresh, empty (migrated) database of one kind, and a way to open more stores on it — several instances.
-struct StoreFixture: Sendable {
-    let kind: StoreKind
-    let directory: TemporaryDirectory
-    /// The SQLite path or PostgreSQL URL.
-    let location: String
-    let store: any ServerStore
-
-    private init(kind: StoreKind, directory: TemporaryDirectory, location: String, store: any ServerStore) {
-        self.kind = kind
-        self.directory = directory
-        self.location = location
-        self.store = store
-    }
-
-    /// A fresh database of `kind`, opened.
-    static func make(_ kind: StoreKind) async throws -> StoreFixture {
-        let directory = try TemporaryDirectory()
-        let location: String
-        switch kind {
-        case .sqlite: location = directory.file("data/assent.sqlite")
-        case .postgres: location = try await PostgresTestServer.start().freshDatabase()
-        }
-        let store = try await offPool { try DatabaseLocation(location).open(connections: 8) }
-        return StoreFixture(kind: kind, directory: directory, location: location, store: store)
-    }
-
-    /// Another store on the same database, as a second `assentd` instance would open it.
-    func another() async throws -> any ServerStore {
-        let location = self.location
-        return try await offPool { try DatabaseLocation(location).open(connections: 8) }
     }
 }
