@@ -1,3 +1,4 @@
+import AssentWire
 import Foundation
 
 /// `label: value` lines for human output, values aligned; nil values are left out.
@@ -13,6 +14,14 @@ enum Fields {
 
     /// `yes` or `no`.
     static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+
+    /// A JSON object on one line, keys sorted; nil when empty.
+    static func json(_ object: [String: JSONValue]) -> String? {
+        guard !object.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{...}"
+    }
 
     /// A comma-separated list, or nil when empty.
     static func list(_ values: [String]) -> String? { values.isEmpty ? nil : values.joined(separator: ", ") }

@@ -80,10 +80,7 @@ enum DeviceActivationCommands {
         options: DeviceHome.options
     ) { invocation in
         let home = try DeviceHome(invocation)
-        let enrolment = try home.enrolment()
-        let state = try DevicePowerAuthState.required(in: home)
-        let sensor = try DevicePowerAuthState.sensor(in: home)
-        let powerAuth = state.sdk(enrolment, home: home, sensor: sensor).powerAuth
+        let powerAuth = try DevicePowerAuthState.activatedSDK(in: home).assent.powerAuth
         guard let status = try await powerAuth.fetchActivationStatus().value("cannot fetch the activation status") else {
             throw CLIError.failure("the server returned no status")
         }
@@ -139,19 +136,10 @@ enum DeviceActivationCommands {
             }
             body = Array(data)
         }
-        let enrolment = try home.enrolment()
-        let state = try DevicePowerAuthState.required(in: home)
-        let prompt = AuthenticationPrompt(title: "Sign request", message: "\(method) \(uriId)")
-        let authentication: PowerAuthAuthentication
-        switch type {
-        case .possessionKnowledge: authentication = .password(try DevicePassword.read(invocation))
-        case .possessionBiometry: authentication = .biometry(prompt: prompt)
-        case .possessionKnowledgeBiometry:
-            authentication = .passwordAndBiometry(password: try DevicePassword.read(invocation), prompt: prompt)
-        default: authentication = .possession()
-        }
-        let sensor = try DevicePowerAuthState.sensor(in: home)
-        let response = await state.sdk(enrolment, home: home, sensor: sensor).powerAuth
+        let (assent, sensor) = try DevicePowerAuthState.activatedSDK(in: home)
+        let authentication = try DeviceFactor.authentication(
+            type, invocation, prompt: AuthenticationPrompt(title: "Sign request", message: "\(method) \(uriId)"))
+        let response = await assent.powerAuth
             .authenticationHeaderForRequestWithBody(authentication, method: method, uriId: uriId, bodyBytes: body)
         try DevicePowerAuthState.save(sensor, in: home)
         guard let header = try response.value("cannot sign the request") else {

@@ -43,11 +43,9 @@ enum DeviceBiometryCommands {
         options: DeviceHome.options + [DevicePassword.option]
     ) { invocation in
         let home = try DeviceHome(invocation)
-        let enrolment = try home.enrolment()
-        let state = try DevicePowerAuthState.required(in: home)
+        let (assent, sensor) = try DevicePowerAuthState.activatedSDK(in: home)
         let password = try DevicePassword.read(invocation)
-        let sensor = try DevicePowerAuthState.sensor(in: home)
-        let response = await state.sdk(enrolment, home: home, sensor: sensor).powerAuth.addBiometryFactor(
+        let response = await assent.powerAuth.addBiometryFactor(
             password: password, prompt: AuthenticationPrompt(title: "Add biometry", message: "Allow biometry factor"))
         try DevicePowerAuthState.save(sensor, in: home)
         _ = try response.value("cannot add the biometry factor")
@@ -59,10 +57,7 @@ enum DeviceBiometryCommands {
         options: DeviceHome.options
     ) { invocation in
         let home = try DeviceHome(invocation)
-        let enrolment = try home.enrolment()
-        let state = try DevicePowerAuthState.required(in: home)
-        let sensor = try DevicePowerAuthState.sensor(in: home)
-        let removed = try await state.sdk(enrolment, home: home, sensor: sensor).powerAuth.removeBiometryFactor()
+        let removed = try await DevicePowerAuthState.activatedSDK(in: home).assent.powerAuth.removeBiometryFactor()
             .value("cannot remove the biometry factor") ?? false
         try invocation.output.result(["removed": removed]) {
             removed ? "Removed the biometry factor." : "There was no biometry factor to remove."

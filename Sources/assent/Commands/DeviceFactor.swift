@@ -13,6 +13,19 @@ struct DeviceFactor {
         DevicePassword.option,
     ]
 
+    /// The PowerAuth authentication `type` needs: the password read from the invocation for knowledge, a prompt of
+    /// the simulated sensor for biometry.
+    static func authentication(
+        _ type: PowerAuthSignatureType, _ invocation: Invocation, prompt: AuthenticationPrompt
+    ) throws -> PowerAuthAuthentication {
+        switch type {
+        case .possessionKnowledge: .password(try DevicePassword.read(invocation))
+        case .possessionBiometry: .biometry(prompt: prompt)
+        case .possessionKnowledgeBiometry: .passwordAndBiometry(password: try DevicePassword.read(invocation), prompt: prompt)
+        default: .possession()
+        }
+    }
+
     /// The SDK to answer with.
     let assent: Assent
     /// The factors, when `--factor` was given.
@@ -36,14 +49,8 @@ struct DeviceFactor {
         }
         let state = try DevicePowerAuthState.required(in: home)
         let sensor = try DevicePowerAuthState.sensor(in: home)
-        let prompt = AuthenticationPrompt(title: "Approve", message: "Confirm the challenge")
-        switch type {
-        case .possessionKnowledge: authentication = .password(try DevicePassword.read(invocation))
-        case .possessionBiometry: authentication = .biometry(prompt: prompt)
-        case .possessionKnowledgeBiometry:
-            authentication = .passwordAndBiometry(password: try DevicePassword.read(invocation), prompt: prompt)
-        default: authentication = .possession()
-        }
+        authentication = try Self.authentication(
+            type, invocation, prompt: AuthenticationPrompt(title: "Approve", message: "Confirm the challenge"))
         assent = state.sdk(enrolment, home: home, sensor: sensor)
         self.sensor = sensor
     }

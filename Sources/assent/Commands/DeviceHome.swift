@@ -57,34 +57,55 @@ struct DeviceHome: Sendable {
 
     /// What enrolment remembered, or a failure telling the user to enrol.
     func enrolment() throws -> Enrolment {
-        let bytes: [UInt8]?
-        do {
-            try SecureFile.prepareDirectory(path, create: false)
-            bytes = try SecureFile.read(enrolmentPath)
-        } catch {
-            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
-        guard let bytes else {
+        guard let enrolment = try existingEnrolment() else {
             throw CLIError.failure(
                 "this device is not enrolled (no \(enrolmentPath)); run 'assent device push enrol' first",
                 errorCode: AssentErrorCode.credentialNotFound)
-        }
-        guard let enrolment = try? JSONDecoder().decode(Enrolment.self, from: Data(bytes)) else {
-            throw CLIError.failure("\(enrolmentPath) is damaged; remove it and enrol again", errorCode: "corrupted")
         }
         return enrolment
     }
 
     /// What enrolment remembered, or nil when the device is not enrolled.
     func existingEnrolment() throws -> Enrolment? {
+        try readRecord(enrolmentPath, damaged: "remove it and enrol again")
+    }
+
+    /// The JSON record at `path` in this home: nil when the home or the file is missing; a file that does not decode
+    /// fails as `corrupted` with `damaged` as the advice.
+    func readRecord<T: Decodable>(_ path: String, damaged: String) throws -> T? {
+        let bytes: [UInt8]?
         do {
-            guard try SecureFile.prepareDirectory(path, create: false), try SecureFile.read(enrolmentPath) != nil else {
-                return nil
-            }
+            guard try SecureFile.prepareDirectory(self.path, create: false) else { return nil }
+            bytes = try SecureFile.read(path)
         } catch {
             throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
         }
-        return try enrolment()
+        guard let bytes else { return nil }
+        guard let value = try? JSONDecoder().decode(T.self, from: Data(bytes)) else {
+            throw CLIError.failure("\(path) is damaged; \(damaged)", errorCode: "corrupted")
+        }
+        return value
+    }
+
+    /// Writes a JSON record to `path` in this home, atomically and owner-only (creating the home when missing).
+    func writeRecord<T: Encodable>(_ value: T, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try SecureFile.prepareDirectory(self.path, create: true)
+            try SecureFile.write(Array(try encoder.encode(value)) + [0x0A], to: path)
+        } catch {
+            throw CLIError.failure("cannot save \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
+    }
+
+    /// Removes the record at `path` (nothing when it is not there).
+    func removeRecord(_ path: String) throws {
+        do {
+            try SecureFile.remove(path)
+        } catch {
+            throw CLIError.failure("cannot remove \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
+        }
     }
 
     /// Creates the directory (`0700`) or checks that only its owner can use it, before anything is sent anywhere.
@@ -98,22 +119,41 @@ struct DeviceHome: Sendable {
 
     /// Writes `device.json` atomically, owner-only.
     func save(_ enrolment: Enrolment) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            try SecureFile.prepareDirectory(path, create: true)
-            try SecureFile.write(Array(try encoder.encode(enrolment)) + [0x0A], to: enrolmentPath)
-        } catch {
-            throw CLIError.failure("cannot save \(enrolmentPath): \(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
+        try writeRecord(enrolment, to: enrolmentPath)
     }
 
     /// Forgets the enrolment.
     func forget() throws {
-        do {
-            try SecureFile.remove(enrolmentPath)
-        } catch {
-            throw CLIError.failure("cannot remove \(enrolmentPath): \(error)", errorCode: AssentErrorCode.keyStoreError)
+        try removeRecord(enrolmentPath)
+    }
+
+    /// The options every `enrol` takes besides its token: key policy and how the device presents itself.
+    static let enrolOptions: [Option] = [
+        .flag("--user-presence", "record that every use of the key needs the user's presence"),
+        .optional("--device-name", "NAME", "the name shown for this device (default: the host name)"),
+        .optional("--platform", "P", "the platform sent to the server: ios, android, linux, ... (default linux)"),
+    ]
+
+    /// This device as `--device-name` and `--platform` present it.
+    static func device(_ options: ParsedOptions) throws -> DeviceInfo {
+        var device = DeviceInfo.current
+        if let name = try options.nonEmpty("--device-name") { device.name = name }
+        if let platform = try options.nonEmpty("--platform") { device.platform = platform }
+        return device
+    }
+
+    /// Reports a `remove` whose key and enrolment this device has already forgotten: a server that no longer knew the
+    /// credential is a warning, any other refusal a failure; `{"removed": ...}` says whether the server removed it.
+    static func reportRemoval(
+        _ response: AssentResponse<Bool>, _ invocation: Invocation, credential: String, key: String
+    ) throws {
+        if response.errorCode == AssentErrorCode.credentialNotFound {
+            Output.warning("there was no \(key) on this device; forgot the enrolment")
+        } else if response.isError {
+            _ = try response.value("the server did not remove the credential (the key was deleted from this device anyway)")
+        }
+        try invocation.output.result(["removed": response.data == true]) {
+            "Removed the \(credential)" + (response.data == true ? "." : " from this device.")
         }
     }
 

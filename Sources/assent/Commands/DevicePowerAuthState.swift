@@ -18,7 +18,7 @@ struct DevicePowerAuthState: Codable, Sendable, Equatable {
 
     /// The state in `home`, or nil before activation.
     static func load(from home: DeviceHome) throws -> DevicePowerAuthState? {
-        try read(path(in: home), home: home)
+        try home.readRecord(path(in: home), damaged: "delete it and activate again")
     }
 
     /// The state in `home`, or a failure telling the user to activate.
@@ -32,27 +32,33 @@ struct DevicePowerAuthState: Codable, Sendable, Equatable {
 
     /// Writes the state.
     func save(in home: DeviceHome) throws {
-        try Self.write(self, to: Self.path(in: home), home: home)
+        try home.writeRecord(self, to: Self.path(in: home))
     }
 
     /// Forgets the state.
     static func forget(in home: DeviceHome) throws {
-        do {
-            try SecureFile.remove(path(in: home))
-        } catch {
-            throw CLIError.failure("cannot remove \(path(in: home)): \(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
+        try home.removeRecord(path(in: home))
     }
 
     /// The simulated sensor as last saved (a fingerprint reader with one finger enrolled at first).
     static func sensor(in home: DeviceHome) throws -> SimulatedBiometricAuthenticator {
-        let state: SimulatedBiometricAuthenticator.State? = try read(sensorPath(in: home), home: home)
+        let state: SimulatedBiometricAuthenticator.State? = try home.readRecord(
+            sensorPath(in: home), damaged: "delete it and activate again")
         return SimulatedBiometricAuthenticator(state: state ?? .init())
     }
 
     /// Saves the simulated sensor's state (queued outcomes consumed, enrolment changes).
     static func save(_ sensor: SimulatedBiometricAuthenticator, in home: DeviceHome) throws {
-        try write(sensor.state, to: sensorPath(in: home), home: home)
+        try home.writeRecord(sensor.state, to: sensorPath(in: home))
+    }
+
+    /// The SDK for this home's enrolment with its activation and the simulated sensor (saved back by the caller when
+    /// an authentication changed it), or a failure saying to enrol or activate first.
+    static func activatedSDK(in home: DeviceHome) throws -> (assent: Assent, sensor: SimulatedBiometricAuthenticator) {
+        let enrolment = try home.enrolment()
+        let state = try required(in: home)
+        let sensor = try sensor(in: home)
+        return (state.sdk(enrolment, home: home, sensor: sensor), sensor)
     }
 
     /// The SDK for `enrolment` with PowerAuth configured from this state and the simulated sensor.
@@ -67,31 +73,5 @@ struct DevicePowerAuthState: Codable, Sendable, Equatable {
     ) -> Assent {
         Assent(tenantID: enrolment.tenantId, baseURL: enrolment.baseURL, keyStore: home.keyStore,
                transport: URLSessionTransport(), clock: .system, userAuthenticator: sensor, powerAuth: configuration)
-    }
-
-    private static func read<T: Decodable>(_ path: String, home: DeviceHome) throws -> T? {
-        let bytes: [UInt8]?
-        do {
-            guard try SecureFile.prepareDirectory(home.path, create: false) else { return nil }
-            bytes = try SecureFile.read(path)
-        } catch {
-            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
-        guard let bytes else { return nil }
-        guard let value = try? JSONDecoder().decode(T.self, from: Data(bytes)) else {
-            throw CLIError.failure("\(path) is damaged; delete it and activate again", errorCode: "corrupted")
-        }
-        return value
-    }
-
-    private static func write<T: Encodable>(_ value: T, to path: String, home: DeviceHome) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            try SecureFile.prepareDirectory(home.path, create: true)
-            try SecureFile.write(Array(try encoder.encode(value)) + [0x0A], to: path)
-        } catch {
-            throw CLIError.failure("cannot save \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
     }
 }

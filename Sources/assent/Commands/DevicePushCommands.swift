@@ -21,10 +21,7 @@ enum DevicePushCommands {
             .required("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
             .required("--token", "T", "the enrolment token from track"),
             .optional("--push-token", "P", "the APNs or FCM token to deliver challenges to"),
-            .flag("--user-presence", "record that every use of the key needs the user's presence"),
-            .optional("--device-name", "NAME", "the name shown for this device (default: the host name)"),
-            .optional("--platform", "P", "the platform sent to the server: ios, android, linux, ... (default linux)"),
-        ]
+        ] + DeviceHome.enrolOptions
     ) { invocation in
         let options = invocation.options
         let home = try DeviceHome(invocation)
@@ -37,9 +34,7 @@ enum DevicePushCommands {
                     + "'assent device push remove' first or use another --home", errorCode: "already_enrolled")
         }
         try home.prepare()
-        var device = DeviceInfo.current
-        if let name = try options.nonEmpty("--device-name") { device.name = name }
-        if let platform = try options.nonEmpty("--platform") { device.platform = platform }
+        let device = try DeviceHome.device(options)
         var enrolment = DeviceHome.Enrolment(tenantId: tenant, baseURL: baseURL)
         let response = await home.sdk(enrolment, device: device).push.addCredential(
             token: token, userPresenceRequired: options.flag("--user-presence"),
@@ -153,14 +148,7 @@ enum DevicePushCommands {
         let enrolment = try home.enrolment()
         let response = await home.sdk(enrolment).push.removeCredential()
         try home.forget()
-        if response.errorCode == AssentErrorCode.credentialNotFound {
-            Output.warning("there was no key on this device; forgot the enrolment")
-        } else if response.isError {
-            _ = try response.value("the server did not remove the credential (the key was deleted from this device anyway)")
-        }
-        try invocation.output.result(["removed": response.data == true]) {
-            "Removed the push credential" + (response.data == true ? "." : " from this device.")
-        }
+        try DeviceHome.reportRemoval(response, invocation, credential: "push credential", key: "key")
     }
 
     // MARK: Output
@@ -217,15 +205,8 @@ enum DevicePushCommands {
             ("idempotency key", challenge.idempotencyKey),
             ("expires", challenge.expiresAt.map { Timestamp.iso8601(milliseconds: $0 * 1000) }),
             ("code required", challenge.verificationCodeRequired == true ? "yes: pass --code with the number shown" : nil),
-            ("details", challenge.custom.flatMap(compact)),
-            ("user details", challenge.user?.custom.flatMap(compact)),
+            ("details", challenge.custom.flatMap(Fields.json)),
+            ("user details", challenge.user?.custom.flatMap(Fields.json)),
         ])
-    }
-
-    private static func compact(_ object: [String: JSONValue]) -> String? {
-        guard !object.isEmpty else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -27,10 +27,7 @@ enum DeviceQRCommands {
             .optional("--url", "BASE", "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)", environment: "ASSENT_URL"),
             .optional("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
             .required("--token", "T", "the enrolment token from track"),
-            .flag("--user-presence", "record that every use of the key needs the user's presence"),
-            .optional("--device-name", "NAME", "the name shown for this device (default: the host name)"),
-            .optional("--platform", "P", "the platform sent to the server: ios, android, linux, ... (default linux)"),
-        ]
+        ] + DeviceHome.enrolOptions
     ) { invocation in
         let options = invocation.options
         let home = try DeviceHome(invocation)
@@ -49,9 +46,7 @@ enum DeviceQRCommands {
                     + "run 'assent device qr remove' first or use another --home", errorCode: "already_enrolled")
         }
         try home.prepare()
-        var device = DeviceInfo.current
-        if let name = try options.nonEmpty("--device-name") { device.name = name }
-        if let platform = try options.nonEmpty("--platform") { device.platform = platform }
+        let device = try DeviceHome.device(options)
         var state = DeviceQRState(tenantId: tenant, baseURL: baseURL)
         let response = await home.sdk(state.enrolment, device: device).qr.addCredential(
             token: token, userPresenceRequired: options.flag("--user-presence"))
@@ -171,14 +166,7 @@ enum DeviceQRCommands {
         let state = try DeviceQRState.required(in: home)
         let response = await home.sdk(state.enrolment).qr.removeCredential()
         try DeviceQRState.forget(in: home)
-        if response.errorCode == AssentErrorCode.credentialNotFound {
-            Output.warning("there was no QR key on this device; forgot the enrolment")
-        } else if response.isError {
-            _ = try response.value("the server did not remove the credential (the key was deleted from this device anyway)")
-        }
-        try invocation.output.result(["removed": response.data == true]) {
-            "Removed the QR code credential" + (response.data == true ? "." : " from this device.")
-        }
+        try DeviceHome.reportRemoval(response, invocation, credential: "QR code credential", key: "QR key")
     }
 
     // MARK: Output
@@ -210,15 +198,8 @@ enum DeviceQRCommands {
             ("location", claim.location),
             ("user agent", claim.userAgent),
             ("idempotency key", claim.idempotencyKey),
-            ("details", claim.custom.flatMap(compact)),
-            ("user details", claim.user?.custom.flatMap(compact)),
+            ("details", claim.custom.flatMap(Fields.json)),
+            ("user details", claim.user?.custom.flatMap(Fields.json)),
         ])
-    }
-
-    private static func compact(_ object: [String: JSONValue]) -> String? {
-        guard !object.isEmpty else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -28,20 +28,7 @@ struct DeviceQRState: Codable, Sendable, Equatable {
 
     /// The state in `home`, or nil when the device has no QR credential.
     static func load(from home: DeviceHome) throws -> DeviceQRState? {
-        let path = path(in: home)
-        let bytes: [UInt8]?
-        do {
-            guard try SecureFile.prepareDirectory(home.path, create: false) else { return nil }
-            bytes = try SecureFile.read(path)
-        } catch {
-            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
-        guard let bytes else { return nil }
-        guard let state = try? JSONDecoder().decode(DeviceQRState.self, from: Data(bytes)) else {
-            throw CLIError.failure(
-                "\(path) is damaged; run 'assent device qr remove' or delete it and enrol again", errorCode: "corrupted")
-        }
-        return state
+        try home.readRecord(path(in: home), damaged: "run 'assent device qr remove' or delete it and enrol again")
     }
 
     /// The state in `home`, or a failure telling the user to enrol.
@@ -56,24 +43,11 @@ struct DeviceQRState: Codable, Sendable, Equatable {
 
     /// Writes the state to `home` atomically, owner-only.
     func save(to home: DeviceHome) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let path = Self.path(in: home)
-        do {
-            try SecureFile.prepareDirectory(home.path, create: true)
-            try SecureFile.write(Array(try encoder.encode(self)) + [0x0A], to: path)
-        } catch {
-            throw CLIError.failure("cannot save \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
+        try home.writeRecord(self, to: Self.path(in: home))
     }
 
     /// Forgets the QR credential (push's enrolment is untouched).
     static func forget(in home: DeviceHome) throws {
-        let path = path(in: home)
-        do {
-            try SecureFile.remove(path)
-        } catch {
-            throw CLIError.failure("cannot remove \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
-        }
+        try home.removeRecord(path(in: home))
     }
 }

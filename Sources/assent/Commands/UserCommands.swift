@@ -150,7 +150,7 @@ enum UserCommands {
             ("username", user.username),
             ("display name", user.displayName),
             ("locale", user.locale),
-            ("custom", user.custom.map(compactJSON)),
+            ("custom", user.custom.flatMap(Fields.json)),
         ])
     }
 
@@ -164,11 +164,5 @@ enum UserCommands {
         if let expiresAt = authenticator.expiresAt { parts.append("expires \(expiresAt)") }
         if let errorCode = authenticator.errorCode { parts.append("push error \(errorCode)") }
         return parts.joined(separator: ", ")
-    }
-
-    private static func compactJSON(_ object: [String: JSONValue]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{...}"
     }
 }
