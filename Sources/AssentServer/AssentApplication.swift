@@ -2,6 +2,7 @@ import AssentHTTP
 import AssentHTTPClient
 import AssentLog
 import AssentServerCore
+import AssentWire
 import Foundation
 
 /// `assentd` as a value: opens the store, builds the services and routes, and runs the HTTP server. The executable
@@ -88,12 +89,14 @@ package final class AssentApplication: Sendable {
             timeout: configuration.pushWebhookTimeoutSeconds)
 
         var router = Router()
+        let decoder = FoundationRequestDecoding()
+        let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
         SystemAPI(store: store, metrics: metrics, logger: logger).register(in: &router)
         ServerAPI(
-            tenants: tenants,
+            authenticated: authenticated,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
-            logger: logger, publicURL: publicURLBox,
+            decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
                 tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey))
         ).register(in: &router)
@@ -102,18 +105,21 @@ package final class AssentApplication: Sendable {
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }),
-            decisions: decisions, logger: logger
+            decisions: decisions, decoder: decoder, logger: logger
         ).register(in: &router)
         QRCodeAPI(
-            credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, logger: logger
+            credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, decoder: decoder,
+            logger: logger
         ).register(in: &router)
-        ActivationClientAPI(credentials: credentials, activations: activations, logger: logger).register(in: &router)
-        ActivationServerAPI(tenants: tenants, activations: activations, logger: logger).register(in: &router)
+        ActivationClientAPI(credentials: credentials, activations: activations, decoder: decoder, logger: logger)
+            .register(in: &router)
+        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder).register(in: &router)
         router.addWebSocket(
-            "/v1/ws-v1-challenge",
+            .qrCodeWebSocket,
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, logger: logger))
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
+        routes = router.patterns
 
         sweeper = Sweeper(store: store, clock: clock, logger: logger)
         var policy = WebhookDispatcher.Policy()
@@ -137,6 +143,9 @@ package final class AssentApplication: Sendable {
 
     /// The PowerAuth activation service over the running server's store.
     package let activations: ActivationService
+
+    /// Every route the server serves, in the order they were added (preflight `OPTIONS` routes included).
+    package let routes: [(method: String, pattern: String)]
 
     /// Creates the development tenant when the database has no tenant, then starts listening.
     package func start() async throws -> Started {

@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentWire
 import Foundation
 
 /// The client API as the device calls it: URLs under the base URL, the two authentication styles, the SDK headers,
@@ -38,19 +39,19 @@ struct ClientAPI: Sendable {
 
     /// Sends a request without a body.
     func send<Response: Decodable>(
-        _ method: String, _ path: String, publicKey: String? = nil, authorization: Authorization = .tenant,
+        _ endpoint: Endpoint, publicKey: String? = nil, authorization: Authorization = .tenant,
         headers: [String: String] = [:], as type: Response.Type
     ) async throws(ClientFailure) -> Response {
-        try await send(method, path, publicKey: publicKey, authorization: authorization, headers: headers,
+        try await send(endpoint, publicKey: publicKey, authorization: authorization, headers: headers,
                        body: nil as Data?, as: type)
     }
 
     /// Sends `body` as JSON.
     func send<Body: Encodable, Response: Decodable>(
-        _ method: String, _ path: String, publicKey: String? = nil, authorization: Authorization = .tenant,
+        _ endpoint: Endpoint, publicKey: String? = nil, authorization: Authorization = .tenant,
         headers: [String: String] = [:], json body: Body, as type: Response.Type
     ) async throws(ClientFailure) -> Response {
-        return try await send(method, path, publicKey: publicKey, authorization: authorization, headers: headers,
+        return try await send(endpoint, publicKey: publicKey, authorization: authorization, headers: headers,
                               body: try Self.encode(body), as: type)
     }
 
@@ -68,10 +69,10 @@ struct ClientAPI: Sendable {
     /// Sends `body` (already encoded JSON, or nil) exactly as given: what a PowerAuth signature covers must be the
     /// bytes on the wire.
     func send<Response: Decodable>(
-        _ method: String, _ path: String, publicKey: String?, authorization: Authorization, headers extra: [String: String],
+        _ endpoint: Endpoint, publicKey: String?, authorization: Authorization, headers extra: [String: String],
         body: Data?, as type: Response.Type
     ) async throws(ClientFailure) -> Response {
-        var text = baseURL + path
+        var text = baseURL + endpoint.clientPath
         if let publicKey { text += "?publicKey=" + Self.publicKeyQuery(publicKey) }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
             throw ClientFailure("Invalid base URL '\(baseURL)'.", AssentErrorCode.apiError)
@@ -91,7 +92,7 @@ struct ClientAPI: Sendable {
         headers.merge(extra) { $1 }
         let response: TransportResponse
         do {
-            response = try await transport.send(TransportRequest(method: method, url: url, headers: headers, body: body))
+            response = try await transport.send(TransportRequest(method: endpoint.method, url: url, headers: headers, body: body))
         } catch {
             throw ClientFailure(error.localizedDescription, AssentErrorCode.networkError)
         }

@@ -11,8 +11,10 @@ struct CredentialKey: Sendable {
     let gate: UserAuthenticationGate
     /// The key's name in the ``KeyStore``.
     let name: String
-    /// The credential's path under the base URL, e.g. `/client/user-authenticators/push`.
-    let path: String
+    /// Where the credential is removed, e.g. ``Endpoint/removePushCredential``.
+    let removeEndpoint: Endpoint
+    /// Where a challenge is answered, e.g. ``Endpoint/updatePushChallenge``.
+    let answerEndpoint: Endpoint
 
     /// The key, or nil when this device holds none.
     func load() async throws(ClientFailure) -> (any SigningKey)? {
@@ -92,7 +94,7 @@ struct CredentialKey: Sendable {
             try await authorize(key)
             let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
             let request = RemoveCredentialRequest(publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
-            _ = try await api.send("POST", path + "/remove", json: request, as: RemoveCredentialResponse.self)
+            _ = try await api.send(removeEndpoint, json: request, as: RemoveCredentialResponse.self)
         } catch {
             serverFailure = error
         }
@@ -133,15 +135,13 @@ struct CredentialKey: Sendable {
                 boundSignature: try await Self.sign(
                     SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
                     with: key))
-            let challengePath = path + "/challenge"
             if let authentication, let powerAuth {
                 // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
                 let body = try ClientAPI.encode(request)
                 _ = try await powerAuth.sendSigned(
-                    authentication, path: challengePath, uriId: "/v1" + challengePath, body: body,
-                    as: UpdateChallengeResponse.self)
+                    authentication, answerEndpoint, uriId: answerEndpoint.path, body: body, as: UpdateChallengeResponse.self)
             } else {
-                _ = try await api.send("POST", challengePath, json: request, as: UpdateChallengeResponse.self)
+                _ = try await api.send(answerEndpoint, json: request, as: UpdateChallengeResponse.self)
             }
             return true
         }

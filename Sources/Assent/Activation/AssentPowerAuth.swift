@@ -83,7 +83,7 @@ public final class AssentPowerAuth: Sendable {
                 let deviceKey = P256.PrivateKey()
                 let devicePublicKey = Base64.encode(deviceKey.publicKey.x962Uncompressed)
                 let response = try await api.send(
-                    "POST", "/client/activations", authorization: .bearer(token),
+                    .createActivation, authorization: .bearer(token),
                     json: CreateActivationRequest(devicePublicKey: devicePublicKey, activationName: name),
                     as: CreateActivationResponse.self)
                 let message = PowerAuthActivationMessage.signedMessage(
@@ -162,7 +162,7 @@ public final class AssentPowerAuth: Sendable {
             let snapshot = try await requireData()
             let challenge = SecureRandom.bytes(16)
             let response = try await api.send(
-                "POST", "/client/activations/status",
+                .getActivationStatus,
                 json: ActivationStatusRequest(activationId: snapshot.activationId, challenge: Base64.encode(challenge)),
                 as: ActivationStatusResponse.self)
             return try await lock.run { () async throws(ClientFailure) -> ActivationStatus in
@@ -296,15 +296,15 @@ public final class AssentPowerAuth: Sendable {
         }
     }
 
-    /// Sends `body` (raw JSON) to `path`, signed with `authentication` over `uriId`; a 401 invalidates
+    /// Sends `body` (raw JSON) to `endpoint` (a `POST`), signed with `authentication` over `uriId`; a 401 invalidates
     /// `authentication`.
     func sendSigned<Response: Decodable>(
-        _ authentication: PowerAuthAuthentication, path: String, uriId: String, body: Data, as type: Response.Type
+        _ authentication: PowerAuthAuthentication, _ endpoint: Endpoint, uriId: String, body: Data, as type: Response.Type
     ) async throws(ClientFailure) -> Response {
-        let value = try await header(authentication, method: "POST", uriId: uriId, body: Array(body))
+        let value = try await header(authentication, method: endpoint.method, uriId: uriId, body: Array(body))
         do {
             return try await api.send(
-                "POST", path, publicKey: nil, authorization: .tenant,
+                endpoint, publicKey: nil, authorization: .tenant,
                 headers: [PowerAuthAuthorizationHeader.name: value], body: body, as: type)
         } catch {
             if error.httpStatus == 401 { authentication.invalidate() }

@@ -75,7 +75,7 @@ extension AssentPowerAuth {
             let unlocked: VaultUnlockResponse
             do throws(ClientFailure) {
                 unlocked = try await sendSigned(
-                    .password(password), path: "/client/vault/unlock", uriId: PowerAuthURI.vaultUnlock, body: body,
+                    .password(password), .unlockVault, uriId: PowerAuthURI.vaultUnlock, body: body,
                     as: VaultUnlockResponse.self)
             } catch {
                 throw ClientFailure(

@@ -29,12 +29,12 @@ public final class AssentPush: Sendable {
         self.gate = gate
     }
 
-    private static let credentialPath = "/client/user-authenticators/push"
     /// The name of the push credential's key in the ``KeyStore``.
     public static let keyName = "assent_signing_key_push"
     private var credential: CredentialKey {
         CredentialKey(
-            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName, path: Self.credentialPath)
+            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName,
+            removeEndpoint: .removePushCredential, answerEndpoint: .updatePushChallenge)
     }
 
     // MARK: Credential
@@ -65,7 +65,7 @@ public final class AssentPush: Sendable {
                 timeout: timeout, authorizationType: authorizationType))
             let request = CredentialKey.addRequest(key, device: device, pushToken: pushToken)
             let response = try await api.send(
-                "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
+                .addPushCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             return AppCredential(response)
         }
     }
@@ -78,7 +78,7 @@ public final class AssentPush: Sendable {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             let key = try await requireKey()
             let response = try await api.send(
-                "GET", Self.credentialPath, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
+                .getPushCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
             return AppCredential(response)
         }
     }
@@ -96,7 +96,7 @@ public final class AssentPush: Sendable {
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
             let nonce = try await api.send(
-                "POST", Self.credentialPath + "/sign", publicKey: publicKey, as: SigningMessageResponse.self)
+                .signPushCredentialUpdate, publicKey: publicKey, as: SigningMessageResponse.self)
             guard let challengeId = nonce.challengeId, let message = nonce.message else {
                 throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
             }
@@ -105,7 +105,7 @@ public final class AssentPush: Sendable {
                 challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(message, with: key),
                 pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
             let response = try await api.send(
-                "PATCH", Self.credentialPath, json: request, as: UpdateCredentialResponse.self)
+                .updatePushCredential, json: request, as: UpdateCredentialResponse.self)
             return UpdatedAppCredential(response)
         }
     }
@@ -153,7 +153,7 @@ public final class AssentPush: Sendable {
                 headers["X-Authsignal-Signature"] = try await nonceSignature(key: key, publicKey: publicKey)
             }
             let response = try await api.send(
-                "GET", Self.credentialPath + "/challenge", publicKey: publicKey, headers: headers,
+                .getPushChallenge, publicKey: publicKey, headers: headers,
                 as: PushChallengeResponse.self)
             guard let challengeId = response.challengeId else { return nil }
             guard let userId = response.userId else { throw .decoding }
@@ -222,7 +222,7 @@ public final class AssentPush: Sendable {
     private func nonceSignature(key: any SigningKey, publicKey: String) async throws(ClientFailure) -> String? {
         do {
             let nonce = try await api.send(
-                "POST", Self.credentialPath + "/challenge/sign", publicKey: publicKey, as: SigningMessageResponse.self)
+                .signPushChallengeFetch, publicKey: publicKey, as: SigningMessageResponse.self)
             guard let message = nonce.message else { return nil }
             return try await CredentialKey.sign(message, with: key)
         } catch {

@@ -37,13 +37,13 @@ public final class AssentQRCode: Sendable {
         self.gate = gate
     }
 
-    private static let credentialPath = "/client/user-authenticators/qr-code"
     /// The name of the QR code credential's key in the ``KeyStore`` (distinct from ``AssentPush/keyName``: the two
     /// credentials are enrolled, used and removed independently).
     public static let keyName = "assent_signing_key_qr_code"
     private var credential: CredentialKey {
         CredentialKey(
-            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName, path: Self.credentialPath)
+            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName,
+            removeEndpoint: .removeQRCodeCredential, answerEndpoint: .updateQRCodeChallenge)
     }
 
     // MARK: Credential
@@ -72,7 +72,7 @@ public final class AssentQRCode: Sendable {
                 timeout: timeout, authorizationType: authorizationType))
             let request = CredentialKey.addRequest(key, device: device)
             let response = try await api.send(
-                "POST", Self.credentialPath, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
+                .addQRCodeCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             return AppCredential(response)
         }
     }
@@ -85,7 +85,7 @@ public final class AssentQRCode: Sendable {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             let key = try await requireKey()
             let response = try await api.send(
-                "GET", Self.credentialPath, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
+                .getQRCodeCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
             return AppCredential(response)
         }
     }
@@ -204,7 +204,7 @@ public final class AssentQRCode: Sendable {
             challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
             signature: try await CredentialKey.sign(SignedMessage.challenge(challengeId), with: key))
         let response = try await api.send(
-            "POST", Self.credentialPath + "/challenge/claim", json: request, as: ClaimChallengeResponse.self)
+            .claimQRCodeChallenge, json: request, as: ClaimChallengeResponse.self)
         return ClaimedChallenge(challengeId: challengeId, response)
     }
 

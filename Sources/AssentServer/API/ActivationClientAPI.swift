@@ -9,12 +9,13 @@ import Foundation
 struct ActivationClientAPI: Sendable {
     let credentials: ClientCredentials
     let activations: ActivationService
+    let decoder: any RequestDecoding
     let logger: Logger
 
     func register(in router: inout Router) {
-        CrossOrigin.add(&router, "POST", "/v1/client/activations", handle(create))
-        CrossOrigin.add(&router, "POST", "/v1/client/activations/status", handle(status))
-        CrossOrigin.add(&router, "POST", "/v1/client/vault/unlock", handle(vaultUnlock))
+        CrossOrigin.add(&router, .createActivation, handle(create))
+        CrossOrigin.add(&router, .getActivationStatus, handle(status))
+        CrossOrigin.add(&router, .unlockVault, handle(vaultUnlock))
     }
 
     private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {
@@ -23,25 +24,17 @@ struct ActivationClientAPI: Sendable {
 
     private func create(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
-        let body = try JSONBody(request)
-        let create = CreateActivationRequest(
-            devicePublicKey: try body.requiredString("devicePublicKey", maxLength: 256),
-            activationName: try body.string("activationName", maxLength: 255))
+        let create = try decoder.decode(CreateActivationRequest.self, from: request)
         return APIResponses.ok(try await activations.create(tenant: tenant, claims: claims, request: create))
     }
 
     private func status(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let id = try body.requiredString("activationId", maxLength: 64)
-        return APIResponses.ok(try await activations.status(activationID: id, challenge: try body.requiredString("challenge", maxLength: 64)))
+        let status = try decoder.decode(ActivationStatusRequest.self, from: request)
+        return APIResponses.ok(try await activations.status(activationID: status.activationId, challenge: status.challenge))
     }
 
     private func vaultUnlock(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let reason = try body.string("reason", maxLength: 64) ?? "ADD_BIOMETRY"
-        guard ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"].contains(reason) else {
-            throw AssentError(.invalidRequest, "reason must be ADD_BIOMETRY, FETCH_ENCRYPTION_KEY, SIGN_WITH_DEVICE_PRIVATE_KEY or RECOVERY_CODE.")
-        }
+        let reason = try decoder.decode(VaultUnlockRequest.self, from: request).reason
         let answer = try await activations.vaultUnlock(header: request.headers[PowerAuthAuthorizationHeader.name], body: request.body)
         logger.log(.info, "vault unlocked", ["requestId": .string(request.requestID), "reason": .string(reason)])
         return APIResponses.ok(answer)

@@ -12,23 +12,25 @@ struct ClientAPI: Sendable {
     let devices: DeviceCredentialService
     let push: PushChallengeService
     let decisions: ChallengeDecisions
+    let decoder: any RequestDecoding
     let logger: Logger
 
-    private static let base = "/v1/client/user-authenticators"
-
     func register(in router: inout Router) {
-        for (segment, method) in [("push", VerificationMethod.push), ("qr-code", VerificationMethod.device)] {
-            CrossOrigin.add(&router, "GET", "\(Self.base)/\(segment)", handle { try await getCredential($0, method) })
-            CrossOrigin.add(&router, "POST", "\(Self.base)/\(segment)", handle { try await addCredential($0, method) })
-            CrossOrigin.add(&router, "POST", "\(Self.base)/\(segment)/remove", handle { try await removeCredential($0, method) })
+        for (get, add, remove, method) in [
+            (Endpoint.getPushCredential, Endpoint.addPushCredential, Endpoint.removePushCredential, VerificationMethod.push),
+            (.getQRCodeCredential, .addQRCodeCredential, .removeQRCodeCredential, .device),
+        ] {
+            CrossOrigin.add(&router, get, handle { try await getCredential($0, method) })
+            CrossOrigin.add(&router, add, handle { try await addCredential($0, method) })
+            CrossOrigin.add(&router, remove, handle { try await removeCredential($0, method) })
         }
-        CrossOrigin.add(&router, "POST", "\(Self.base)/push/challenge/sign", handle { try await sign($0, .getChallenge) })
-        CrossOrigin.add(&router, "GET", "\(Self.base)/push/challenge", handle(getChallenge))
-        CrossOrigin.add(&router, "POST", "\(Self.base)/push/challenge", handle(updateChallenge))
-        CrossOrigin.add(&router, "POST", "\(Self.base)/push/sign", handle { try await sign($0, .updateCredential) })
-        CrossOrigin.add(&router, "PATCH", "\(Self.base)/push", handle(updateCredential))
-        CrossOrigin.add(&router, "POST", "/v1/client/challenge/push", handle(startPush))
-        CrossOrigin.add(&router, "POST", "/v1/client/verify/push", handle(verifyPush))
+        CrossOrigin.add(&router, .signPushChallengeFetch, handle { try await sign($0, .getChallenge) })
+        CrossOrigin.add(&router, .getPushChallenge, handle(getChallenge))
+        CrossOrigin.add(&router, .updatePushChallenge, handle(updateChallenge))
+        CrossOrigin.add(&router, .signPushCredentialUpdate, handle { try await sign($0, .updateCredential) })
+        CrossOrigin.add(&router, .updatePushCredential, handle(updateCredential))
+        CrossOrigin.add(&router, .startPushChallenge, handle(startPush))
+        CrossOrigin.add(&router, .verifyPushChallenge, handle(verifyPush))
     }
 
     private func handle(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> Router.Handler {
@@ -52,15 +54,7 @@ struct ClientAPI: Sendable {
 
     private func addCredential(_ request: HTTPRequest, _ method: VerificationMethod) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
-        let body = try JSONBody(request)
-        var add = AddCredentialRequest(publicKey: try body.requiredString("publicKey", maxLength: 512))
-        add.deviceName = try body.string("deviceName", maxLength: 255)
-        add.devicePlatform = try body.string("devicePlatform", maxLength: 32)
-        add.pushToken = try body.string("pushToken", maxLength: 4096)
-        add.userPresenceRequired = try body.bool("userPresenceRequired")
-        add.userAuthenticationRequired = try body.bool("userAuthenticationRequired")
-        if let timeout = try body.integer("timeout", range: 0...86_400) { add.timeout = timeout }
-        add.authorizationType = try body.string("authorizationType", maxLength: 64)
+        let add = try decoder.decode(AddCredentialRequest.self, from: request)
         let authenticator = try await devices.add(tenant: tenant, claims: claims, method: method, request: add)
         return APIResponses.ok(
             AddCredentialResponse(
@@ -71,10 +65,9 @@ struct ClientAPI: Sendable {
 
     private func removeCredential(_ request: HTTPRequest, _ method: VerificationMethod) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
-        let body = try JSONBody(request)
-        let key = try DeviceKey(base64: try body.requiredString("publicKey", maxLength: 512))
-        let signature = try body.requiredString("signature", maxLength: 256)
-        let removed = try await devices.remove(tenant: tenant, method: method, key: key, signature: signature)
+        let remove = try decoder.decode(RemoveCredentialRequest.self, from: request)
+        let removed = try await devices.remove(
+            tenant: tenant, method: method, key: try DeviceKey(base64: remove.publicKey), signature: remove.signature)
         return APIResponses.ok(RemoveCredentialResponse(removedAuthenticatorId: removed.id))
     }
 
@@ -88,12 +81,10 @@ struct ClientAPI: Sendable {
 
     private func updateCredential(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
-        let body = try JSONBody(request)
-        let key = try DeviceKey(base64: try body.requiredString("publicKey", maxLength: 512))
+        let update = try decoder.decode(UpdateCredentialRequest.self, from: request)
         let authenticator = try await devices.update(
-            tenant: tenant, key: key, nonceID: try body.requiredString("challengeId", maxLength: 200),
-            signature: try body.requiredString("signature", maxLength: 256),
-            pushToken: try body.string("pushToken", maxLength: 4096), resetExpiry: try body.bool("resetExpiry") ?? false)
+            tenant: tenant, key: try DeviceKey(base64: update.publicKey), nonceID: update.challengeId,
+            signature: update.signature, pushToken: update.pushToken, resetExpiry: update.resetExpiry ?? false)
         return APIResponses.ok(
             UpdateCredentialResponse(
                 userAuthenticatorId: authenticator.id, userId: authenticator.userID,
@@ -114,7 +105,7 @@ struct ClientAPI: Sendable {
 
     private func updateChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
-        let update = try Self.updateChallengeRequest(try JSONBody(request))
+        let update = try decoder.decode(UpdateChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         let answered = try await decisions.answer(
@@ -123,26 +114,13 @@ struct ClientAPI: Sendable {
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
 
-    static func updateChallengeRequest(_ body: JSONBody) throws -> UpdateChallengeRequest {
-        guard let approved = try body.bool("approved") else {
-            throw AssentError(.invalidRequest, "approved is required.")
-        }
-        return UpdateChallengeRequest(
-            challengeId: try body.requiredString("challengeId", maxLength: 200),
-            publicKey: try body.requiredString("publicKey", maxLength: 512), approved: approved,
-            signature: try body.requiredString("signature", maxLength: 256),
-            verificationCode: try body.string("verificationCode", maxLength: 16),
-            boundSignature: try body.string("boundSignature", maxLength: 256))
-    }
-
     // MARK: Push challenges (initiating page)
 
     private func startPush(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
-        let body = try JSONBody(request)
+        let start = try decoder.decode(StartPushChallengeRequest.self, from: request)
         let (challenge, results) = try await push.start(
-            tenant: tenant, claims: claims, action: try body.string("action", maxLength: 100),
-            targetID: try body.string("userAuthenticatorId", maxLength: 200))
+            tenant: tenant, claims: claims, action: start.action, targetID: start.userAuthenticatorId)
         return APIResponses.ok(
             StartPushChallengeResponse(
                 challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
@@ -152,10 +130,8 @@ struct ClientAPI: Sendable {
 
     private func verifyPush(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
-        let body = try JSONBody(request)
-        return APIResponses.ok(
-            try await push.verify(
-                tenant: tenant, claims: claims, challengeID: try body.requiredString("challengeId", maxLength: 200)))
+        let verify = try decoder.decode(VerifyPushRequest.self, from: request)
+        return APIResponses.ok(try await push.verify(tenant: tenant, claims: claims, challengeID: verify.challengeId))
     }
 
     static func credentialResponse(_ a: Authenticator) -> CredentialResponse {

@@ -1,5 +1,6 @@
 import AssentHTTP
 import AssentServerCore
+import AssentWire
 
 /// CORS for the client API, so Authsignal's browser SDK (and any page on the tenant's own origin) can call `assentd`
 /// from another origin. The client API authenticates with headers (a Bearer token, or a tenant ID plus a device
@@ -10,12 +11,11 @@ enum CrossOrigin {
         + "X-Authsignal-Version, X-Authsignal-Tenant-ID, X-Authsignal-Native-SDK, X-Authsignal-Native-Version, X-Request-Id, "
         + "X-PowerAuth-Authorization"
 
-    /// Registers `handler` for `method` and `pattern` with CORS headers on every answer, and a preflight (`OPTIONS`)
-    /// for the pattern the first time it is seen.
-    static func add(
-        _ router: inout Router, _ method: String, _ pattern: String, _ handler: @escaping Router.Handler
-    ) {
-        router.add(method, pattern) { request, parameters in
+    /// Registers `handler` for `endpoint` with CORS headers on every answer, and a preflight (`OPTIONS`) for its path
+    /// the first time the path is seen.
+    static func add(_ router: inout Router, _ endpoint: Endpoint, _ handler: @escaping Router.Handler) {
+        let pattern = endpoint.path
+        router.add(endpoint) { request, parameters in
             var response = await handler(request, parameters)
             response.headers.replace("Access-Control-Allow-Origin", "*")
             response.headers.replace("Access-Control-Expose-Headers", "X-Request-Id")

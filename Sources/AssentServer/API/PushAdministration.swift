@@ -16,37 +16,32 @@ struct PushAdministration: Sendable {
         APIResponses.ok(PushConfiguration.view(tenant.settings))
     }
 
-    /// `PATCH /v1/tenant/push`: `provider`, `webhookUrl` (null: the tenant's webhook URL), `webhookBestEffort`,
-    /// `apnsPrivateKey` (the .p8 PEM), `apnsKeyId`, `apnsTeamId`, `apnsTopic`, `apnsEnvironment`, `removeApns`,
-    /// `fcmServiceAccount` (the JSON file, as an object or a string), `removeFcm`. All checked before anything changes.
-    func update(_ request: HTTPRequest, _ tenant: Tenant) async throws -> HTTPResponse {
-        let body = try JSONBody(request)
+    /// `PATCH /v1/tenant/push` (``UpdatePushSettingsRequest``). All checked before anything changes.
+    func update(_ request: UpdatePushSettingsRequest, _ tenant: Tenant) async throws -> HTTPResponse {
         var change = PushConfiguration.Change()
-        if let name = try body.string("provider", maxLength: 32) {
+        if let name = request.provider {
             guard let provider = PushSettings.Provider(rawValue: name) else {
-                throw AssentError(
-                    .invalidRequest,
-                    "provider must be one of " + PushSettings.Provider.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                let names = PushSettings.Provider.allCases.map(\.rawValue)
+                throw AssentError(.invalidRequest, WireDecodingError.notOneOf("provider", names).reason)
             }
             change.provider = provider
         }
-        change.webhookURL = try body.nullableString("webhookUrl", maxLength: 2048)
-        change.webhookBestEffort = try body.bool("webhookBestEffort")
-        change.apnsKeyPEM = try body.string("apnsPrivateKey", maxLength: 8192)
-        change.apnsKeyID = try body.string("apnsKeyId", maxLength: 255)
-        change.apnsTeamID = try body.string("apnsTeamId", maxLength: 255)
-        change.apnsTopic = try body.string("apnsTopic", maxLength: 255)
-        change.apnsEnvironment = try body.string("apnsEnvironment", maxLength: 32)
-        change.removeAPNs = try body.bool("removeApns") ?? false
-        change.removeFCM = try body.bool("removeFcm") ?? false
-        if body.has("fcmServiceAccount") {
-            if let text = try? body.string("fcmServiceAccount", maxLength: 16 * 1024) {
-                change.fcmServiceAccountJSON = text
-            } else if let object = try body.object("fcmServiceAccount") {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .withoutEscapingSlashes
-                change.fcmServiceAccountJSON = String(decoding: try encoder.encode(object), as: UTF8.self)
-            }
+        change.webhookURL = request.webhookUrl
+        change.webhookBestEffort = request.webhookBestEffort
+        change.apnsKeyPEM = request.apnsPrivateKey
+        change.apnsKeyID = request.apnsKeyId
+        change.apnsTeamID = request.apnsTeamId
+        change.apnsTopic = request.apnsTopic
+        change.apnsEnvironment = request.apnsEnvironment
+        change.removeAPNs = request.removeApns ?? false
+        change.removeFCM = request.removeFcm ?? false
+        switch request.fcmServiceAccount {
+        case .string(let text): change.fcmServiceAccountJSON = text
+        case .object(let object):
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            change.fcmServiceAccountJSON = String(decoding: try encoder.encode(object), as: UTF8.self)
+        default: break
         }
         let updated = try await tenants.updateSettings(tenantID: tenant.id) { settings in
             try configuration.apply(change, to: &settings, tenantID: tenant.id)

@@ -11,18 +11,18 @@ struct QRCodeAPI: Sendable {
     let devices: DeviceCredentialService
     let qr: QRChallengeService
     let decisions: ChallengeDecisions
+    let decoder: any RequestDecoding
     let logger: Logger
 
     func register(in router: inout Router) {
-        CrossOrigin.add(&router, "POST", "/v1/client/challenge/qr-code", handle(start))
-        CrossOrigin.add(&router, "POST", "/v1/client/verify/qr-code", handle(verify))
-        CrossOrigin.add(&router, "POST", "/v1/client/user-authenticators/qr-code/challenge/claim", handle(claim))
-        CrossOrigin.add(&router, "POST", "/v1/client/user-authenticators/qr-code/challenge", handle(answer))
-        CrossOrigin.add(&router, "GET", "/v1/client/challenge/qr-code/{challengeId}/image.svg") { request, parameters in
-            await handle { try await image($0, parameters, png: false) }(request, parameters)
-        }
-        CrossOrigin.add(&router, "GET", "/v1/client/challenge/qr-code/{challengeId}/image.png") { request, parameters in
-            await handle { try await image($0, parameters, png: true) }(request, parameters)
+        CrossOrigin.add(&router, .startQRCodeChallenge, handle(start))
+        CrossOrigin.add(&router, .verifyQRCodeChallenge, handle(verify))
+        CrossOrigin.add(&router, .claimQRCodeChallenge, handle(claim))
+        CrossOrigin.add(&router, .updateQRCodeChallenge, handle(answer))
+        for (endpoint, png) in [(Endpoint.qrCodeImageSVG, false), (.qrCodeImagePNG, true)] {
+            CrossOrigin.add(&router, endpoint) { request, parameters in
+                await handle { try await image($0, parameters, png: png) }(request, parameters)
+            }
         }
     }
 
@@ -60,16 +60,14 @@ struct QRCodeAPI: Sendable {
         let isBearer = request.headers["Authorization"]?.lowercased().hasPrefix("bearer ") ?? false
         let (tenant, claims): (Tenant, TokenClaims?) = isBearer
             ? try await credentials.bearer(request) : (try await credentials.tenant(request), nil)
-        let body = try JSONBody(request)
-        let action = try body.string("action", maxLength: 100)
-        if let action, claims == nil {
+        let start = try decoder.decode(StartQRChallengeRequest.self, from: request)
+        if let action = start.action, claims == nil {
             guard PathParameter.isActionCode(action) else {
                 throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :")
             }
         }
         let (challenge, deviceCode) = try await qr.start(
-            tenant: tenant, claims: claims, action: action, custom: try body.object("custom", maxBytes: 4096),
-            initiator: Self.initiator(request))
+            tenant: tenant, claims: claims, action: start.action, custom: start.custom, initiator: Self.initiator(request))
         return APIResponses.ok(
             StartQRChallengeResponse(
                 challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
@@ -78,20 +76,13 @@ struct QRCodeAPI: Sendable {
 
     private func verify(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
-        let body = try JSONBody(request)
-        return APIResponses.ok(
-            try await qr.verify(
-                tenant: tenant, challengeID: try body.requiredString("challengeId", maxLength: 200),
-                deviceCode: try body.requiredString("deviceCode", maxLength: 200)))
+        let verify = try decoder.decode(VerifyQRRequest.self, from: request)
+        return APIResponses.ok(try await qr.verify(tenant: tenant, challengeID: verify.challengeId, deviceCode: verify.deviceCode))
     }
 
     private func claim(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
-        let body = try JSONBody(request)
-        let claim = ClaimChallengeRequest(
-            challengeId: try body.requiredString("challengeId", maxLength: 200),
-            publicKey: try body.requiredString("publicKey", maxLength: 512),
-            signature: try body.requiredString("signature", maxLength: 256))
+        let claim = try decoder.decode(ClaimChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: claim.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
         return APIResponses.ok(try await qr.claim(tenant: tenant, authenticator: authenticator, key: key, request: claim))
@@ -99,7 +90,7 @@ struct QRCodeAPI: Sendable {
 
     private func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
-        let update = try ClientAPI.updateChallengeRequest(try JSONBody(request))
+        let update = try decoder.decode(UpdateChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
         let answered = try await decisions.answer(

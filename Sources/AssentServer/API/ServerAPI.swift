@@ -1,52 +1,37 @@
 import AssentHTTP
-import AssentLog
 import AssentServerCore
 import AssentWire
 import Foundation
 
 /// The server API (`/v1/users/...`, `/v1/validate`), authenticated with the tenant's secret key over HTTP Basic.
 struct ServerAPI: Sendable {
-    let tenants: TenantDirectory
+    let authenticated: SecretKeyAuthentication
     let actions: ActionService
     let users: UserService
-    let logger: Logger
+    let decoder: any RequestDecoding
     /// Where `assentd` is reachable from browsers, without a trailing slash.
     let publicURL: PublicURL
     /// Push settings and delivery timelines.
     let push: PushAdministration
 
     func register(in router: inout Router) {
-        router.add("GET", "/v1/tenant/push", authenticated { _, _, tenant in push.settings(tenant) })
-        router.add("PATCH", "/v1/tenant/push", authenticated { request, _, tenant in try await push.update(request, tenant) })
-        router.add("GET", "/v1/challenges/{challengeId}/timeline", authenticated { _, parameters, tenant in
+        router.add(.getPushSettings, authenticated { _, _, tenant in push.settings(tenant) })
+        router.add(.updatePushSettings, authenticated { request, _, tenant in
+            try await push.update(try decoder.decode(UpdatePushSettingsRequest.self, from: request), tenant)
+        })
+        router.add(.getChallengeTimeline, authenticated { _, parameters, tenant in
             try await push.timeline(tenant, challengeID: try PathParameter.identifier(parameters, "challengeId"))
         })
-        router.add("POST", "/v1/users/{userId}/actions/{action}", authenticated(track))
-        router.add("GET", "/v1/users/{userId}/actions/{action}/{idempotencyKey}", authenticated(getAction))
-        router.add("PATCH", "/v1/users/{userId}/actions/{action}/{idempotencyKey}", authenticated(updateAction))
-        router.add("POST", "/v1/validate", authenticated(validate))
-        router.add("GET", "/v1/users/{userId}", authenticated(getUser))
-        router.add("PATCH", "/v1/users/{userId}", authenticated(updateUser))
-        router.add("DELETE", "/v1/users/{userId}", authenticated(deleteUser))
-        router.add("GET", "/v1/users/{userId}/authenticators", authenticated(getAuthenticators))
-        router.add("POST", "/v1/users/{userId}/authenticators", authenticated(enrollAuthenticator))
-        router.add("DELETE", "/v1/users/{userId}/authenticators/{userAuthenticatorId}", authenticated(deleteAuthenticator))
-    }
-
-    private typealias Handler = @Sendable (HTTPRequest, RouteParameters, Tenant) async throws -> HTTPResponse
-
-    /// Checks the secret key, then runs `handler`; every failure becomes the JSON error answer.
-    private func authenticated(_ handler: @escaping Handler) -> Router.Handler {
-        { [tenants, logger] request, parameters in
-            do {
-                guard let secret = BasicCredentials.user(from: request.headers["Authorization"]),
-                      let tenant = try await tenants.tenant(secret: secret)
-                else { throw AssentError.unauthorized() }
-                return try await handler(request, parameters, tenant)
-            } catch {
-                return APIResponses.failure(error, request: request, logger: logger)
-            }
-        }
+        router.add(.track, authenticated(track))
+        router.add(.getAction, authenticated(getAction))
+        router.add(.updateAction, authenticated(updateAction))
+        router.add(.validate, authenticated(validate))
+        router.add(.getUser, authenticated(getUser))
+        router.add(.updateUser, authenticated(updateUser))
+        router.add(.deleteUser, authenticated(deleteUser))
+        router.add(.getAuthenticators, authenticated(getAuthenticators))
+        router.add(.enrollAuthenticator, authenticated(enrollAuthenticator))
+        router.add(.deleteAuthenticator, authenticated(deleteAuthenticator))
     }
 
     // MARK: Actions
@@ -54,30 +39,28 @@ struct ServerAPI: Sendable {
     private func track(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         let actionCode = try PathParameter.actionCode(parameters)
-        let body = try JSONBody(request)
+        let track = try decoder.decode(TrackRequest.self, from: request)
         var attributes = TrackAttributes()
-        attributes.idempotencyKey = try body.string("idempotencyKey", maxLength: 200, allowEmpty: false)
-        attributes.redirectURL = try body.string("redirectUrl", maxLength: 2048)
-        attributes.redirectToSettings = try body.bool("redirectToSettings")
-        attributes.ipAddress = try body.string("ipAddress", maxLength: 64)
-        attributes.userAgent = try body.string("userAgent", maxLength: 1024)
-        attributes.deviceID = try body.string("deviceId", maxLength: 256)
-        attributes.location = try body.string("location", maxLength: 256)
-        attributes.scope = try body.string("scope", maxLength: 512)
-        attributes.email = try body.string("email", maxLength: 320)
-        attributes.phoneNumber = try body.string("phoneNumber", maxLength: 32)
-        attributes.username = try body.string("username", maxLength: 255)
-        attributes.locale = try body.string("locale", maxLength: 35)
-        attributes.custom = try body.object("custom")
-        _ = try body.string("customDomain", maxLength: 255)
-        _ = try body.string("challengeId", maxLength: 200)
+        attributes.idempotencyKey = track.idempotencyKey
+        attributes.redirectURL = track.redirectUrl
+        attributes.redirectToSettings = track.redirectToSettings
+        attributes.ipAddress = track.ipAddress
+        attributes.userAgent = track.userAgent
+        attributes.deviceID = track.deviceId
+        attributes.location = track.location
+        attributes.scope = track.scope
+        attributes.email = track.email
+        attributes.phoneNumber = track.phoneNumber
+        attributes.username = track.username
+        attributes.locale = track.locale
+        attributes.custom = track.custom
 
         let tracked = try await actions.track(tenant: tenant, userID: userID, actionCode: actionCode, attributes: attributes)
         let enrolled = Self.methods(tracked.authenticators)
         let response = TrackResponse(
             state: tracked.action.state, idempotencyKey: tracked.action.idempotencyKey,
-            url: "\(publicURL.current)/challenge?token=\(tracked.token)", token: tracked.token, isEnrolled: !enrolled.isEmpty,
-            enrolledVerificationMethods: enrolled, allowedVerificationMethods: Self.allowed(enrolled),
+            url: "\(publicURL.current)\(Endpoint.challengePage.path)?token=\(tracked.token)", token: tracked.token,
+            isEnrolled: !enrolled.isEmpty, enrolledVerificationMethods: enrolled, allowedVerificationMethods: Self.allowed(enrolled),
             defaultVerificationMethod: enrolled.first)
         return APIResponses.ok(response)
     }
@@ -94,25 +77,16 @@ struct ServerAPI: Sendable {
         let userID = try PathParameter.userID(parameters)
         let actionCode = try PathParameter.actionCode(parameters)
         let key = try PathParameter.identifier(parameters, "idempotencyKey")
-        let body = try JSONBody(request)
-        let name = try body.requiredString("state", maxLength: 64)
-        guard let state = ActionState(rawValue: name) else {
-            throw AssentError(
-                .invalidRequest,
-                "state must be one of " + ActionState.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
+        let update = try decoder.decode(UpdateActionRequest.self, from: request)
         let action = try await actions.updateState(
-            tenant: tenant, userID: userID, actionCode: actionCode, idempotencyKey: key, state: state)
+            tenant: tenant, userID: userID, actionCode: actionCode, idempotencyKey: key, state: update.state)
         return APIResponses.ok(Self.response(action))
     }
 
     private func validate(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let token = try body.requiredString("token", maxLength: 4096)
-        let userID = try body.string("userId", maxLength: 255)
-        let actionCode = try body.string("action", maxLength: 100)
+        let validate = try decoder.decode(ValidateRequest.self, from: request)
         return APIResponses.ok(
-            try await actions.validate(tenant: tenant, token: token, userID: userID, actionCode: actionCode))
+            try await actions.validate(tenant: tenant, token: validate.token, userID: validate.userId, actionCode: validate.action))
     }
 
     // MARK: Users
@@ -124,16 +98,7 @@ struct ServerAPI: Sendable {
 
     private func updateUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
-        let body = try JSONBody(request)
-        var changes = UserService.Changes()
-        changes.email = try body.nullableString("email", maxLength: 320)
-        changes.emailVerified = try body.bool("emailVerified")
-        changes.phoneNumber = try body.nullableString("phoneNumber", maxLength: 32)
-        changes.phoneNumberVerified = try body.bool("phoneNumberVerified")
-        changes.username = try body.nullableString("username", maxLength: 255)
-        changes.displayName = try body.nullableString("displayName", maxLength: 255)
-        changes.locale = try body.nullableString("locale", maxLength: 35)
-        changes.custom = try body.nullableObject("custom")
+        let changes = try decoder.decode(UpdateUserRequest.self, from: request)
         let (user, authenticators) = try await users.update(tenant: tenant, userID: userID, changes: changes)
         return APIResponses.ok(Self.response(user, authenticators))
     }
@@ -151,11 +116,10 @@ struct ServerAPI: Sendable {
 
     private func enrollAuthenticator(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
-        let body = try JSONBody(request)
-        let method = VerificationMethod(rawValue: try body.requiredString("verificationMethod", maxLength: 64))
+        let enroll = try decoder.decode(EnrollAuthenticatorRequest.self, from: request)
         let authenticator = try await users.enrollVerified(
-            tenant: tenant, userID: userID, method: method, email: try body.string("email", maxLength: 320),
-            phoneNumber: try body.string("phoneNumber", maxLength: 32), isDefault: try body.bool("isDefault") ?? false)
+            tenant: tenant, userID: userID, method: enroll.verificationMethod, email: enroll.email,
+            phoneNumber: enroll.phoneNumber, isDefault: enroll.isDefault ?? false)
         return APIResponses.ok(EnrollAuthenticatorResponse(authenticator: Self.response(authenticator)))
     }
 

@@ -12,7 +12,7 @@ struct SystemAPI: Sendable {
     let logger: Logger
 
     func register(in router: inout Router) {
-        router.add("GET", "/healthz") { [store, logger] request, _ in
+        router.add(.health) { [store, logger] request, _ in
             let started = DispatchTime.now().uptimeNanoseconds
             do {
                 try await store.healthCheck()
@@ -30,7 +30,7 @@ struct SystemAPI: Sendable {
                 ])
             }
         }
-        router.add("GET", "/metrics") { [metrics] _, _ in
+        router.add(.metrics) { [metrics] _, _ in
             .text(200, metrics.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }

@@ -1,6 +1,7 @@
 import AssentHTTP
 import AssentLog
 import AssentServerCore
+import AssentWire
 import Foundation
 import Synchronization
 
@@ -59,13 +60,13 @@ final class WebPages: Sendable {
 
     /// Adds the page routes.
     func register(in router: inout Router) {
-        router.add("GET", "/") { _, _ in Self.redirect(to: "/web/") }
-        router.add("GET", "/web") { _, _ in Self.redirect(to: "/web/") }
-        router.add("GET", "/web/") { [self] request, _ in serve("index.html", request) }
-        router.add("GET", "/challenge") { [self] request, _ in serve("approve-push.html", request) }
-        router.add("GET", "/web/{file}") { [self] request, parameters in
+        router.add(.home) { _, _ in Self.redirect(to: Endpoint.webIndex.path) }
+        router.add(.webRedirect) { _, _ in Self.redirect(to: Endpoint.webIndex.path) }
+        router.add(.webIndex) { [self] request, _ in serve("index.html", request) }
+        router.add(.challengePage) { [self] request, _ in serve("approve-push.html", request) }
+        router.add(.webFile) { [self] request, parameters in
             // The raw segment must be the plain name: no escapes, so `%2F`, `%2E%2E` and friends never reach the disk.
-            guard let name = parameters["file"], request.path == "/web/" + name else { return Self.notFound() }
+            guard let name = parameters["file"], request.path == Endpoint.webFile.path([name]) else { return Self.notFound() }
             return serve(name, request)
         }
     }

@@ -3,28 +3,6 @@ import Foundation
 
 /// Users and their authenticators, as the tenant's backend sees them.
 package struct UserService: Sendable {
-    /// Changes to a user: a field that is absent stays as it is; `.some(nil)` clears it.
-    package struct Changes: Sendable {
-        /// New e-mail address.
-        package var email: String??
-        /// Whether the backend vouches for the e-mail address.
-        package var emailVerified: Bool?
-        /// New phone number.
-        package var phoneNumber: String??
-        /// Whether the backend vouches for the phone number.
-        package var phoneNumberVerified: Bool?
-        /// New user name.
-        package var username: String??
-        /// New display name.
-        package var displayName: String??
-        /// New locale.
-        package var locale: String??
-        /// New custom data (replaces the old).
-        package var custom: [String: JSONValue]??
-        /// No changes.
-        package init() {}
-    }
-
     /// Methods a backend may enrol for a user it verified itself, and the contact each needs.
     static let backendVerifiedMethods: [VerificationMethod: String] = [
         .emailOTP: "email", VerificationMethod(rawValue: "EMAIL_MAGIC_LINK"): "email",
@@ -48,8 +26,8 @@ package struct UserService: Sendable {
         return (user, try await store.authenticators(tenantID: tenant.id, userID: userID))
     }
 
-    /// Applies `changes`, creating the user when unknown.
-    package func update(tenant: Tenant, userID: String, changes: Changes) async throws -> (User, [Authenticator]) {
+    /// Applies `changes` (a field that is absent stays as it is; `.some(nil)` clears it), creating the user when unknown.
+    package func update(tenant: Tenant, userID: String, changes: UpdateUserRequest) async throws -> (User, [Authenticator]) {
         let now = clock.nowMilliseconds()
         var user = try await store.user(tenantID: tenant.id, userID: userID)
             ?? User(tenantID: tenant.id, userID: userID, now: now)

@@ -62,7 +62,7 @@ public struct PushChallengeResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST .../push/challenge` and `.../qr-code/challenge`: approve or deny, signed over the challenge id.
-public struct UpdateChallengeRequest: Codable, Sendable, Hashable {
+public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The challenge.
     public var challengeId: String
     /// The credential's public key.
@@ -89,6 +89,17 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable {
         self.verificationCode = verificationCode
         self.boundSignature = boundSignature
     }
+
+    /// Reads the request with the server's limits; `verificationCode` may be null (Android sends it so).
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        guard let approved = try body.bool("approved") else { throw .required("approved") }
+        self.approved = approved
+        challengeId = try body.requiredString("challengeId", maxLength: 200)
+        publicKey = try body.requiredString("publicKey", maxLength: 512)
+        signature = try body.requiredString("signature", maxLength: 256)
+        verificationCode = try body.string("verificationCode", maxLength: 16)
+        boundSignature = try body.string("boundSignature", maxLength: 256)
+    }
 }
 
 /// The answer to an update challenge.
@@ -100,7 +111,7 @@ public struct UpdateChallengeResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/client/challenge/push` (Bearer track token).
-public struct StartPushChallengeRequest: Codable, Sendable, Hashable {
+public struct StartPushChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The action code (the token's action is used when absent).
     public var action: String?
     /// Target one authenticator instead of all eligible ones.
@@ -109,6 +120,12 @@ public struct StartPushChallengeRequest: Codable, Sendable, Hashable {
     public init(action: String? = nil, userAuthenticatorId: String? = nil) {
         self.action = action
         self.userAuthenticatorId = userAuthenticatorId
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        action = try body.string("action", maxLength: 100)
+        userAuthenticatorId = try body.string("userAuthenticatorId", maxLength: 200)
     }
 }
 
@@ -145,11 +162,16 @@ public struct StartPushChallengeResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/client/verify/push` (Bearer track token).
-public struct VerifyPushRequest: Codable, Sendable, Hashable {
+public struct VerifyPushRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The challenge.
     public var challengeId: String
     /// Creates a request.
     public init(challengeId: String) { self.challengeId = challengeId }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        challengeId = try body.requiredString("challengeId", maxLength: 200)
+    }
 }
 
 /// The state of a push challenge as the initiating page sees it.
@@ -170,7 +192,7 @@ public struct VerifyPushResponse: Codable, Sendable, Hashable {
 
 /// `POST /v1/client/challenge/qr-code`: anonymous (tenant Basic, with `action` and `custom`) or for a tracked action
 /// (Bearer track token, whose action and custom data are used).
-public struct StartQRChallengeRequest: Codable, Sendable, Hashable {
+public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The action code (anonymous challenges).
     public var action: String?
     /// Custom data (anonymous challenges).
@@ -179,6 +201,12 @@ public struct StartQRChallengeRequest: Codable, Sendable, Hashable {
     public init(action: String? = nil, custom: [String: JSONValue]? = nil) {
         self.action = action
         self.custom = custom
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        action = try body.string("action", maxLength: 100)
+        custom = try body.object("custom", maxBytes: 4096)
     }
 }
 
@@ -202,7 +230,7 @@ public struct StartQRChallengeResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/client/verify/qr-code` (tenant Basic).
-public struct VerifyQRRequest: Codable, Sendable, Hashable {
+public struct VerifyQRRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The challenge.
     public var challengeId: String
     /// The poll secret from the start.
@@ -211,6 +239,12 @@ public struct VerifyQRRequest: Codable, Sendable, Hashable {
     public init(challengeId: String, deviceCode: String) {
         self.challengeId = challengeId
         self.deviceCode = deviceCode
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        challengeId = try body.requiredString("challengeId", maxLength: 200)
+        deviceCode = try body.requiredString("deviceCode", maxLength: 200)
     }
 }
 
@@ -234,7 +268,7 @@ public struct VerifyQRResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/client/user-authenticators/qr-code/challenge/claim`: signed over the challenge id.
-public struct ClaimChallengeRequest: Codable, Sendable, Hashable {
+public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The challenge from the QR code.
     public var challengeId: String
     /// The credential's public key.
@@ -246,6 +280,13 @@ public struct ClaimChallengeRequest: Codable, Sendable, Hashable {
         self.challengeId = challengeId
         self.publicKey = publicKey
         self.signature = signature
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        challengeId = try body.requiredString("challengeId", maxLength: 200)
+        publicKey = try body.requiredString("publicKey", maxLength: 512)
+        signature = try body.requiredString("signature", maxLength: 256)
     }
 }
 

@@ -1,5 +1,5 @@
 /// `POST /v1/client/user-authenticators/{push|qr-code}` (Bearer track token): enrol a device key.
-public struct AddCredentialRequest: Codable, Sendable, Hashable {
+public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
     /// Base64 (standard, padded) of the key's X.509 SubjectPublicKeyInfo DER.
     public var publicKey: String
     /// The device's name for itself.
@@ -31,6 +31,18 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable {
         self.userAuthenticationRequired = userAuthenticationRequired
         self.timeout = timeout
         self.authorizationType = authorizationType
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        publicKey = try body.requiredString("publicKey", maxLength: 512)
+        deviceName = try body.string("deviceName", maxLength: 255)
+        devicePlatform = try body.string("devicePlatform", maxLength: 32)
+        pushToken = try body.string("pushToken", maxLength: 4096)
+        userPresenceRequired = try body.bool("userPresenceRequired")
+        userAuthenticationRequired = try body.bool("userAuthenticationRequired")
+        timeout = try body.integer("timeout", range: 0...86_400)
+        authorizationType = try body.string("authorizationType", maxLength: 64)
     }
 }
 
@@ -78,7 +90,7 @@ public struct CredentialResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST .../remove`: signed with the time-window message (``SignedMessage/timeWindow(unixSeconds:)``).
-public struct RemoveCredentialRequest: Codable, Sendable, Hashable {
+public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The credential's public key (SPKI, base64).
     public var publicKey: String
     /// Base64 DER ECDSA signature over the time-window message.
@@ -87,6 +99,12 @@ public struct RemoveCredentialRequest: Codable, Sendable, Hashable {
     public init(publicKey: String, signature: String) {
         self.publicKey = publicKey
         self.signature = signature
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        publicKey = try body.requiredString("publicKey", maxLength: 512)
+        signature = try body.requiredString("signature", maxLength: 256)
     }
 }
 
@@ -113,7 +131,7 @@ public struct SigningMessageResponse: Codable, Sendable, Hashable {
 
 /// `PATCH /v1/client/user-authenticators/push`: a new push token and/or a renewed lease, proved by signing the
 /// nonce from `.../push/sign`.
-public struct UpdateCredentialRequest: Codable, Sendable, Hashable {
+public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The nonce's id.
     public var challengeId: String
     /// The credential's public key.
@@ -131,6 +149,15 @@ public struct UpdateCredentialRequest: Codable, Sendable, Hashable {
         self.signature = signature
         self.pushToken = pushToken
         self.resetExpiry = resetExpiry
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        publicKey = try body.requiredString("publicKey", maxLength: 512)
+        challengeId = try body.requiredString("challengeId", maxLength: 200)
+        signature = try body.requiredString("signature", maxLength: 256)
+        pushToken = try body.string("pushToken", maxLength: 4096)
+        resetExpiry = try body.bool("resetExpiry")
     }
 }
 

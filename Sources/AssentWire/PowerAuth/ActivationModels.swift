@@ -1,7 +1,7 @@
 /// `POST /v1/client/activations` (`Authorization: Bearer <track token>`, the same token rules as enrolling a push
 /// credential: a token with the `add:authenticators` scope, or any track token while the user has no authenticator):
 /// create a PowerAuth activation for the token's user.
-public struct CreateActivationRequest: Codable, Sendable, Hashable {
+public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodable {
     /// Base64 (standard, padded) of the device's P-256 ECDH public key, SEC1 uncompressed (65 bytes, `04 || X || Y`).
     public var devicePublicKey: String
     /// A name for the activation ("Alice's phone").
@@ -11,6 +11,12 @@ public struct CreateActivationRequest: Codable, Sendable, Hashable {
     public init(devicePublicKey: String, activationName: String? = nil) {
         self.devicePublicKey = devicePublicKey
         self.activationName = activationName
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        devicePublicKey = try body.requiredString("devicePublicKey", maxLength: 256)
+        activationName = try body.string("activationName", maxLength: 255)
     }
 }
 
@@ -54,7 +60,7 @@ public struct CreateActivationResponse: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/client/activations/status` (no authentication; the answer is encrypted under `KEY_TRANSPORT`).
-public struct ActivationStatusRequest: Codable, Sendable, Hashable {
+public struct ActivationStatusRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The activation.
     public var activationId: String
     /// Base64 of 16 random bytes chosen by the device for this request.
@@ -64,6 +70,12 @@ public struct ActivationStatusRequest: Codable, Sendable, Hashable {
     public init(activationId: String, challenge: String) {
         self.activationId = activationId
         self.challenge = challenge
+    }
+
+    /// Reads the request with the server's limits.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        activationId = try body.requiredString("activationId", maxLength: 64)
+        challenge = try body.requiredString("challenge", maxLength: 64)
     }
 }
 
@@ -85,13 +97,22 @@ public struct ActivationStatusResponse: Codable, Sendable, Hashable {
 
 /// `POST /v1/client/vault/unlock`, signed `possession_knowledge` (or stronger) with uriId ``PowerAuthURI/vaultUnlock``
 /// over the raw body: releases the vault key so the device can decrypt its private key and re-derive the biometry key.
-public struct VaultUnlockRequest: Codable, Sendable, Hashable {
+public struct VaultUnlockRequest: Codable, Sendable, Hashable, WireDecodable {
     /// Why: `ADD_BIOMETRY`, `FETCH_ENCRYPTION_KEY`, `SIGN_WITH_DEVICE_PRIVATE_KEY` or `RECOVERY_CODE`.
     public var reason: String
 
     /// Creates a request.
     public init(reason: String = "ADD_BIOMETRY") {
         self.reason = reason
+    }
+
+    /// Reads the request; an absent reason is `ADD_BIOMETRY`.
+    public init(reading body: some WireObject) throws(WireDecodingError) {
+        reason = try body.string("reason", maxLength: 64) ?? "ADD_BIOMETRY"
+        guard ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"].contains(reason) else {
+            throw WireDecodingError(
+                "reason must be ADD_BIOMETRY, FETCH_ENCRYPTION_KEY, SIGN_WITH_DEVICE_PRIVATE_KEY or RECOVERY_CODE.")
+        }
     }
 }
 

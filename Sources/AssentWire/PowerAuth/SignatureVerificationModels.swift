@@ -1,6 +1,8 @@
+import AssentCrypto
+
 /// `POST /v1/signatures/verify` (tenant secret key): the customer's backend asks whether a request it received from
 /// the app carries a valid PowerAuth signature. A valid one consumes the counter value it used (it cannot verify twice).
-public struct VerifySignatureRequest: Codable, Sendable, Hashable {
+public struct VerifySignatureRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The HTTP method the app used (`POST`, `GET`, ...).
     public var method: String
     /// The logical URI id the app signed (often the request path).
@@ -20,6 +22,31 @@ public struct VerifySignatureRequest: Codable, Sendable, Hashable {
         self.body = body
         self.query = query
         self.authorization = authorization
+    }
+
+    /// Reads the request with the server's limits: `body` must be Base64, and `query` a well-formed query string sent
+    /// only without a body.
+    public init(reading object: some WireObject) throws(WireDecodingError) {
+        method = try object.requiredString("method", maxLength: 16)
+        uriId = try object.requiredString("uriId", maxLength: 2048)
+        body = try object.string("body", maxLength: 2_000_000)
+        guard let bytes = Base64.decode(body ?? "") else {
+            throw WireDecodingError("body must be Base64 of the signed request body.")
+        }
+        query = try object.string("query", maxLength: 16_384)
+        if let query, !bytes.isEmpty || PowerAuthRequestData.canonicalQuery(rawQuery: query) == nil {
+            throw WireDecodingError("query must be a well-formed query string, and only without body.")
+        }
+        authorization = try object.requiredString("authorization", maxLength: 2048)
+    }
+
+    /// The bytes the signature covers: the decoded `body`, or for a GET the canonical form of `query` (which the
+    /// server computes so the backend need not); nil when either is malformed.
+    public var signedData: [UInt8]? {
+        guard let bytes = Base64.decode(body ?? "") else { return nil }
+        guard let query else { return bytes }
+        guard bytes.isEmpty, let canonical = PowerAuthRequestData.canonicalQuery(rawQuery: query) else { return nil }
+        return Array(canonical.utf8)
     }
 }
 

@@ -6,10 +6,10 @@ enum ActivationCommands {
     /// The `activation` group.
     static let group = Command.group(
         "activation", "read, list, commit, block, unblock or remove PowerAuth activations (server API)",
-        [get, list, change("commit", "POST", "commit a PENDING_COMMIT activation (it becomes ACTIVE)"),
-         change("block", "POST", "block an ACTIVE activation"),
-         change("unblock", "POST", "unblock a BLOCKED activation (failed attempts reset to 0)"),
-         change("remove", "DELETE", "remove an activation for good")])
+        [get, list, change("commit", .commitActivation, "commit a PENDING_COMMIT activation (it becomes ACTIVE)"),
+         change("block", .blockActivation, "block an ACTIVE activation"),
+         change("unblock", .unblockActivation, "unblock a BLOCKED activation (failed attempts reset to 0)"),
+         change("remove", .removeActivation, "remove an activation for good")])
 
     private static let idOption = Option.required("--activation", "ID", "the activation id")
 
@@ -18,7 +18,7 @@ enum ActivationCommands {
         options: ServerConnection.options + [idOption]
     ) { invocation in
         let id = try invocation.options.required("--activation")
-        try await ServerConnection.call(invocation, "GET", ["activations", id], decoding: ActivationResponse.self, human: describe)
+        try await ServerConnection.call(invocation, .getActivation, [id], decoding: ActivationResponse.self, human: describe)
     }
 
     static let list = Command.leaf(
@@ -27,7 +27,7 @@ enum ActivationCommands {
     ) { invocation in
         let user = try ServerAPICommands.userID(invocation.options)
         try await ServerConnection.call(
-            invocation, "GET", ["users", user, "activations"], decoding: ActivationListResponse.self
+            invocation, .getActivations, [user], decoding: ActivationListResponse.self
         ) { answer in
             guard !answer.activations.isEmpty else { return "User \(user) has no activations." }
             return Table.render([["ACTIVATION ID", "STATUS", "FAILED", "NAME", "CREATED"]] + answer.activations.map {
@@ -36,15 +36,14 @@ enum ActivationCommands {
         }
     }
 
-    private static func change(_ name: String, _ method: String, _ summary: String) -> Command {
+    private static func change(_ name: String, _ endpoint: Endpoint, _ summary: String) -> Command {
         Command.leaf(
             name, summary,
-            details: method == "DELETE" ? "DELETE /v1/activations/{id}." : "POST /v1/activations/{id}/\(name).",
+            details: endpoint.method == "DELETE" ? "DELETE /v1/activations/{id}." : "POST /v1/activations/{id}/\(name).",
             options: ServerConnection.options + [idOption]
         ) { invocation in
             let id = try invocation.options.required("--activation")
-            let path = method == "DELETE" ? ["activations", id] : ["activations", id, name]
-            try await ServerConnection.call(invocation, method, path, decoding: ActivationResponse.self, human: describe)
+            try await ServerConnection.call(invocation, endpoint, [id], decoding: ActivationResponse.self, human: describe)
         }
     }
 

@@ -13,7 +13,7 @@ enum ChallengeCommands {
         let id = try invocation.options.required("--challenge")
         guard !id.isEmpty, id.utf8.count <= 200 else { throw CLIError.usage("--challenge must be 1 to 200 characters") }
         try await ServerConnection.call(
-            invocation, "GET", ["challenges", id, "timeline"], decoding: ChallengeTimelineResponse.self
+            invocation, .getChallengeTimeline, [id], decoding: ChallengeTimelineResponse.self
         ) { response in
             var rows = [["AT", "EVENT", "AUTHENTICATOR", "PROVIDER", "ATTEMPT", "STATUS", "DETAIL"]]
             for e in response.timeline {

@@ -1,4 +1,5 @@
 import Assent
+import AssentWire
 import Foundation
 
 /// The directory that makes this machine a device (`--home`, default `~/.assent-device`, created `0700`):
@@ -167,7 +168,7 @@ struct DeviceHome: Sendable {
     static func sdkBaseURL(_ text: String) throws -> String {
         var base = text.trimmingCharacters(in: .whitespaces)
         while base.hasSuffix("/") { base.removeLast() }
-        if !base.hasSuffix("/v1") { base += "/v1" }
+        if !base.hasSuffix(Endpoint.version) { base += Endpoint.version }
         guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               url.host?.isEmpty == false, url.query == nil, url.fragment == nil
         else { throw CLIError.usage("--url must be an http(s) base URL such as http://127.0.0.1:8420, got '\(text)'") }

@@ -31,7 +31,7 @@ enum ServerAPICommands {
             body["custom"] = .object(try ServerConnection.jsonObject(custom, option: "--custom"))
         }
         try await ServerConnection.call(
-            invocation, "POST", ["users", user, "actions", action], body: body, decoding: TrackResponse.self
+            invocation, .track, [user, action], body: body, decoding: TrackResponse.self
         ) { response in
             Fields.render([
                 ("state", response.state.rawValue),
@@ -59,7 +59,7 @@ enum ServerAPICommands {
         options: actionOptions
     ) { invocation in
         try await ServerConnection.call(
-            invocation, "GET", try actionPath(invocation.options), decoding: ActionResponse.self, human: describe)
+            invocation, .getAction, try actionPath(invocation.options), decoding: ActionResponse.self, human: describe)
     }
 
     static let updateAction = Command.leaf(
@@ -69,7 +69,7 @@ enum ServerAPICommands {
     ) { invocation in
         let state = try ActionStateName.parse(try invocation.options.required("--state"), option: "--state")
         try await ServerConnection.call(
-            invocation, "PATCH", try actionPath(invocation.options), body: ["state": .string(state.rawValue)],
+            invocation, .updateAction, try actionPath(invocation.options), body: ["state": .string(state.rawValue)],
             decoding: ActionResponse.self, human: describe)
     }
 
@@ -87,7 +87,7 @@ enum ServerAPICommands {
         if let user = try options.nonEmpty("--user") { body["userId"] = .string(user) }
         if let action = try options.nonEmpty("--action") { body["action"] = .string(action) }
         try await ServerConnection.call(
-            invocation, "POST", ["validate"], body: body, decoding: ValidateResponse.self
+            invocation, .validate, [], body: body, decoding: ValidateResponse.self
         ) { response in
             Fields.render([
                 ("valid", Fields.yesNo(response.isValid)),
@@ -118,7 +118,7 @@ enum ServerAPICommands {
         guard let key = try options.nonEmpty("--idempotency-key") else {
             throw CLIError.usage("--idempotency-key is required")
         }
-        return ["users", try userID(options), "actions", action, key]
+        return [try userID(options), action, key]
     }
 
     private static func describe(_ action: ActionResponse) -> String {

@@ -11,7 +11,7 @@ enum UserCommands {
     ) { invocation in
         let user = try ServerAPICommands.userID(invocation.options)
         try await ServerConnection.call(
-            invocation, "GET", ["users", user], decoding: UserResponse.self, human: describe)
+            invocation, .getUser, [user], decoding: UserResponse.self, human: describe)
     }
 
     static let updateUser = Command.leaf(
@@ -44,7 +44,7 @@ enum UserCommands {
                 + "--username, --locale, --custom")
         }
         try await ServerConnection.call(
-            invocation, "PATCH", ["users", user], body: body, decoding: UserResponse.self, human: describe)
+            invocation, .updateUser, [user], body: body, decoding: UserResponse.self, human: describe)
     }
 
     static let deleteUser = Command.leaf(
@@ -53,7 +53,7 @@ enum UserCommands {
     ) { invocation in
         let user = try ServerAPICommands.userID(invocation.options)
         try await ServerConnection.call(
-            invocation, "DELETE", ["users", user], decoding: Deleted.self
+            invocation, .deleteUser, [user], decoding: Deleted.self
         ) { answer in
             answer.deleted == false ? "User \(user) did not exist; nothing was deleted." : "Deleted user \(user)."
         }
@@ -69,7 +69,7 @@ enum UserCommands {
     ) { invocation in
         let user = try ServerAPICommands.userID(invocation.options)
         try await ServerConnection.call(
-            invocation, "GET", ["users", user, "authenticators"], decoding: [UserAuthenticatorResponse].self
+            invocation, .getAuthenticators, [user], decoding: [UserAuthenticatorResponse].self
         ) { list in
             guard !list.isEmpty else { return "User \(user) has no authenticators." }
             return Table.render([["AUTHENTICATOR ID", "METHOD", "CREATED", "DETAILS"]] + list.map { authenticator in
@@ -103,7 +103,7 @@ enum UserCommands {
         var body: [String: JSONValue] = ["verificationMethod": .string(method), field: .string(contact)]
         if options.flag("--default") { body["isDefault"] = .bool(true) }
         try await ServerConnection.call(
-            invocation, "POST", ["users", user, "authenticators"], body: body,
+            invocation, .enrollAuthenticator, [user], body: body,
             decoding: EnrollAuthenticatorResponse.self
         ) { response in
             let authenticator = response.authenticator
@@ -126,7 +126,7 @@ enum UserCommands {
         let user = try ServerAPICommands.userID(invocation.options)
         guard let id = try invocation.options.nonEmpty("--id") else { throw CLIError.usage("--id is required") }
         try await ServerConnection.call(
-            invocation, "DELETE", ["users", user, "authenticators", id], decoding: Deleted.self
+            invocation, .deleteAuthenticator, [user, id], decoding: Deleted.self
         ) { _ in "Deleted authenticator \(id) of user \(user)." }
     }
 

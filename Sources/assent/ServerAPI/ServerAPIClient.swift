@@ -26,7 +26,7 @@ struct ServerAPIClient: Sendable {
     init(baseURL: String, secretKey: String, version: String) throws {
         var base = baseURL.trimmingCharacters(in: .whitespaces)
         while base.hasSuffix("/") { base.removeLast() }
-        if base.hasSuffix("/v1") { base.removeLast(3) }
+        if base.hasSuffix(Endpoint.version) { base.removeLast(Endpoint.version.count) }
         guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               url.host?.isEmpty == false, url.query == nil, url.fragment == nil
         else {
@@ -38,11 +38,11 @@ struct ServerAPIClient: Sendable {
         self.version = version
     }
 
-    /// Sends `method` to `/v1/` + the percent-encoded `path` segments, with `body` as JSON when given.
-    func send(_ method: String, _ path: [String], body: [String: JSONValue]? = nil) async throws -> Response {
-        let url = try self.url(path)
+    /// Sends a request to `endpoint` with its path parameters percent-encoded, and `body` as JSON when given.
+    func send(_ endpoint: Endpoint, _ parameters: [String], body: [String: JSONValue]? = nil) async throws -> Response {
+        let url = try self.url(endpoint, parameters)
         var request = URLRequest(url: url, timeoutInterval: 30)
-        request.httpMethod = method
+        request.httpMethod = endpoint.method
         request.setValue("Basic " + Data((secretKey + ":").utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("assent-cli/\(version)", forHTTPHeaderField: "User-Agent")
@@ -68,17 +68,17 @@ struct ServerAPIClient: Sendable {
         return Response(status: http.statusCode, body: data)
     }
 
-    /// `BASE/v1/segment/segment...`, every segment percent-encoded so `/`, `?`, `#` and spaces stay inside it.
-    func url(_ path: [String]) throws -> URL {
-        var text = baseURL + "/v1"
-        for segment in path {
-            guard var encoded = segment.addingPercentEncoding(withAllowedCharacters: Self.unreserved) else {
-                throw CLIError.usage("cannot encode '\(segment)' for a URL")
+    /// `BASE` + the endpoint's path, every parameter percent-encoded so `/`, `?`, `#` and spaces stay inside it.
+    func url(_ endpoint: Endpoint, _ parameters: [String]) throws -> URL {
+        let encoded = try parameters.map { parameter in
+            guard var encoded = parameter.addingPercentEncoding(withAllowedCharacters: Self.unreserved) else {
+                throw CLIError.usage("cannot encode '\(parameter)' for a URL")
             }
             // `.` and `..` would be removed as dot segments on the way; encoded they reach the server as given.
             if encoded.allSatisfy({ $0 == "." }) { encoded = encoded.replacingOccurrences(of: ".", with: "%2E") }
-            text += "/" + encoded
+            return encoded
         }
+        let text = baseURL + endpoint.path(encoded)
         guard let url = URL(string: text) else { throw CLIError.usage("cannot make a URL from '\(text)'") }
         return url
     }

@@ -29,18 +29,18 @@ enum ServerConnection {
             baseURL: invocation.options.string("--url") ?? defaultURL, secretKey: secret, version: AssentVersion.current)
     }
 
-    /// Sends one request and prints the answer: with `--json` the body as received, otherwise what `human` makes of
+    /// Sends one request to `endpoint` (its `{...}` path parameters filled with `parameters`, in order) and prints the answer: with `--json` the body as received, otherwise what `human` makes of
     /// the body decoded as `T`. A non-200 answer becomes a failure carrying the server's `errorCode` and description.
     static func call<T: Decodable>(
-        _ invocation: Invocation, _ method: String, _ path: [String], body: [String: JSONValue]? = nil,
+        _ invocation: Invocation, _ endpoint: Endpoint, _ parameters: [String], body: [String: JSONValue]? = nil,
         decoding type: T.Type, human: (T) -> String
     ) async throws {
         let client = try client(invocation)
-        let response = try await client.send(method, path, body: body)
+        let response = try await client.send(endpoint, parameters, body: body)
         guard response.status == 200 else { throw error(from: response) }
         guard (try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])) != nil else {
             throw CLIError.failure(
-                "\(method) \(client.baseURL)/v1/... answered 200 without a JSON body", errorCode: "unexpected_response")
+                "\(endpoint.method) \(client.baseURL)/v1/... answered 200 without a JSON body", errorCode: "unexpected_response")
         }
         try invocation.output.result(json: response.text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             do {

@@ -1,0 +1,34 @@
+import AssentHTTP
+import AssentServerCore
+import AssentWire
+
+/// How handlers read a request body: always into an `AssentWire` request type, through this one protocol, so the JSON
+/// parser behind it (Foundation today, ``FoundationRequestDecoding``) can be replaced without touching a handler.
+///
+/// An implementation only parses a JSON object and reads fields as ``WireObject`` describes; the HTTP rules are
+/// ``decode(_:from:)``'s.
+protocol RequestDecoding: Sendable {
+    /// `type` read from `json`, which is never empty; a body that is not a JSON object is
+    /// ``WireDecodingError/notJSON`` or ``WireDecodingError/notAnObject``.
+    func decode<T: WireDecodable>(_ type: T.Type, json: [UInt8]) throws(WireDecodingError) -> T
+}
+
+extension RequestDecoding {
+    /// `type` read from `request`'s body. An empty (or blank) body is `{}`; otherwise a `Content-Type`, when sent, must
+    /// be `application/json` (`415 unsupported_media_type`). A refused body is `400 invalid_request` with the
+    /// ``WireDecodingError``'s reason.
+    func decode<T: WireDecodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+        let isBlank = request.body.allSatisfy { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+        if !isBlank, let contentType = request.headers["Content-Type"],
+           contentType.split(separator: ";").first.map({ $0.trimmingSpaces.lowercased() }) != "application/json" {
+            throw AssentError(.unsupportedMediaType, "The body must be application/json.")
+        }
+        do {
+            return try decode(type, json: isBlank ? Self.emptyObject : request.body)
+        } catch {
+            throw AssentError(.invalidRequest, error.reason)
+        }
+    }
+
+    private static var emptyObject: [UInt8] { [0x7b, 0x7d] }
+}

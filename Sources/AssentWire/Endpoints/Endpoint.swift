@@ -1,0 +1,106 @@
+/// Every route `assentd` serves, each spelled once as `"METHOD /path"`: the server registers its routes from this
+/// catalogue and the SDK and the CLI build their request paths from it, so the two sides cannot drift. The case name
+/// is the operation's name.
+///
+/// A path segment `{name}` stands for one percent-encoded value (``path(_:)`` fills them in). Client API paths are
+/// under ``version`` because the official SDKs are configured with a base URL ending in `/v1`
+/// (see ``clientPath``).
+public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
+    // MARK: Server API (tenant secret key over HTTP Basic)
+
+    case track = "POST /v1/users/{userId}/actions/{action}"
+    case getAction = "GET /v1/users/{userId}/actions/{action}/{idempotencyKey}"
+    case updateAction = "PATCH /v1/users/{userId}/actions/{action}/{idempotencyKey}"
+    case validate = "POST /v1/validate"
+    case getUser = "GET /v1/users/{userId}"
+    case updateUser = "PATCH /v1/users/{userId}"
+    case deleteUser = "DELETE /v1/users/{userId}"
+    case getAuthenticators = "GET /v1/users/{userId}/authenticators"
+    case enrollAuthenticator = "POST /v1/users/{userId}/authenticators"
+    case deleteAuthenticator = "DELETE /v1/users/{userId}/authenticators/{userAuthenticatorId}"
+    case getPushSettings = "GET /v1/tenant/push"
+    case updatePushSettings = "PATCH /v1/tenant/push"
+    case getChallengeTimeline = "GET /v1/challenges/{challengeId}/timeline"
+    case getActivation = "GET /v1/activations/{activationId}"
+    case getActivations = "GET /v1/users/{userId}/activations"
+    case commitActivation = "POST /v1/activations/{activationId}/commit"
+    case blockActivation = "POST /v1/activations/{activationId}/block"
+    case unblockActivation = "POST /v1/activations/{activationId}/unblock"
+    case removeActivation = "DELETE /v1/activations/{activationId}"
+    case verifySignature = "POST /v1/signatures/verify"
+
+    // MARK: Client API: devices (tenant Basic plus a device signature, or a Bearer track token to enrol)
+
+    case getPushCredential = "GET /v1/client/user-authenticators/push"
+    case addPushCredential = "POST /v1/client/user-authenticators/push"
+    case updatePushCredential = "PATCH /v1/client/user-authenticators/push"
+    case removePushCredential = "POST /v1/client/user-authenticators/push/remove"
+    /// The nonce a device signs to update its push credential.
+    case signPushCredentialUpdate = "POST /v1/client/user-authenticators/push/sign"
+    /// The nonce a device signs to fetch its pending push challenge with public custom data.
+    case signPushChallengeFetch = "POST /v1/client/user-authenticators/push/challenge/sign"
+    case getPushChallenge = "GET /v1/client/user-authenticators/push/challenge"
+    case updatePushChallenge = "POST /v1/client/user-authenticators/push/challenge"
+    case getQRCodeCredential = "GET /v1/client/user-authenticators/qr-code"
+    case addQRCodeCredential = "POST /v1/client/user-authenticators/qr-code"
+    case removeQRCodeCredential = "POST /v1/client/user-authenticators/qr-code/remove"
+    case claimQRCodeChallenge = "POST /v1/client/user-authenticators/qr-code/challenge/claim"
+    case updateQRCodeChallenge = "POST /v1/client/user-authenticators/qr-code/challenge"
+    case createActivation = "POST /v1/client/activations"
+    case getActivationStatus = "POST /v1/client/activations/status"
+    case unlockVault = "POST /v1/client/vault/unlock"
+
+    // MARK: Client API: the initiating page (Bearer track token, or tenant Basic for anonymous QR challenges)
+
+    case startPushChallenge = "POST /v1/client/challenge/push"
+    case verifyPushChallenge = "POST /v1/client/verify/push"
+    case startQRCodeChallenge = "POST /v1/client/challenge/qr-code"
+    case verifyQRCodeChallenge = "POST /v1/client/verify/qr-code"
+    case qrCodeImageSVG = "GET /v1/client/challenge/qr-code/{challengeId}/image.svg"
+    case qrCodeImagePNG = "GET /v1/client/challenge/qr-code/{challengeId}/image.png"
+    /// The QR page's WebSocket (subprotocol `authsignal-ws`).
+    case qrCodeWebSocket = "GET /v1/ws-v1-challenge"
+
+    // MARK: Pages and operations
+
+    case home = "GET /"
+    case webRedirect = "GET /web"
+    case webIndex = "GET /web/"
+    case webFile = "GET /web/{file}"
+    /// The page a track answer's `url` opens (`?token=`).
+    case challengePage = "GET /challenge"
+    case health = "GET /healthz"
+    case metrics = "GET /metrics"
+
+    /// The prefix of every API path; the official SDKs' base URL ends with it.
+    public static let version = "/v1"
+
+    /// The HTTP method, e.g. `POST`.
+    public var method: String { String(rawValue[..<space]) }
+
+    /// The path template, e.g. `/v1/users/{userId}`.
+    public var path: String { String(rawValue[rawValue.index(after: space)...]) }
+
+    /// The path below ``version``, which a client appends to a base URL ending in `/v1`.
+    public var clientPath: String {
+        precondition(path.hasPrefix(Self.version + "/"), "\(self) is not under \(Self.version)")
+        return String(path.dropFirst(Self.version.count))
+    }
+
+    /// The path with its `{name}` segments replaced by `values`, in order, as given (the caller percent-encodes them).
+    public func path(_ values: [String]) -> String {
+        var remaining = values[...]
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return segment }
+            precondition(!remaining.isEmpty, "\(self) needs a value for \(segment)")
+            return Substring(remaining.removeFirst())
+        }
+        precondition(remaining.isEmpty, "\(self) has fewer parameters than the \(values.count) given")
+        return segments.joined(separator: "/")
+    }
+
+    /// `METHOD /path`.
+    public var description: String { rawValue }
+
+    private var space: String.Index { rawValue.firstIndex(of: " ")! }
+}
