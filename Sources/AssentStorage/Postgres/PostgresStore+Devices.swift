@@ -18,6 +18,7 @@ extension PostgresStore {
 
     package func enrollDeviceCredential(
         _ candidate: Authenticator, enrolmentKey: String,
+        reenrol: @escaping @Sendable (inout Authenticator) -> Void,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> (Authenticator, created: Bool) {
         let result = try await write { db -> EnrolResult in
@@ -44,17 +45,7 @@ extension PostgresStore {
                 guard stored.userID == candidate.userID else {
                     throw StoreError(.constraintViolation, "the key is enrolled for another user")
                 }
-                stored.deviceName = candidate.deviceName
-                stored.devicePlatform = candidate.devicePlatform
-                stored.pushToken = candidate.pushToken ?? stored.pushToken
-                stored.verifiedAt = candidate.verifiedAt
-                stored.expiresAt = candidate.expiresAt
-                stored.userPresenceRequired = candidate.userPresenceRequired
-                stored.userAuthenticationRequired = candidate.userAuthenticationRequired
-                stored.authenticationTimeout = candidate.authenticationTimeout
-                stored.authorizationType = candidate.authorizationType
-                stored.erroredAt = nil
-                stored.errorCode = nil
+                reenrol(&stored)
                 try Self.updateAuthenticator(stored, in: db)
                 try claimEnrolment(stored.id)
                 try Self.enqueue(events(stored, false), in: db)

@@ -10,7 +10,9 @@ import Synchronization
 /// locks, and `FOR UPDATE SKIP LOCKED` for the webhook outbox and the push delivery queue. Claims and answers are
 /// announced to the other instances with `NOTIFY` once committed (see ``writeAndAnnounce(_:)`` and
 /// ``PostgresChangeListener``).
-package final class PostgresStore: Store {
+package final class PostgresStore:
+    TenantStore, UserStore, ActionStore, CredentialStore, ChallengeStore, WebhookOutbox, StoreMaintenance
+{
     let pool: PostgresPool
     /// Tells this instance's own notifications apart from other instances'.
     let instanceID: String

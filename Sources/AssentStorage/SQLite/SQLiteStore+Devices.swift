@@ -18,6 +18,7 @@ extension SQLiteStore {
 
     package func enrollDeviceCredential(
         _ candidate: Authenticator, enrolmentKey: String,
+        reenrol: @escaping @Sendable (inout Authenticator) -> Void,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> (Authenticator, created: Bool) {
         try await writer.write { db in
@@ -43,17 +44,7 @@ extension SQLiteStore {
                 guard stored.userID == candidate.userID else {
                     throw StoreError(.constraintViolation, "the key is enrolled for another user")
                 }
-                stored.deviceName = candidate.deviceName
-                stored.devicePlatform = candidate.devicePlatform
-                stored.pushToken = candidate.pushToken ?? stored.pushToken
-                stored.verifiedAt = candidate.verifiedAt
-                stored.expiresAt = candidate.expiresAt
-                stored.userPresenceRequired = candidate.userPresenceRequired
-                stored.userAuthenticationRequired = candidate.userAuthenticationRequired
-                stored.authenticationTimeout = candidate.authenticationTimeout
-                stored.authorizationType = candidate.authorizationType
-                stored.erroredAt = nil
-                stored.errorCode = nil
+                reenrol(&stored)
                 _ = try Self.updateAuthenticator(stored, in: db)
                 try claimEnrolment(stored.id)
                 try Self.enqueue(events(stored, false), in: db)

@@ -6,7 +6,9 @@ import Synchronization
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a change is fsync'd before anyone
 /// hears it happened. All writes go through one group-committing writer thread (``SQLiteWriter``); reads use a
 /// small pool of read-only connections and see every committed write.
-package final class SQLiteStore: Store {
+package final class SQLiteStore:
+    TenantStore, UserStore, ActionStore, CredentialStore, ChallengeStore, WebhookOutbox, StoreMaintenance
+{
     let writer: SQLiteWriter
     private let readers: Mutex<[SQLiteConnection]>
     private let path: String
