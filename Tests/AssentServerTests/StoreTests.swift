@@ -7,7 +7,7 @@ import AssentWire
 import Foundation
 import Testing
 
-/// The behaviour every store promises (``Store``), proved on each: an SQLite file and a PostgreSQL database.
+/// The behaviour every store promises (``ServerStore``), proved on each: an SQLite file and a PostgreSQL database.
 /// Serialized (like the other PostgreSQL suites): each test brings up pools of server processes, and running them all
 /// at once on two cores starves the timing-sensitive HTTP tests that run beside them.
 @Suite(.serialized) struct StoreTests {
