@@ -44,6 +44,11 @@ struct SQL: Sendable, Hashable, ExpressibleByStringInterpolation {
             postgres: "WITH first AS (\n" + first.postgres + "\nRETURNING 1)\n" + second.postgres)
     }
 
+    /// `parts` one after the other, a line each.
+    static func lines(_ parts: [SQL]) -> SQL {
+        SQL(sqlite: parts.map(\.sqlite).joined(separator: "\n"), postgres: parts.map(\.postgres).joined(separator: "\n"))
+    }
+
     /// `$N` placeholders (outside quoted text) as SQLite's `?N`.
     static func sqlitePlaceholders(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
@@ -99,6 +104,12 @@ struct SQL: Sendable, Hashable, ExpressibleByStringInterpolation {
         /// Text only SQLite reads.
         mutating func appendInterpolation(sqlite text: String) {
             sqlite += text
+        }
+
+        /// The same thing in each dialect's words.
+        mutating func appendInterpolation(sqlite: String, postgres: String) {
+            self.sqlite += sqlite
+            self.postgres += postgres
         }
     }
 }
