@@ -40,7 +40,7 @@ package enum DatabaseCopy {
                     throw StoreError(.migrationFailed, "PostgreSQL has no column \(table).\(column)")
                 }
                 let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
-                let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+                let insert = SQL("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
                 for row in rows {
                     try target.update(insert, zip(columns, row).map { column, value in convert(value, to: types[column]!) })
                 }
@@ -61,7 +61,7 @@ package enum DatabaseCopy {
         }
     }
 
-    static func convert(_ value: SQLiteValue, to type: String) -> PostgresValue {
+    static func convert(_ value: StoreValue, to type: String) -> StoreValue {
         switch (value, type) {
         case (.null, _): return .null
         case (.integer(let v), "boolean"): return .bool(v != 0)
@@ -70,6 +70,7 @@ package enum DatabaseCopy {
         case (.text(let v), _): return .text(v)
         case (.blob(let v), "bytea"): return .blob(v)
         case (.blob(let v), _): return .text(String(decoding: v, as: UTF8.self))
+        case (.bool(let v), _): return .bool(v)
         }
     }
 }

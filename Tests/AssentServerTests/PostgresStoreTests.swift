@@ -120,7 +120,7 @@ import AssentTestSupport
         user.custom = ["k": .string("v")]
         try await source.saveUser(user)
         try await StoreTests.enrolmentAction(source, key: "enrol")
-        _ = try await source.enrollDeviceCredential(StoreTests.device("d1", key: 1), enrolmentKey: "enrol") { a, _ in
+        _ = try await source.enrollDevice(StoreTests.device("d1", key: 1), enrolmentKey: "enrol") { a, _ in
             [WebhookEvent(id: "e1", tenantID: "t1", type: "authenticator.created", body: "{}", createdAt: 1)]
         }
         try await source.insertNonce(Nonce(id: "n", tenantID: "t1", authenticatorID: "d1", purpose: .getChallenge,

@@ -114,7 +114,7 @@ import Testing
         try await StoreTests.enrolmentAction(stores[0], key: "enrol")
         #expect(try await Self.race(stores, count: 10) { store, i in
             do {
-                _ = try await store.enrollDeviceCredential(StoreTests.device("d\(i)", key: UInt8(i)), enrolmentKey: "enrol") { _, _ in [] }
+                _ = try await store.enrollDevice(StoreTests.device("d\(i)", key: UInt8(i)), enrolmentKey: "enrol") { _, _ in [] }
                 return true
             } catch is EnrolmentTokenUsed {
                 return false
@@ -128,7 +128,7 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         for i in 0..<8 { try await StoreTests.enrolmentAction(stores[0], key: "enrol-\(i)") }
         let created = try await Self.race(stores, count: 8) { store, i in
-            try await store.enrollDeviceCredential(StoreTests.device("d\(i)", key: 7), enrolmentKey: "enrol-\(i)") { _, _ in [] }.created
+            try await store.enrollDevice(StoreTests.device("d\(i)", key: 7), enrolmentKey: "enrol-\(i)") { _, _ in [] }.created
         }
         #expect(created == 1)
         #expect(try await stores[1].authenticators(tenantID: "t1", userID: "u").count == 1)

@@ -7,7 +7,7 @@ import AssentWire
 import Foundation
 import Testing
 
-/// The behaviour every store promises (``Store``), proved on each: an SQLite file and a PostgreSQL database.
+/// The behaviour every store promises (``ServerStore``), proved on each: an SQLite file and a PostgreSQL database.
 /// Serialized (like the other PostgreSQL suites): each test brings up pools of server processes, and running them all
 /// at once on two cores starves the timing-sensitive HTTP tests that run beside them.
 @Suite(.serialized) struct StoreTests {
@@ -128,7 +128,7 @@ import Testing
         return device
     }
 
-    static func enrolmentAction(_ store: any Store, key: String, user: String = "u") async throws {
+    static func enrolmentAction(_ store: any ActionStore, key: String, user: String = "u") async throws {
         let action = Action(tenantID: "t1", userID: user, actionCode: "enrol", idempotencyKey: key,
                             state: .allow, now: 1)
         _ = try await store.trackAction(action, user: { $0 ?? User(tenantID: "t1", userID: user, now: 1) }, decide: { _, _ in })
@@ -141,7 +141,7 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         try await Self.enrolmentAction(store, key: "enrol-1")
         let first = Self.device("d1", key: 1)
-        let (stored, created) = try await store.enrollDeviceCredential(first, enrolmentKey: "enrol-1") { a, c in
+        let (stored, created) = try await store.enrollDevice(first, enrolmentKey: "enrol-1") { a, c in
             [WebhookEvent(id: "e-\(a.id)-\(c)", tenantID: "t1", type: "authenticator.created", body: "{}", createdAt: 1)]
         }
         #expect(created && stored == first)
@@ -149,15 +149,15 @@ import Testing
         // The same token enrols the same key again (idempotently) but never a second key.
         var again = Self.device("d1-bis", key: 1)
         again.deviceName = "renamed"
-        let (reenrolled, createdAgain) = try await store.enrollDeviceCredential(again, enrolmentKey: "enrol-1") { _, _ in [] }
+        let (reenrolled, createdAgain) = try await store.enrollDevice(again, enrolmentKey: "enrol-1") { _, _ in [] }
         #expect(!createdAgain && reenrolled.id == "d1" && reenrolled.deviceName == "renamed")
         await #expect(throws: EnrolmentTokenUsed.self) {
-            _ = try await store.enrollDeviceCredential(Self.device("d2", key: 2), enrolmentKey: "enrol-1") { _, _ in [] }
+            _ = try await store.enrollDevice(Self.device("d2", key: 2), enrolmentKey: "enrol-1") { _, _ in [] }
         }
         // The key belongs to u: another user cannot enrol it.
         try await Self.enrolmentAction(store, key: "enrol-other", user: "other")
         await #expect(throws: StoreError(.constraintViolation, "")) {
-            _ = try await store.enrollDeviceCredential(
+            _ = try await store.enrollDevice(
                 Self.device("d3", user: "other", key: 1), enrolmentKey: "enrol-other") { _, _ in [] }
         }
         let renewed = try await store.renewDeviceCredential(
@@ -285,5 +285,16 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         try await store.healthCheck()
         #expect(store.databaseKind == (kind == .sqlite ? "sqlite" : "postgresql"))
+    }
+}
+
+extension CredentialStore {
+    /// Enrols `candidate` as the device credential service does: a re-enrolment takes its device fields
+    /// (``Authenticator/reenrol(as:)``).
+    func enrollDevice(
+        _ candidate: Authenticator, enrolmentKey: String, events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+    ) async throws -> (Authenticator, created: Bool) {
+        try await enrollDeviceCredential(
+            candidate, enrolmentKey: enrolmentKey, reenrol: { $0.reenrol(as: candidate) }, events: events)
     }
 }

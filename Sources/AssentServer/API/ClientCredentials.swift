@@ -6,7 +6,7 @@ import Foundation
 /// Who is calling the client API: a tenant named in a Basic header (device calls, which then prove themselves with
 /// a signature), or the holder of a track token (Bearer).
 struct ClientCredentials: Sendable {
-    let tenants: any Store
+    let tenants: any TenantStore
     let tokens: TokenIssuer
 
     /// The tenant of `Authorization: Basic <enc(tenantID[:])>`, decoded as every official SDK sends it: iOS

@@ -21,14 +21,14 @@ final class QRWebSocketHandler: WebSocketHandler {
     /// Challenges one socket may create (refreshes included) before it must reconnect.
     static let maxChallengesPerSocket = 500
 
-    private let tenants: any Store
+    private let tenants: any TenantStore
     private let credentials: ClientCredentials
     private let qr: QRChallengeService
     private let events: ChallengeEvents
     private let logger: Logger
     private let sessions = Mutex<[UInt64: Session]>([:])
 
-    init(tenants: any Store, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents, logger: Logger) {
+    init(tenants: any TenantStore, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents, logger: Logger) {
         self.tenants = tenants
         self.credentials = credentials
         self.qr = qr

@@ -7,7 +7,7 @@ import Foundation
 
 /// Operator endpoints: `GET /healthz` and `GET /metrics` (Prometheus text format).
 struct SystemAPI: Sendable {
-    let store: any Store
+    let store: any StoreMaintenance
     let metrics: HTTPMetrics
     let logger: Logger
 

@@ -14,13 +14,13 @@ package struct ActionService: Sendable {
         package var authenticators: [Authenticator]
     }
 
-    private let store: any Store
+    private let store: any ActionStore
     private let tokens: TokenIssuer
     private let clock: WallClock
     private let defaultTokenLifetime: Int64
 
     /// Creates the service.
-    package init(store: any Store, tokens: TokenIssuer, clock: WallClock, defaultTokenLifetime: Int64) {
+    package init(store: any ActionStore, tokens: TokenIssuer, clock: WallClock, defaultTokenLifetime: Int64) {
         self.store = store
         self.tokens = tokens
         self.clock = clock

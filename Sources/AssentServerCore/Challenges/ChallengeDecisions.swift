@@ -4,7 +4,7 @@ import AssentWire
 /// Records a device's answer to a push or QR challenge: checks the signatures, the device's right to answer, the
 /// verification code, then compare-and-sets the challenge and its action in one transaction, and tells the event bus.
 package struct ChallengeDecisions: Sendable {
-    let store: any Store
+    let store: any ChallengeStore
     let clock: WallClock
     let events: ChallengeEvents
     /// Checks the tenant's approval-factor policy (PowerAuth signature) for approvals.
@@ -75,7 +75,7 @@ package struct ChallengeDecisions: Sendable {
 
     /// Every stored property given (defaults as declared).
     package init(
-        store: any Store,
+        store: any ChallengeStore,
         clock: WallClock,
         events: ChallengeEvents,
         activations: ActivationService

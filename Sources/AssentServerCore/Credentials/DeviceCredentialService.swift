@@ -5,7 +5,7 @@ import Foundation
 /// Device credentials (push and QR): enrolment with a track token, look-up by public key, signed removal, nonces,
 /// and the signed push-credential update that renews its lease or push token.
 package struct DeviceCredentialService: Sendable {
-    let store: any Store
+    let store: any CredentialStore
     let clock: WallClock
     let webhooks: WebhookEvents
     /// How long a nonce from `.../sign` stays usable.
@@ -36,8 +36,9 @@ package struct DeviceCredentialService: Sendable {
             candidate.expiresAt = now + Int64(lease) * 1000
         }
         do {
-            let (stored, _) = try await store.enrollDeviceCredential(candidate, enrolmentKey: claims.idk) {
-                [webhooks] stored, created in
+            let (stored, _) = try await store.enrollDeviceCredential(
+                candidate, enrolmentKey: claims.idk, reenrol: { [candidate] in $0.reenrol(as: candidate) }
+            ) { [webhooks] stored, created in
                 webhooks.authenticator(created ? .authenticatorCreated : .authenticatorUpdated, stored, tenant: tenant)
             }
             return stored
@@ -119,7 +120,7 @@ package struct DeviceCredentialService: Sendable {
     }
 
     /// Every stored property given (defaults as declared).
-    package init(store: any Store, clock: WallClock, webhooks: WebhookEvents) {
+    package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents) {
         self.store = store
         self.clock = clock
         self.webhooks = webhooks

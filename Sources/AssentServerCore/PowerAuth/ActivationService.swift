@@ -10,7 +10,7 @@ package struct ActivationService: Sendable {
     let store: any ActivationStore
     let clock: WallClock
     let sealer: SecretSealer
-    /// Reads a tenant's settings (its failed-attempt limit), so this service needs no more of the ``Store``.
+    /// Reads a tenant's settings (its failed-attempt limit), so this service needs no ``TenantStore``.
     let tenantSettings: @Sendable (String) async throws -> TenantSettings?
     /// Where blocks and backend changes are recorded (ids and states only, never keys, counters or signatures).
     let logger: Logger?

@@ -9,7 +9,7 @@ import Foundation
 /// same transaction as the challenge and sent by the ``PushDeliveryWorker`` off the request path, so they never
 /// slow down or fail the start; only the tenant's own `webhook` provider is called synchronously.
 package struct PushChallengeService: Sendable {
-    let store: any Store
+    let store: any ActionStore & CredentialStore & ChallengeStore & UserStore
     let clock: WallClock
     let tokens: TokenIssuer
     let defaultTokenLifetime: Int64
@@ -160,7 +160,7 @@ package struct PushChallengeService: Sendable {
 
     /// Every stored property given (defaults as declared).
     package init(
-        store: any Store,
+        store: any ActionStore & CredentialStore & ChallengeStore & UserStore,
         clock: WallClock,
         tokens: TokenIssuer,
         defaultTokenLifetime: Int64,

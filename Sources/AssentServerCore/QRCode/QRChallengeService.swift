@@ -6,7 +6,7 @@ import Foundation
 /// by exactly one device (compare-and-set), answered by that device only, and watched by the page through a poll
 /// secret (`deviceCode`) or a WebSocket.
 package struct QRChallengeService: Sendable {
-    let store: any Store
+    let store: any ActionStore & ChallengeStore & UserStore
     let clock: WallClock
     let tokens: TokenIssuer
     let events: ChallengeEvents
@@ -154,7 +154,7 @@ package struct QRChallengeService: Sendable {
 
     /// Every stored property given (defaults as declared).
     package init(
-        store: any Store,
+        store: any ActionStore & ChallengeStore & UserStore,
         clock: WallClock,
         tokens: TokenIssuer,
         events: ChallengeEvents,

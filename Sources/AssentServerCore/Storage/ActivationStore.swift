@@ -1,5 +1,4 @@
-/// Where PowerAuth applications and activations live, kept apart from ``Store`` so a second backend (PostgreSQL)
-/// implements a handful of methods. Every method is one atomic, durable unit.
+/// Where PowerAuth applications and activations live. Every method is one atomic, durable unit (see ``ServerStore``).
 ///
 /// The one method with logic inside is ``updateActivation(id:_:)``: it reads the row, runs the caller's closure on
 /// it and writes the result back, all in one transaction that no other writer of that row can interleave with

@@ -1,14 +1,14 @@
-/// The push delivery queue and challenge timeline, kept apart from ``Store`` so a store implements it on its own.
+/// The push delivery queue and challenge timeline.
 ///
 /// The queue is **lease-based**: ``claimDuePushDeliveries(now:leaseUntil:limit:)`` hands each due delivery to one
 /// caller and stamps `claimedUntil`; until then no other caller gets it, and after it (a worker that died mid-send) it
 /// is due again. Several `assentd` instances can therefore share one queue — in PostgreSQL the claim is one
 /// `UPDATE ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED) RETURNING ...`. Delivery is at least once.
-/// Every method is one atomic, durable unit, as in ``Store``.
+/// Every method is one atomic, durable unit (see ``ServerStore``).
 package protocol PushDeliveryStore: Sendable {
-    /// Stores a push challenge (refusing it, like ``Store/insertChallenge(_:maxOpenForUser:)``, when its user already
-    /// has `maxOpenForUser` open ones) together with its queued deliveries and first timeline entries, in one
-    /// transaction; false when refused.
+    /// Stores a push challenge (refusing it, like ``ChallengeStore/insertChallenge(_:maxOpenForUser:)``, when its
+    /// user already has `maxOpenForUser` open ones) together with its queued deliveries and first timeline entries,
+    /// in one transaction; false when refused.
     func insertPushChallenge(
         _ challenge: Challenge, maxOpenForUser: Int?, deliveries: [PushDelivery], timeline: [ChallengeTimelineEntry]
     ) async throws -> Bool

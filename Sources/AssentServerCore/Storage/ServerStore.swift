@@ -1,5 +1,15 @@
-/// Everything `assentd` keeps: the core ``Store`` together with its PowerAuth part (``ActivationStore``) and its push
-/// delivery part (``PushDeliveryStore``). Both backends are one — ``SQLiteStore`` and ``PostgresStore`` — and
-/// ``DatabaseLocation/open(connections:)`` hands back this, so the application, the CLI and the tests use either
-/// store for everything.
-package typealias ServerStore = Store & ActivationStore & PushDeliveryStore
+/// Everything `assentd` keeps, split by concept so that each service asks for only the part it uses
+/// (``TenantStore``, ``UserStore``, ``ActionStore``, ``CredentialStore``, ``ChallengeStore``,
+/// ``WebhookOutbox``, ``ActivationStore``, ``PushDeliveryStore``, ``StoreMaintenance``). Both backends — the
+/// embedded SQLite store and the PostgreSQL one shared by several instances — are all of it, interchangeably, and
+/// `DatabaseLocation.open(connections:)` hands back this, so the application, the CLI and the tests use either store
+/// for everything.
+///
+/// Every method of every store protocol is one atomic unit: it either happens completely and durably before it
+/// returns, or not at all. Domain code sees only domain types, never SQL. Where a change depends on what is stored,
+/// the store runs the read and the write in one transaction and the domain's rule comes in as a closure
+/// (``ActionStore/trackAction(_:user:decide:)``,
+/// ``CredentialStore/enrollDeviceCredential(_:enrolmentKey:reenrol:events:)``,
+/// ``ActivationStore/updateActivation(id:_:)``), so the rule is written once and the atomicity stays in the store.
+package typealias ServerStore = TenantStore & UserStore & ActionStore & CredentialStore & ChallengeStore
+    & WebhookOutbox & ActivationStore & PushDeliveryStore & StoreMaintenance

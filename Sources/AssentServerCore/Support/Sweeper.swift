@@ -3,7 +3,7 @@ import AssentLog
 /// Every minute, deletes challenges a day past their expiry, expired nonces, and webhook events delivered or given
 /// up a week ago, so an unauthenticated stream of QR challenges cannot grow the database for ever.
 package final class Sweeper: Sendable {
-    private let store: any Store
+    private let store: any StoreMaintenance
     private let clock: WallClock
     private let logger: Logger
     private let loop: PeriodicLoop
@@ -11,7 +11,7 @@ package final class Sweeper: Sendable {
     static let interval = Duration.seconds(60)
 
     /// A sweeper over `store`; `ticks` paces the rounds (a manual clock in tests).
-    package init(store: any Store, clock: WallClock, logger: Logger, ticks: any Clock<Duration> = ContinuousClock()) {
+    package init(store: any StoreMaintenance, clock: WallClock, logger: Logger, ticks: any Clock<Duration> = ContinuousClock()) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -31,7 +31,7 @@ package final class Sweeper: Sendable {
         try await Self.sweep(store, now: clock.nowMilliseconds())
     }
 
-    private static func sweep(_ store: any Store, now: Int64) async throws -> Int {
+    private static func sweep(_ store: any StoreMaintenance, now: Int64) async throws -> Int {
         try await store.sweep(now: now, challengesBefore: now - 86_400_000, eventsBefore: now - 7 * 86_400_000)
     }
 

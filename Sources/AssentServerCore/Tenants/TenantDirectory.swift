@@ -15,12 +15,12 @@ package struct TenantDirectory: Sendable {
         package var secretKey: String
     }
 
-    private let store: any Store
+    private let store: any TenantStore
     private let clock: WallClock
     private let masterKey: [UInt8]
 
     /// Creates a directory over `store`, deriving secrets from the 32-byte `masterKey`.
-    package init(store: any Store, clock: WallClock, masterKey: [UInt8]) {
+    package init(store: any TenantStore, clock: WallClock, masterKey: [UInt8]) {
         self.store = store
         self.clock = clock
         self.masterKey = masterKey

@@ -9,11 +9,11 @@ package struct UserService: Sendable {
         .sms: "phoneNumber", VerificationMethod(rawValue: "WHATSAPP"): "phoneNumber",
     ]
 
-    private let store: any Store
+    private let store: any UserStore & CredentialStore
     private let clock: WallClock
     private let webhooks: WebhookEvents
 
-    package init(store: any Store, clock: WallClock, webhooks: WebhookEvents) {
+    package init(store: any UserStore & CredentialStore, clock: WallClock, webhooks: WebhookEvents) {
         self.store = store
         self.clock = clock
         self.webhooks = webhooks

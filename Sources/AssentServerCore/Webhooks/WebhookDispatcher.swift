@@ -22,7 +22,7 @@ package final class WebhookDispatcher: Sendable {
         package init() {}
     }
 
-    private let store: any Store
+    private let store: any WebhookOutbox & TenantStore
     private let tenants: TenantDirectory
     private let clock: WallClock
     private let logger: Logger
@@ -33,7 +33,7 @@ package final class WebhookDispatcher: Sendable {
 
     /// A dispatcher posting through `transport`; `ticks` paces the outbox polls (a manual clock in tests).
     package init(
-        store: any Store, tenants: TenantDirectory, transport: any WebhookTransport, clock: WallClock, logger: Logger,
+        store: any WebhookOutbox & TenantStore, tenants: TenantDirectory, transport: any WebhookTransport, clock: WallClock, logger: Logger,
         policy: Policy, ticks: any Clock<Duration> = ContinuousClock()
     ) {
         self.store = store

@@ -6,7 +6,7 @@ import Foundation
 /// result, copies rows out before the `PGresult` is freed, and caches a prepared statement per SQL text. libpq
 /// blocks, so a connection is used by one thread at a time — a pooled one only on its own dispatch queue
 /// (``PostgresPool``), the listening one only on its own thread — never on a Swift concurrency thread.
-final class PostgresConnection: @unchecked Sendable {
+final class PostgresConnection: StoreConnection, @unchecked Sendable {
     /// A notification received on a channel this connection listens to.
     struct Notification: Sendable {
         var channel: String
@@ -73,7 +73,7 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `sql` (prepared once per connection) with `values`; returns the rows and how many rows it touched.
     @discardableResult
-    func run(_ sql: String, _ values: [PostgresValue] = []) throws -> (rows: [PostgresRow], affected: Int) {
+    func run(_ sql: String, _ values: [StoreValue] = []) throws -> (rows: [PostgresRow], affected: Int) {
         let name = try prepared(sql)
         let texts = values.map { $0.textFormat.map { strdup($0) } ?? nil }
         defer { texts.forEach { free($0) } }
@@ -92,20 +92,28 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs a query and maps every row.
-    func query<T>(_ sql: String, _ values: [PostgresValue] = [], _ map: (PostgresRow) throws -> T) throws -> [T] {
-        try run(sql, values).rows.map(map)
+    func query<T>(_ sql: SQL, _ values: [StoreValue] = [], _ map: (PostgresRow) throws -> T) throws -> [T] {
+        try run(sql.postgres, values).rows.map(map)
     }
 
     /// Runs a query and maps its first row, if any.
-    func queryOne<T>(_ sql: String, _ values: [PostgresValue] = [], _ map: (PostgresRow) throws -> T) throws -> T? {
-        try run(sql, values).rows.first.map(map)
+    func queryOne<T>(_ sql: SQL, _ values: [StoreValue] = [], _ map: (PostgresRow) throws -> T) throws -> T? {
+        try run(sql.postgres, values).rows.first.map(map)
     }
 
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
-    func update(_ sql: String, _ values: [PostgresValue] = []) throws -> Int {
-        try run(sql, values).affected
+    func update(_ sql: SQL, _ values: [StoreValue] = []) throws -> Int {
+        try run(sql.postgres, values).affected
     }
+
+    /// Takes the transaction-scoped advisory lock named by `key` (hashed), waiting while another transaction of any
+    /// instance holds it.
+    func lock(_ key: String) throws {
+        try update(Self.advisoryLock, [.text(key)])
+    }
+
+    private static let advisoryLock: SQL = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
     /// Sends `BEGIN` and the prepared statement in one pipeline, then reads both results up to the sync point.
     /// When the connection turns out dead here nothing can have been committed, so the error is

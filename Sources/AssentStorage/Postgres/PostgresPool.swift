@@ -69,7 +69,7 @@ final class PostgresPool: Sendable {
 
     /// Runs `body` inside `BEGIN` … `COMMIT` (READ COMMITTED: each operation takes the row locks or makes the
     /// conditional updates it needs). A serialization failure or deadlock (``StoreError/Code/busy``), or a
-    /// ``PostgresRetry`` thrown by `body`, rolls back and runs it again, a few times.
+    /// ``StoreRetry`` thrown by `body`, rolls back and runs it again, a few times.
     /// `afterCommit` then runs on the same connection outside the transaction; its errors are ignored.
     func transaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T,
@@ -92,9 +92,9 @@ final class PostgresPool: Sendable {
                         try? connection.finish(commit: false)
                     }
                     if error is PostgresConnectionLost { throw error }
-                    let retry = error is PostgresRetry || (error as? StoreError)?.code == .busy
+                    let retry = error is StoreRetry || (error as? StoreError)?.code == .busy
                     if retry, attempt < 8, connection.isHealthy { continue }
-                    if error is PostgresRetry { throw StoreError(.busy, "gave up after \(attempt) attempts") }
+                    if error is StoreRetry { throw StoreError(.busy, "gave up after \(attempt) attempts") }
                     throw error
                 }
             }

@@ -4,7 +4,7 @@ import Foundation
 
 /// One SQLite connection. Owned by one thread at a time (the writer, or a reader checked out of the pool), which is
 /// why it may cross threads; it must never be used from two at once.
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: StoreConnection, @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
@@ -40,33 +40,47 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    /// A prepared statement for `sql`, reused across calls (bindings are cleared first).
+    /// A prepared statement for `sql`, reused across calls (bindings are cleared first). Text holding several
+    /// statements (``SQL/chain(_:then:)``) is prepared as one chain of them, run in order.
     func statement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
         }
-        var raw: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
-        guard rc == SQLITE_OK, let raw else { throw error(rc, "prepare: \(errorMessage)") }
-        let statement = SQLiteStatement(raw, connection: self)
+        var prepared: [OpaquePointer] = []
+        do {
+            try sql.withCString { text in
+                var rest: UnsafePointer<CChar>? = text
+                while let current = rest, current.pointee != 0 {
+                    var raw: OpaquePointer?
+                    let rc = sqlite3_prepare_v3(handle, current, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, &rest)
+                    guard rc == SQLITE_OK else { throw error(rc, "prepare: \(errorMessage)") }
+                    if let raw { prepared.append(raw) }  // none for trailing white space
+                }
+            }
+        } catch {
+            prepared.forEach { sqlite3_finalize($0) }
+            throw error
+        }
+        guard !prepared.isEmpty else { throw StoreError(.queryFailed, "prepare: no statement in \(sql)") }
+        let statement = SQLiteStatement(prepared, connection: self)
         statements[sql] = statement
         return statement
     }
 
-    /// Runs `sql` with `bindings` and returns how many rows it changed.
+    /// Runs `sql` with `values` and returns how many rows it (its last statement) changed.
     @discardableResult
-    func run(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> Int {
-        let statement = try self.statement(sql)
-        try statement.bind(bindings)
+    func update(_ sql: SQL, _ values: [StoreValue] = []) throws -> Int {
+        let statement = try self.statement(sql.sqlite)
+        try statement.start(values)
         while try statement.step() {}
         return Int(sqlite3_changes(handle))
     }
 
     /// Runs a query and maps every row.
-    func query<T>(_ sql: String, _ bindings: [SQLiteValue] = [], _ map: (SQLiteRow) throws -> T) throws -> [T] {
-        let statement = try self.statement(sql)
-        try statement.bind(bindings)
+    func query<T>(_ sql: SQL, _ values: [StoreValue] = [], _ map: (SQLiteRow) throws -> T) throws -> [T] {
+        let statement = try self.statement(sql.sqlite)
+        try statement.start(values)
         var rows: [T] = []
         while try statement.step() {
             rows.append(try map(SQLiteRow(statement: statement)))
@@ -75,21 +89,24 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs a query and maps its first row, if any.
-    func queryOne<T>(_ sql: String, _ bindings: [SQLiteValue] = [], _ map: (SQLiteRow) throws -> T) throws -> T? {
-        let statement = try self.statement(sql)
-        try statement.bind(bindings)
+    func queryOne<T>(_ sql: SQL, _ values: [StoreValue] = [], _ map: (SQLiteRow) throws -> T) throws -> T? {
+        let statement = try self.statement(sql.sqlite)
+        try statement.start(values)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return try map(SQLiteRow(statement: statement))
     }
 
+    /// Nothing to take: the single writer already runs one transaction at a time.
+    func lock(_ key: String) {}
+
     /// Runs a query and returns its column names and every row as typed values (for copying a whole table).
-    func table(_ sql: String) throws -> (columns: [String], rows: [[SQLiteValue]]) {
+    func table(_ sql: String) throws -> (columns: [String], rows: [[StoreValue]]) {
         let statement = try self.statement(sql)
-        try statement.bind([])
+        try statement.start([])
         defer { statement.reset() }
         let columns = statement.columnNames
-        var rows: [[SQLiteValue]] = []
+        var rows: [[StoreValue]] = []
         while try statement.step() {
             rows.append((0..<Int32(columns.count)).map(statement.value))
         }

@@ -4,40 +4,75 @@ internal import CSQLite
 /// SQLite's `SQLITE_TRANSIENT` (a macro Swift cannot import): SQLite copies the bound bytes.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// A prepared statement owned by its connection's cache.
+/// A prepared statement owned by its connection's cache — or a chain of them from one text
+/// (``SQL/chain(_:then:)``): the leading ones run to completion when it starts, and the last one's rows are the
+/// result. Parameters are numbered across the chain (`?N`); each statement binds the ones up to the highest it names.
 final class SQLiteStatement {
+    /// The statement whose rows are read.
     private let handle: OpaquePointer
+    /// Statements that run first, in order (usually none).
+    private let leading: [OpaquePointer]
+    /// The highest parameter number in the chain: how many values a run binds.
+    private let parameterCount: Int
     private unowned let connection: SQLiteConnection
 
-    init(_ handle: OpaquePointer, connection: SQLiteConnection) {
-        self.handle = handle
+    init(_ chain: [OpaquePointer], connection: SQLiteConnection) {
+        handle = chain[chain.count - 1]
+        leading = Array(chain.dropLast())
+        parameterCount = chain.map { Int(sqlite3_bind_parameter_count($0)) }.max() ?? 0
         self.connection = connection
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        leading.forEach { sqlite3_finalize($0) }
+        sqlite3_finalize(handle)
+    }
 
     func reset() {
+        for statement in leading {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
-    func bind(_ values: [SQLiteValue]) throws {
-        guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
-            throw StoreError(.queryFailed, "expected \(sqlite3_bind_parameter_count(handle)) bindings, got \(values.count)")
+    /// Binds `values` and runs the leading statements of a chain; the last one is then ready to ``step()``.
+    func start(_ values: [StoreValue]) throws {
+        guard parameterCount == values.count else {
+            throw StoreError(.queryFailed, "expected \(parameterCount) bindings, got \(values.count)")
         }
-        for (offset, value) in values.enumerated() {
+        for statement in leading {
+            try bind(values, to: statement)
+            var rc = sqlite3_step(statement)
+            while rc == SQLITE_ROW { rc = sqlite3_step(statement) }
+            guard rc == SQLITE_DONE else { throw failure(rc, statement) }
+        }
+        try bind(values, to: handle)
+    }
+
+    private func bind(_ values: [StoreValue], to statement: OpaquePointer) throws {
+        for offset in 0..<Int(sqlite3_bind_parameter_count(statement)) {
             let index = Int32(offset + 1)
             let rc: Int32
-            switch value {
-            case .null: rc = sqlite3_bind_null(handle, index)
-            case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-            case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-            case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, SQLITE_TRANSIENT)
+            switch values[offset] {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .bool(let v): rc = sqlite3_bind_int64(statement, index, v ? 1 : 0)
+            case .real(let v): rc = sqlite3_bind_double(statement, index, v)
+            case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, SQLITE_TRANSIENT)
             case .blob(let v):
-                rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
+                rc = v.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
             }
             guard rc == SQLITE_OK else { throw connection.error(rc, "bind: \(connection.errorMessage)") }
         }
+    }
+
+    /// The error of a failed step, after resetting the statement.
+    private func failure(_ rc: Int32, _ statement: OpaquePointer) -> StoreError {
+        let message = connection.errorMessage
+        sqlite3_reset(statement)
+        return connection.error(rc, message)
     }
 
     /// Advances; true when a row is available.
@@ -47,9 +82,7 @@ final class SQLiteStatement {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            let message = connection.errorMessage
-            sqlite3_reset(handle)
-            throw connection.error(rc, message)
+            throw failure(rc, handle)
         }
     }
 
@@ -59,7 +92,7 @@ final class SQLiteStatement {
     }
 
     /// The current row's value in `column`, typed as SQLite stored it.
-    func value(_ column: Int32) -> SQLiteValue {
+    func value(_ column: Int32) -> StoreValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL: return .null
         case SQLITE_INTEGER: return .integer(int64(column))

@@ -1,36 +1,62 @@
 import AssentServerCore
-import Foundation
 
-extension SQLiteStore: PushDeliveryStore {
-    static let deliveryColumns = """
-        d.id, d.tenant_id, d.challenge_id, d.authenticator_id, d.provider, d.created_at, d.expires_at, \
-        d.next_attempt_at, d.attempts, d.state, d.claimed_until, d.last_error
+/// The push delivery queue's writes in SQLite: several plain statements inside the writer's transaction, which no
+/// other writer can interleave with. (PostgreSQL says each of these in one statement to save round trips, with rows
+/// as a JSON parameter and several changes as parts of one `WITH` — which SQLite cannot say, and here there are no
+/// round trips to save. The reads are shared: `SQLStore+PushDelivery.swift`.)
+extension SQLiteStore {
+    static let insertTimelineEntry: SQL = """
+        INSERT INTO challenge_timeline (tenant_id, challenge_id, at, event, authenticator_id, provider, attempt,
+          status, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        """
+    static let insertDelivery: SQL = """
+        INSERT INTO push_deliveries (id, tenant_id, challenge_id, authenticator_id, provider, created_at,
+          expires_at, next_attempt_at, attempts, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        """
+    static let abandon: SQL = "UPDATE challenges SET expires_at = MIN(expires_at, $1) WHERE id = $2 AND tenant_id = $3"
+    static let expireQueued: SQL = """
+        UPDATE push_deliveries SET state = 'expired', finished_at = $1, claimed_until = NULL
+        WHERE challenge_id = $2 AND tenant_id = $3 AND state = 'queued'
+        """
+    static let due: SQL = """
+        SELECT \(StoreRecords.deliveryColumns), a.push_token, a.device_platform, c.state, c.expires_at
+        FROM push_deliveries d
+        LEFT JOIN authenticators a ON a.id = d.authenticator_id AND a.tenant_id = d.tenant_id
+        LEFT JOIN challenges c ON c.id = d.challenge_id AND c.tenant_id = d.tenant_id
+        WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1)
+        ORDER BY d.next_attempt_at, d.id LIMIT $2
+        """
+    static let expire: SQL = """
+        UPDATE push_deliveries SET state = 'expired', finished_at = $1, claimed_until = NULL,
+          last_error = COALESCE(last_error, $2) WHERE id = $3
+        """
+    static let lease: SQL = "UPDATE push_deliveries SET claimed_until = $1 WHERE id = $2"
+    static let recordAttempt: SQL = """
+        UPDATE push_deliveries SET state = $1, attempts = $2, next_attempt_at = $3, claimed_until = NULL,
+          last_error = $4, finished_at = $5 WHERE id = $6
+        """
+    static let markStale: SQL = """
+        UPDATE authenticators SET errored_at = $1, error_code = $2
+        WHERE id = $3 AND tenant_id = $4 AND push_token = $5
         """
 
     static func append(_ entries: [ChallengeTimelineEntry], in db: SQLiteConnection) throws {
         for e in entries {
-            try db.run(
-                """
-                INSERT INTO challenge_timeline (tenant_id, challenge_id, at, event, authenticator_id, provider, attempt,
-                  status, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+            try db.update(
+                insertTimelineEntry,
                 [.text(e.tenantID), .text(e.challengeID), .integer(e.at), .text(e.event), .optional(e.authenticatorID),
-                 .optional(e.provider), .optional(e.attempt.map(Int64.init)), .optional(e.status.map(Int64.init)),
-                 .optional(e.detail)])
+                 .optional(e.provider), .optional(e.attempt), .optional(e.status), .optional(e.detail)])
         }
     }
 
     package func insertPushChallenge(
         _ challenge: Challenge, maxOpenForUser: Int?, deliveries: [PushDelivery], timeline: [ChallengeTimelineEntry]
     ) async throws -> Bool {
-        try await writer.write { db in
-            guard try Self.insertChallenge(challenge, maxOpenForUser: maxOpenForUser, in: db) else { return false }
+        try await write { db in
+            guard try ChallengeQueries.insert(challenge, maxOpenForUser: maxOpenForUser, in: db) else { return false }
             for d in deliveries {
-                try db.run(
-                    """
-                    INSERT INTO push_deliveries (id, tenant_id, challenge_id, authenticator_id, provider, created_at,
-                      expires_at, next_attempt_at, attempts, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                try db.update(
+                    Self.insertDelivery,
                     [.text(d.id), .text(d.tenantID), .text(d.challengeID), .text(d.authenticatorID),
                      .text(d.provider.rawValue), .integer(d.createdAt), .integer(d.expiresAt), .integer(d.nextAttemptAt),
                      .integer(Int64(d.attempts)), .text(d.state.rawValue)])
@@ -42,40 +68,21 @@ extension SQLiteStore: PushDeliveryStore {
 
     package func appendTimeline(_ entries: [ChallengeTimelineEntry]) async throws {
         guard !entries.isEmpty else { return }
-        try await writer.write { db in try Self.append(entries, in: db) }
+        try await write { db in try Self.append(entries, in: db) }
     }
 
     package func abandonChallenge(tenantID: String, id: String, at: Int64, entry: ChallengeTimelineEntry) async throws {
-        try await writer.write { db in
-            try db.run(
-                "UPDATE challenges SET expires_at = MIN(expires_at, ?) WHERE id = ? AND tenant_id = ?",
-                [.integer(at), .text(id), .text(tenantID)])
-            try db.run(
-                """
-                UPDATE push_deliveries SET state = 'expired', finished_at = ?, claimed_until = NULL
-                WHERE challenge_id = ? AND tenant_id = ? AND state = 'queued'
-                """,
-                [.integer(at), .text(id), .text(tenantID)])
+        try await write { db in
+            try db.update(Self.abandon, [.integer(at), .text(id), .text(tenantID)])
+            try db.update(Self.expireQueued, [.integer(at), .text(id), .text(tenantID)])
             try Self.append([entry], in: db)
         }
     }
 
     package func claimDuePushDeliveries(now: Int64, leaseUntil: Int64, limit: Int) async throws -> [PushDelivery] {
-        try await writer.write { db in
-            let due = try db.query(
-                """
-                SELECT \(Self.deliveryColumns), a.push_token, a.device_platform, c.state, c.expires_at
-                FROM push_deliveries d
-                LEFT JOIN authenticators a ON a.id = d.authenticator_id AND a.tenant_id = d.tenant_id
-                LEFT JOIN challenges c ON c.id = d.challenge_id AND c.tenant_id = d.tenant_id
-                WHERE d.state = 'queued' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
-                ORDER BY d.next_attempt_at, d.id LIMIT ?
-                """,
-                [.integer(now), .integer(now), .integer(Int64(limit))]
-            ) { row -> (PushDelivery, String?) in
-                var delivery = try StoreRecords.delivery(row)
-                delivery.pushToken = row.optionalString(12)
-                delivery.devicePlatform = row.optionalString(13)
+        try await write { db in
+            let due = try db.query(Self.due, [.integer(now), .integer(Int64(limit))]) { row -> (PushDelivery, String?) in
+                let delivery = try StoreRecords.claimedDelivery(row)
                 let challengeState = row.optionalString(14)
                 let challengeExpiry = row.optionalInt64(15) ?? 0
                 var ended: String?
@@ -93,12 +100,7 @@ extension SQLiteStore: PushDeliveryStore {
             var claimed: [PushDelivery] = []
             for (delivery, ended) in due {
                 if let ended {
-                    try db.run(
-                        """
-                        UPDATE push_deliveries SET state = 'expired', finished_at = ?, claimed_until = NULL,
-                          last_error = COALESCE(last_error, ?) WHERE id = ?
-                        """,
-                        [.integer(now), .text(ended), .text(delivery.id)])
+                    try db.update(Self.expire, [.integer(now), .text(ended), .text(delivery.id)])
                     try Self.append(
                         [ChallengeTimelineEntry(
                             event: "push.expired", tenantID: delivery.tenantID, challengeID: delivery.challengeID, at: now,
@@ -107,8 +109,7 @@ extension SQLiteStore: PushDeliveryStore {
                         in: db)
                     continue
                 }
-                try db.run(
-                    "UPDATE push_deliveries SET claimed_until = ? WHERE id = ?", [.integer(leaseUntil), .text(delivery.id)])
+                try db.update(Self.lease, [.integer(leaseUntil), .text(delivery.id)])
                 var lease = delivery
                 lease.claimedUntil = leaseUntil
                 claimed.append(lease)
@@ -120,21 +121,15 @@ extension SQLiteStore: PushDeliveryStore {
     package func recordPushAttempt(
         _ delivery: PushDelivery, sentToken: String?, staleCode: String?, entry: ChallengeTimelineEntry
     ) async throws {
-        try await writer.write { db in
+        try await write { db in
             let finished = delivery.state == .queued ? nil : Optional(entry.at)
-            try db.run(
-                """
-                UPDATE push_deliveries SET state = ?, attempts = ?, next_attempt_at = ?, claimed_until = NULL,
-                  last_error = ?, finished_at = ? WHERE id = ?
-                """,
+            try db.update(
+                Self.recordAttempt,
                 [.text(delivery.state.rawValue), .integer(Int64(delivery.attempts)), .integer(delivery.nextAttemptAt),
                  .optional(delivery.lastError), .optional(finished), .text(delivery.id)])
             if let staleCode, let sentToken {
-                try db.run(
-                    """
-                    UPDATE authenticators SET errored_at = ?, error_code = ?
-                    WHERE id = ? AND tenant_id = ? AND push_token = ?
-                    """,
+                try db.update(
+                    Self.markStale,
                     [.integer(entry.at), .text(staleCode), .text(delivery.authenticatorID), .text(delivery.tenantID),
                      .text(sentToken)])
             }
@@ -142,40 +137,11 @@ extension SQLiteStore: PushDeliveryStore {
         }
     }
 
-    package func pushDeliveries(tenantID: String, challengeID: String) async throws -> [PushDelivery] {
-        try read { db in
-            try db.query(
-                """
-                SELECT \(Self.deliveryColumns) FROM push_deliveries d
-                WHERE d.challenge_id = ? AND d.tenant_id = ? ORDER BY d.created_at, d.id
-                """,
-                [.text(challengeID), .text(tenantID)], StoreRecords.delivery)
-        }
-    }
-
-    package func challengeTimeline(tenantID: String, challengeID: String) async throws -> [ChallengeTimelineEntry] {
-        try read { db in
-            try db.query(
-                """
-                SELECT event, tenant_id, challenge_id, at, authenticator_id, provider, attempt, status, detail
-                FROM challenge_timeline WHERE challenge_id = ? AND tenant_id = ? ORDER BY id
-                """,
-                [.text(challengeID), .text(tenantID)]
-            ) { row in
-                ChallengeTimelineEntry(
-                    event: try row.string(0), tenantID: try row.string(1), challengeID: try row.string(2), at: row.int64(3),
-                    authenticatorID: row.optionalString(4), provider: row.optionalString(5),
-                    attempt: row.optionalInt64(6).map(Int.init), status: row.optionalInt64(7).map(Int.init),
-                    detail: row.optionalString(8))
-            }
-        }
-    }
-
     package func sweepPushDeliveries(before: Int64) async throws -> Int {
-        try await writer.write { db in
-            try db.run("DELETE FROM push_deliveries WHERE state <> 'queued' AND finished_at < ?", [.integer(before)])
-                + db.run("DELETE FROM push_deliveries WHERE expires_at < ?", [.integer(before)])
-                + db.run("DELETE FROM challenge_timeline WHERE at < ?", [.integer(before)])
+        try await write { db in
+            try db.update("DELETE FROM push_deliveries WHERE state <> 'queued' AND finished_at < $1", [.integer(before)])
+                + db.update("DELETE FROM push_deliveries WHERE expires_at < $1", [.integer(before)])
+                + db.update("DELETE FROM challenge_timeline WHERE at < $1", [.integer(before)])
         }
     }
 }

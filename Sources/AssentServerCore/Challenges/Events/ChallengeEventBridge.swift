@@ -4,14 +4,14 @@ import AssentLog
 /// re-read from the store and published on this instance's ``ChallengeEvents`` at once; and, as a safety net for an
 /// announcement lost with a dropped connection, every watched challenge is re-read every ``interval``.
 package final class ChallengeEventBridge: Sendable {
-    private let store: any Store
+    private let store: any ChallengeStore
     private let events: ChallengeEvents
     private let logger: Logger
     private let loop: PeriodicLoop
 
     /// A bridge re-checking watched challenges every `interval` on `ticks` (a manual clock in tests).
     package init(
-        store: any Store, events: ChallengeEvents, logger: Logger, interval: Duration = .seconds(5),
+        store: any ChallengeStore, events: ChallengeEvents, logger: Logger, interval: Duration = .seconds(5),
         ticks: any Clock<Duration> = ContinuousClock()
     ) {
         self.store = store
@@ -42,7 +42,7 @@ package final class ChallengeEventBridge: Sendable {
         await Self.recheck(store: store, events: events, logger: logger)
     }
 
-    private static func recheck(store: any Store, events: ChallengeEvents, logger: Logger) async {
+    private static func recheck(store: any ChallengeStore, events: ChallengeEvents, logger: Logger) async {
         for watched in events.watched {
             do {
                 if let challenge = try await store.challenge(tenantID: watched.tenantID, id: watched.challengeID) {

@@ -26,7 +26,7 @@ package final class PushDeliveryWorker: Sendable {
     }
 
     private let store: any PushDeliveryStore
-    private let tenants: any Store
+    private let tenants: any TenantStore
     private let senders: [PushSettings.Provider: any PushSender]
     private let clock: WallClock
     private let logger: Logger
@@ -41,7 +41,7 @@ package final class PushDeliveryWorker: Sendable {
     private let earliestRetry = Mutex<Int64?>(nil)
 
     package init(
-        store: any PushDeliveryStore, tenants: any Store, senders: [PushSettings.Provider: any PushSender],
+        store: any PushDeliveryStore, tenants: any TenantStore, senders: [PushSettings.Provider: any PushSender],
         clock: WallClock, logger: Logger, policy: Policy, ticks: any Clock<Duration> = ContinuousClock()
     ) {
         self.ticks = ticks

@@ -1,8 +1,9 @@
 import AssentServerCore
 
 /// One result row, whichever database produced it, read by column index (0-based, in `SELECT` order), so
-/// ``StoreRecords`` maps rows to domain types once for both stores.
-protocol StoreRow {
+/// ``StoreRecords`` maps rows to domain types once for both stores. (A row type's metatype is sendable: a reader such
+/// as `StoreRecords.tenant` is handed to a connection inside the `@Sendable` closure a store runs on it.)
+protocol StoreRow: SendableMetatype {
     func int64(_ column: Int) -> Int64
     func optionalInt64(_ column: Int) -> Int64?
     func bool(_ column: Int) -> Bool

@@ -1,0 +1,23 @@
+extension Authenticator {
+    /// Re-enrolment: the device enrolled a key that is already enrolled for the same user (reinstalling the app, or a
+    /// retried enrolment). The stored credential stays — its id, creation, last verification, contact and default
+    /// flag — and takes from `candidate` what describes the device now: its name and platform, its push token (the
+    /// stored one stays when the device sent none), the verification time, the lease end and the key's use policy.
+    /// A delivery error recorded against the old push token is cleared.
+    ///
+    /// Passed to ``CredentialStore/enrollDeviceCredential(_:enrolmentKey:reenrol:events:)``, which runs it on the
+    /// stored record inside its transaction.
+    package mutating func reenrol(as candidate: Authenticator) {
+        deviceName = candidate.deviceName
+        devicePlatform = candidate.devicePlatform
+        pushToken = candidate.pushToken ?? pushToken
+        verifiedAt = candidate.verifiedAt
+        expiresAt = candidate.expiresAt
+        userPresenceRequired = candidate.userPresenceRequired
+        userAuthenticationRequired = candidate.userAuthenticationRequired
+        authenticationTimeout = candidate.authenticationTimeout
+        authorizationType = candidate.authorizationType
+        erroredAt = nil
+        errorCode = nil
+    }
+}

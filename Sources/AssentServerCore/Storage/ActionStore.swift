@@ -1,0 +1,21 @@
+import AssentWire
+
+/// Tracked actions and their states. Every method is one atomic, durable unit (see ``ServerStore``).
+package protocol ActionStore: Sendable {
+    /// Records a tracked action. In one transaction: reads the user's authenticators, lets `decide` pick the state
+    /// (and fill in the rest of the action) from them, creates or updates the user record with `user`, and inserts
+    /// the action. When an action with the same idempotency key exists for the same user and action code, returns it
+    /// unchanged instead; for another user or action code it fails with `constraintViolation`.
+    func trackAction(
+        _ action: Action, user: @escaping @Sendable (User?) -> User,
+        decide: @escaping @Sendable (inout Action, [Authenticator]) -> Void
+    ) async throws -> TrackOutcome
+    /// The action named by its idempotency key.
+    func action(tenantID: String, idempotencyKey: String) async throws -> Action?
+    /// Sets an action's state (and verification method), stamping `stateUpdatedAt`; nil when it does not exist.
+    func updateActionState(
+        tenantID: String, idempotencyKey: String, state: ActionState, verificationMethod: VerificationMethod?, at: Int64
+    ) async throws -> Action?
+    /// Marks a successful validation, once: true for the first caller, false if it was already validated.
+    func markActionValidated(tenantID: String, idempotencyKey: String, at: Int64) async throws -> Bool
+}

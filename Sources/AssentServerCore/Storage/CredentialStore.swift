@@ -1,0 +1,49 @@
+import AssentWire
+
+/// What users verify with: their authenticators, the device credentials among them (enrolment and renewal), and
+/// the single-use nonces devices sign. Every method is one atomic, durable unit (see ``ServerStore``).
+package protocol CredentialStore: Sendable {
+    // MARK: Authenticators
+    /// The user's authenticators, oldest first.
+    func authenticators(tenantID: String, userID: String) async throws -> [Authenticator]
+    /// Adds an authenticator (creating the user record when missing).
+    func insertAuthenticator(_ authenticator: Authenticator) async throws
+    /// Deletes one authenticator of the user, queueing `events` for it in the same transaction; false when it was
+    /// not there.
+    func deleteAuthenticator(
+        tenantID: String, userID: String, id: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool
+
+    // MARK: Device credentials
+    /// The credential of `method` whose public key (canonical SPKI DER) is `publicKey`.
+    func authenticator(tenantID: String, method: VerificationMethod, publicKey: [UInt8]) async throws -> Authenticator?
+    /// Enrols a device credential, in one transaction: inserts `candidate`, or — when the same key is already
+    /// enrolled for the same user — lets `reenrol` change that record (the domain's rule, e.g.
+    /// ``Authenticator/reenrol(as:)``) and stores it under its own id. Fails with `constraintViolation` when the key
+    /// belongs to another user. Queues `events(stored, created)` in the same transaction.
+    /// The enrolment token's action (`enrolmentKey`) is marked as having enrolled this key in the same transaction;
+    /// when it already enrolled another key the enrolment fails with ``EnrolmentTokenUsed``.
+    /// `reenrol` does no I/O and may be run again by a backend that retries the transaction.
+    func enrollDeviceCredential(
+        _ candidate: Authenticator, enrolmentKey: String,
+        reenrol: @escaping @Sendable (inout Authenticator) -> Void,
+        events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+    ) async throws -> (Authenticator, created: Bool)
+    /// A device renewed its credential: stamps its last verification and, when given, sets a new push token (clearing
+    /// delivery errors) and/or a new lease end — only those columns, so concurrent changes to others are kept. Queues
+    /// `events(renewed)` in the same transaction; nil when the credential no longer exists.
+    func renewDeviceCredential(
+        tenantID: String, id: String, pushToken: String?, expiresAt: Int64?, at: Int64,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Authenticator?
+
+    // MARK: Nonces
+    /// Stores a nonce, dropping that authenticator's expired or used nonces of the same purpose.
+    func insertNonce(_ nonce: Nonce) async throws
+    /// Unused, unexpired nonces of an authenticator for `purpose`, newest first.
+    func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce]
+    /// The open (unused, unexpired) nonce with this id issued to `authenticatorID` for `purpose`.
+    func openNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
+    /// Marks the nonce used, once: returns it for the first caller while unexpired, nil otherwise.
+    func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
+}

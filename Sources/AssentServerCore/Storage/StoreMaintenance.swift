@@ -1,0 +1,15 @@
+/// Looking after the database itself: removing what can no longer matter, answering health checks, closing.
+package protocol StoreMaintenance: Sendable {
+    /// Deletes what can no longer matter: challenges expired before `challengesBefore`, expired nonces, and outbox
+    /// events delivered or given up before `eventsBefore`. Returns how many rows went.
+    func sweep(now: Int64, challengesBefore: Int64, eventsBefore: Int64) async throws -> Int
+
+    /// Throws unless the database answers a trivial query and accepts a trivial write.
+    func healthCheck() async throws
+
+    /// What kind of database this is (`sqlite`, `postgresql`), for `/healthz` and logs.
+    var databaseKind: String { get }
+
+    /// Finishes pending writes and releases the database.
+    func close() async
+}

@@ -1,0 +1,14 @@
+/// User records, as the tenant's backend describes its users. Kept apart from ``ActionStore``: the user service
+/// needs users and their authenticators but never actions, and ``ActionStore/trackAction(_:user:decide:)`` writes the
+/// user record itself, in its own transaction. Every method is one atomic, durable unit (see ``ServerStore``).
+package protocol UserStore: Sendable {
+    /// The user, if Assent has a record of it.
+    func user(tenantID: String, userID: String) async throws -> User?
+    /// Creates or replaces a user record.
+    func saveUser(_ user: User) async throws
+    /// Deletes the user with its authenticators and actions, queueing `events` for each authenticator in the same
+    /// transaction; false when there was nothing to delete.
+    func deleteUser(
+        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool
+}

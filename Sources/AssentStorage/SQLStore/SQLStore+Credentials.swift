@@ -1,0 +1,246 @@
+import AssentServerCore
+import AssentWire
+
+/// Authenticators', device credentials' and nonces' statements, the same in both dialects.
+enum CredentialQueries {
+    // MARK: Authenticators
+
+    static let byUser: SQL = """
+        SELECT \(StoreRecords.authenticatorColumns) FROM authenticators WHERE tenant_id = $1 AND user_id = $2
+        ORDER BY created_at, id
+        """
+    /// Inserts an authenticator: parameters `$1`…`$21` are ``StoreRecords/authenticatorValues(_:)``.
+    static let insert: SQL = """
+        INSERT INTO authenticators (\(StoreRecords.authenticatorColumns))
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+        """
+    /// ``insert`` that changes nothing (reports 0) when the id or the key is taken.
+    static let insertUnlessTaken: SQL = "\(insert) ON CONFLICT DO NOTHING"
+    static let delete: SQL = """
+        DELETE FROM authenticators WHERE tenant_id = $1 AND user_id = $2 AND id = $3
+        RETURNING \(StoreRecords.authenticatorColumns)
+        """
+
+    static func authenticators(tenantID: String, userID: String, in db: some StoreConnection) throws -> [Authenticator] {
+        try db.query(byUser, [.text(tenantID), .text(userID)], StoreRecords.authenticator)
+    }
+
+    // MARK: Device credentials
+
+    static let byKey: SQL = """
+        SELECT \(StoreRecords.authenticatorColumns) FROM authenticators
+        WHERE tenant_id = $1 AND verification_method = $2 AND public_key = $3
+        """
+    /// ``byKey`` holding the row lock in PostgreSQL until the transaction ends.
+    static let byKeyLocked: SQL = "\(byKey) \(postgres: "FOR UPDATE")"
+    /// The key the enrolment token's action enrolled, holding the action's row lock in PostgreSQL.
+    static let enrolledByAction: SQL = """
+        SELECT enrolled_authenticator_id FROM actions WHERE tenant_id = $1 AND idempotency_key = $2 \(postgres: "FOR UPDATE")
+        """
+    static let markEnrolled: SQL = """
+        UPDATE actions SET enrolled_authenticator_id = $1 WHERE tenant_id = $2 AND idempotency_key = $3
+        """
+    /// Everything about a credential that can change after it was enrolled: parameters are ``updateValues(_:)``.
+    static let update: SQL = """
+        UPDATE authenticators SET verified_at = $1, last_verified_at = $2, is_default = $3, device_platform = $4,
+          device_name = $5, push_token = $6, expires_at = $7, errored_at = $8, error_code = $9,
+          user_presence_required = $10, user_authentication_required = $11, authentication_timeout = $12,
+          authorization_type = $13
+        WHERE id = $14 AND tenant_id = $15
+        """
+    /// Only the renewed columns, so concurrent changes to others are kept. PostgreSQL needs the types of parameters
+    /// it sees only beside NULL.
+    /// A use of the credential that changes nothing else about it (a QR claim).
+    static let stampLastVerified: SQL = "UPDATE authenticators SET last_verified_at = $1 WHERE id = $2 AND tenant_id = $3"
+    static let renew: SQL = """
+        UPDATE authenticators SET last_verified_at = $1, push_token = COALESCE($2\(postgres: "::text"), push_token),
+          expires_at = COALESCE($3\(postgres: "::bigint"), expires_at),
+          errored_at = CASE WHEN $2\(postgres: "::text") IS NULL THEN errored_at ELSE NULL END,
+          error_code = CASE WHEN $2\(postgres: "::text") IS NULL THEN error_code ELSE NULL END
+        WHERE id = $4 AND tenant_id = $5
+        RETURNING \(StoreRecords.authenticatorColumns)
+        """
+
+    static func updateValues(_ a: Authenticator) -> [StoreValue] {
+        [.optional(a.verifiedAt), .optional(a.lastVerifiedAt), .bool(a.isDefault), .optional(a.devicePlatform),
+         .optional(a.deviceName), .optional(a.pushToken), .optional(a.expiresAt), .optional(a.erroredAt),
+         .optional(a.errorCode), .bool(a.userPresenceRequired), .bool(a.userAuthenticationRequired),
+         .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.id), .text(a.tenantID)]
+    }
+
+    // MARK: Nonces
+
+    /// Open nonces kept per authenticator and purpose.
+    static let maxOpenNonces = 8
+    static let dropSpentNonces: SQL = """
+        DELETE FROM nonces WHERE authenticator_id = $1 AND purpose = $2 AND (used_at IS NOT NULL OR expires_at <= $3)
+        """
+    static let insertNonce: SQL = """
+        INSERT INTO nonces (\(StoreRecords.nonceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)
+        """
+    /// At most $3 per authenticator and purpose: the oldest make way.
+    static let dropOldestNonces: SQL = """
+        DELETE FROM nonces WHERE authenticator_id = $1 AND purpose = $2 AND id NOT IN (
+          SELECT id FROM nonces WHERE authenticator_id = $1 AND purpose = $2 ORDER BY created_at DESC LIMIT $3)
+        """
+    static let openNonces: SQL = """
+        SELECT \(StoreRecords.nonceColumns) FROM nonces
+        WHERE authenticator_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
+        ORDER BY created_at DESC LIMIT 8
+        """
+    static let openNonce: SQL = """
+        SELECT \(StoreRecords.nonceColumns) FROM nonces
+        WHERE id = $1 AND authenticator_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > $4
+        """
+    /// A conditional update: concurrent consumers serialise on the row lock and only the first finds it unused.
+    static let consumeNonce: SQL = """
+        UPDATE nonces SET used_at = $1
+        WHERE id = $2 AND authenticator_id = $3 AND purpose = $4 AND used_at IS NULL AND expires_at > $1
+        RETURNING \(StoreRecords.nonceColumns)
+        """
+}
+
+extension SQLStore {
+    // MARK: Authenticators
+
+    package func authenticators(tenantID: String, userID: String) async throws -> [Authenticator] {
+        try await read { try CredentialQueries.authenticators(tenantID: tenantID, userID: userID, in: $0) }
+    }
+
+    package func insertAuthenticator(_ authenticator: Authenticator) async throws {
+        try await write { db in
+            try UserQueries.ensureUser(
+                tenantID: authenticator.tenantID, userID: authenticator.userID, now: authenticator.createdAt, in: db)
+            try db.update(CredentialQueries.insert, StoreRecords.authenticatorValues(authenticator))
+        }
+    }
+
+    package func deleteAuthenticator(
+        tenantID: String, userID: String, id: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool {
+        try await write { db in
+            guard let deleted = try db.queryOne(
+                CredentialQueries.delete, [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
+            else { return false }
+            try WebhookQueries.enqueue(events(deleted), in: db)
+            return true
+        }
+    }
+
+    // MARK: Device credentials
+
+    package func authenticator(tenantID: String, method: VerificationMethod, publicKey: [UInt8]) async throws -> Authenticator? {
+        try await read { db in
+            try db.queryOne(
+                CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)],
+                StoreRecords.authenticator)
+        }
+    }
+
+    package func enrollDeviceCredential(
+        _ candidate: Authenticator, enrolmentKey: String,
+        reenrol: @escaping @Sendable (inout Authenticator) -> Void,
+        events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
+    ) async throws -> (Authenticator, created: Bool) {
+        let result = try await write { db -> Enrolment in
+            // The enrolment token's action row is locked first (PostgreSQL): two enrolments with one token take
+            // turns, and the second sees which key the first enrolled.
+            guard let enrolled = try db.queryOne(
+                CredentialQueries.enrolledByAction, [.text(candidate.tenantID), .text(enrolmentKey)], { $0.optionalString(0) })
+            else { throw EnrolmentTokenUsed() }
+            /// The token's action enrols one key (again, idempotently, but never a second one).
+            func claimEnrolment(_ authenticatorID: String) throws {
+                guard enrolled == nil || enrolled == authenticatorID else { throw EnrolmentTokenUsed() }
+                try db.update(
+                    CredentialQueries.markEnrolled, [.text(authenticatorID), .text(candidate.tenantID), .text(enrolmentKey)])
+            }
+            let existing = try db.queryOne(
+                CredentialQueries.byKeyLocked,
+                [.text(candidate.tenantID), .text(candidate.verificationMethod.rawValue), .optional(candidate.publicKey)],
+                StoreRecords.authenticator)
+            if var stored = existing {
+                guard stored.userID == candidate.userID else {
+                    throw StoreError(.constraintViolation, "the key is enrolled for another user")
+                }
+                reenrol(&stored)
+                try db.update(CredentialQueries.update, CredentialQueries.updateValues(stored))
+                try claimEnrolment(stored.id)
+                try WebhookQueries.enqueue(events(stored, false), in: db)
+                return Enrolment(authenticator: stored, created: false)
+            }
+            try claimEnrolment(candidate.id)
+            // The same key enrolled through another token at the same moment (another PostgreSQL instance): its
+            // insert wins the unique index, this one starts over and finds it.
+            try UserQueries.ensureUser(tenantID: candidate.tenantID, userID: candidate.userID, now: candidate.createdAt, in: db)
+            guard try db.update(CredentialQueries.insertUnlessTaken, StoreRecords.authenticatorValues(candidate)) == 1 else {
+                throw StoreRetry()
+            }
+            try WebhookQueries.enqueue(events(candidate, true), in: db)
+            return Enrolment(authenticator: candidate, created: true)
+        }
+        return (result.authenticator, result.created)
+    }
+
+    package func renewDeviceCredential(
+        tenantID: String, id: String, pushToken: String?, expiresAt: Int64?, at: Int64,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Authenticator? {
+        try await write { db in
+            guard let renewed = try db.queryOne(
+                CredentialQueries.renew,
+                [.integer(at), .optional(pushToken), .optional(expiresAt), .text(id), .text(tenantID)],
+                StoreRecords.authenticator)
+            else { return nil }
+            try WebhookQueries.enqueue(events(renewed), in: db)
+            return renewed
+        }
+    }
+
+    // MARK: Nonces
+
+    package func insertNonce(_ nonce: Nonce) async throws {
+        try await write { db in
+            try db.update(
+                CredentialQueries.dropSpentNonces,
+                [.text(nonce.authenticatorID), .text(nonce.purpose.rawValue), .integer(nonce.createdAt)])
+            try db.update(
+                CredentialQueries.insertNonce,
+                [.text(nonce.id), .text(nonce.tenantID), .text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
+                 .text(nonce.message), .integer(nonce.createdAt), .integer(nonce.expiresAt)])
+            try db.update(
+                CredentialQueries.dropOldestNonces,
+                [.text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
+                 .integer(Int64(CredentialQueries.maxOpenNonces))])
+        }
+    }
+
+    package func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce] {
+        try await read { db in
+            try db.query(
+                CredentialQueries.openNonces, [.text(authenticatorID), .text(purpose.rawValue), .integer(now)],
+                StoreRecords.nonce)
+        }
+    }
+
+    package func openNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
+        try await read { db in
+            try db.queryOne(
+                CredentialQueries.openNonce, [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)],
+                StoreRecords.nonce)
+        }
+    }
+
+    package func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
+        try await writeOne { db in
+            try db.queryOne(
+                CredentialQueries.consumeNonce, [.integer(now), .text(id), .text(authenticatorID), .text(purpose.rawValue)],
+                StoreRecords.nonce)
+        }
+    }
+}
+
+/// What an enrolment stored.
+private struct Enrolment: Sendable {
+    var authenticator: Authenticator
+    var created: Bool
+}

@@ -1,0 +1,47 @@
+import AssentServerCore
+
+/// Tenants' statements, the same in both dialects.
+enum TenantQueries {
+    static let insert: SQL = "INSERT INTO tenants (\(StoreRecords.tenantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    static let byID: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants WHERE id = $1"
+    static let bySecretHash: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants WHERE secret_hash = $1"
+    static let all: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants ORDER BY created_at, id"
+    static let update: SQL = """
+        UPDATE tenants SET name = $1, secret_hash = $2, key_version = $3, settings = $4, secret_version = $5 WHERE id = $6
+        """
+}
+
+extension SQLStore {
+    package func insertTenant(_ tenant: Tenant) async throws {
+        let values: [StoreValue] = [
+            .text(tenant.id), .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
+            .text(try StoreRecords.encode(tenant.settings)), .integer(tenant.createdAt), .integer(Int64(tenant.secretVersion)),
+        ]
+        try await writeOne { try $0.update(TenantQueries.insert, values) }
+    }
+
+    package func tenant(id: String) async throws -> Tenant? {
+        try await tenantCache.tenant("id:" + id) {
+            try await read { try $0.queryOne(TenantQueries.byID, [.text(id)], StoreRecords.tenant) }
+        }
+    }
+
+    package func tenant(secretHash: [UInt8]) async throws -> Tenant? {
+        try await tenantCache.tenant("hash:" + secretHash.map { String($0, radix: 16) }.joined(separator: ".")) {
+            try await read { try $0.queryOne(TenantQueries.bySecretHash, [.blob(secretHash)], StoreRecords.tenant) }
+        }
+    }
+
+    package func tenants() async throws -> [Tenant] {
+        try await read { try $0.query(TenantQueries.all, [], StoreRecords.tenant) }
+    }
+
+    package func updateTenant(_ tenant: Tenant) async throws -> Bool {
+        let values: [StoreValue] = [
+            .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
+            .text(try StoreRecords.encode(tenant.settings)), .integer(Int64(tenant.secretVersion)), .text(tenant.id),
+        ]
+        defer { tenantCache.clear() }
+        return try await writeOne { try $0.update(TenantQueries.update, values) == 1 }
+    }
+}

@@ -1,0 +1,240 @@
+import AssentServerCore
+
+/// The schema's text, written once for both dialects: the same tables, columns, indexes and meanings, in each
+/// dialect's types — ``integer`` (`INTEGER`, `BIGINT`: counts, and times in milliseconds), ``bytes`` (`BLOB`,
+/// `BYTEA`), ``boolean`` (SQLite's `INTEGER` 0 or 1, `BOOLEAN`). ``SQLiteMigrations`` and ``PostgresMigrations`` number
+/// their steps from these pieces. A released step's text never changes: SQLite got the first tables in three steps
+/// (1–3), PostgreSQL, which arrived after them, in one (its step 3) — so ``actions`` and ``authenticators`` carry, for
+/// PostgreSQL only, the columns SQLite's steps 2 and 3 added later (``sqliteStep2`` and ``sqliteStep3``).
+enum Schema {
+    static let integer: SQL = "\(sqlite: "INTEGER", postgres: "BIGINT")"
+    static let bytes: SQL = "\(sqlite: "BLOB", postgres: "BYTEA")"
+    static let boolean: SQL = "\(sqlite: "INTEGER", postgres: "BOOLEAN")"
+    static let `false`: SQL = "\(sqlite: "0", postgres: "FALSE")"
+
+    static let tenants: SQL = """
+        CREATE TABLE tenants (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            secret_hash \(bytes) NOT NULL UNIQUE,
+            key_version \(integer) NOT NULL,
+            secret_version \(integer) NOT NULL,
+            settings TEXT NOT NULL,
+            created_at \(integer) NOT NULL
+        );
+        """
+    static let users: SQL = """
+        CREATE TABLE users (
+            tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+            user_id TEXT NOT NULL,
+            email TEXT,
+            email_verified \(boolean) NOT NULL DEFAULT \(`false`),
+            phone_number TEXT,
+            phone_number_verified \(boolean) NOT NULL DEFAULT \(`false`),
+            username TEXT,
+            display_name TEXT,
+            locale TEXT,
+            custom TEXT,
+            created_at \(integer) NOT NULL,
+            updated_at \(integer) NOT NULL,
+            PRIMARY KEY (tenant_id, user_id)
+        )\(sqlite: " WITHOUT ROWID");
+        """
+    static let actions: SQL = """
+        CREATE TABLE actions (
+            tenant_id TEXT NOT NULL,
+            idempotency_key TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            action_code TEXT NOT NULL,
+            state TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            state_updated_at \(integer) NOT NULL,
+            verification_method TEXT,
+            ip_address TEXT,
+            user_agent TEXT,
+            device_id TEXT,
+            redirect_url TEXT,
+            custom TEXT,
+            scope TEXT,
+            validated_at \(integer),\(postgres: "\n    enrolled_authenticator_id TEXT,")
+            PRIMARY KEY (tenant_id, idempotency_key),
+            FOREIGN KEY (tenant_id, user_id) REFERENCES users(tenant_id, user_id) ON DELETE CASCADE
+        )\(sqlite: " WITHOUT ROWID");
+        CREATE INDEX actions_by_user ON actions(tenant_id, user_id, created_at);
+        """
+    /// The key-use policy columns SQLite's step 2 added to ``authenticators``.
+    static let keyPolicyColumns: [(name: String, type: SQL)] = [
+        ("user_presence_required", "\(boolean) NOT NULL DEFAULT \(`false`)"),
+        ("user_authentication_required", "\(boolean) NOT NULL DEFAULT \(`false`)"),
+        ("authentication_timeout", integer), ("authorization_type", "TEXT"),
+    ]
+    static let authenticators: SQL = """
+        CREATE TABLE authenticators (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            verification_method TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            verified_at \(integer),
+            last_verified_at \(integer),
+            email TEXT,
+            phone_number TEXT,
+            is_default \(boolean) NOT NULL DEFAULT \(`false`),
+            device_platform TEXT,
+            device_name TEXT,
+            public_key \(bytes),
+            push_token TEXT,
+            expires_at \(integer),
+            errored_at \(integer),
+            error_code TEXT,\(postgres: keyPolicyColumns.map { "\n    \($0.name) \($0.type.postgres)," }.joined())
+            FOREIGN KEY (tenant_id, user_id) REFERENCES users(tenant_id, user_id) ON DELETE CASCADE
+        );
+        CREATE INDEX authenticators_by_user ON authenticators(tenant_id, user_id, created_at);
+        """
+    static let authenticatorsByKey: SQL = """
+        CREATE UNIQUE INDEX authenticators_by_key ON authenticators(tenant_id, verification_method, public_key)
+            WHERE public_key IS NOT NULL;
+        """
+    static let challenges: SQL = """
+        CREATE TABLE challenges (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            user_id TEXT,
+            action_code TEXT,
+            idempotency_key TEXT,
+            target_authenticator_id TEXT,
+            state TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            expires_at \(integer) NOT NULL,
+            answered_at \(integer),
+            answered_by TEXT,
+            verification_code TEXT,
+            ip_address TEXT,
+            user_agent TEXT,
+            device_id TEXT,
+            custom TEXT,
+            device_code_hash \(bytes)
+        );
+        CREATE INDEX challenges_pending ON challenges(tenant_id, user_id, kind, state, expires_at);
+        """
+    static let challengesExpiry: SQL = "CREATE INDEX challenges_expiry ON challenges(expires_at);"
+    static let nonces: SQL = """
+        CREATE TABLE nonces (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            authenticator_id TEXT NOT NULL REFERENCES authenticators(id) ON DELETE CASCADE,
+            purpose TEXT NOT NULL,
+            message TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            expires_at \(integer) NOT NULL,
+            used_at \(integer)
+        );
+        CREATE INDEX nonces_by_authenticator ON nonces(authenticator_id, purpose, created_at);
+        """
+    static let webhookOutbox: SQL = """
+        CREATE TABLE webhook_outbox (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            next_attempt_at \(integer) NOT NULL,
+            attempts \(integer) NOT NULL DEFAULT 0,
+            delivered_at \(integer),
+            failed_at \(integer),
+            last_error TEXT
+        );
+        CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
+        """
+
+    /// SQLite's step 1: the first tables.
+    static let sqliteStep1 = SQL.lines([tenants, users, actions, authenticators]).sqlite
+    /// SQLite's step 2: the key-use policy, challenges, nonces, the webhook outbox.
+    static let sqliteStep2 = SQL.lines(
+        [SQL(keyPolicyColumns.map { "ALTER TABLE authenticators ADD COLUMN \($0.name) \($0.type.sqlite);" }
+            .joined(separator: "\n")),
+         authenticatorsByKey, challenges, nonces, webhookOutbox]).sqlite
+    /// SQLite's step 3: which key an enrolment token enrolled; challenges by expiry.
+    static let sqliteStep3 = """
+        ALTER TABLE actions ADD COLUMN enrolled_authenticator_id TEXT;
+        \(challengesExpiry.sqlite)
+        """
+    /// PostgreSQL's step 3: SQLite's steps 1–3 in one, and nonces by expiry.
+    static let postgresStep3 = SQL.lines([
+        tenants, users, actions, authenticators, authenticatorsByKey, challenges, challengesExpiry, nonces,
+        "CREATE INDEX nonces_expiry ON nonces(expires_at);", webhookOutbox,
+    ]).postgres
+
+    /// Step 6: the location the backend tracked with an action, shown to the device that claims its QR challenge.
+    static let actionLocation: SQL = "ALTER TABLE actions ADD COLUMN location TEXT;"
+
+    /// Step 4: PowerAuth applications and activations.
+    static let powerAuth: SQL = """
+        CREATE TABLE powerauth_applications (
+            tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+            application_key TEXT NOT NULL UNIQUE,
+            application_secret TEXT NOT NULL,
+            master_public_key \(bytes) NOT NULL,
+            master_private_key_sealed \(bytes) NOT NULL,
+            created_at \(integer) NOT NULL
+        );
+        CREATE TABLE activations (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            name TEXT,
+            status TEXT NOT NULL,
+            blocked_reason TEXT,
+            device_public_key \(bytes) NOT NULL,
+            server_public_key \(bytes) NOT NULL,
+            master_secret_sealed \(bytes) NOT NULL,
+            ctr \(integer) NOT NULL,
+            ctr_data \(bytes) NOT NULL,
+            failed_attempts \(integer) NOT NULL,
+            fingerprint TEXT NOT NULL,
+            enrolment_key TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            updated_at \(integer) NOT NULL,
+            last_used_at \(integer),
+            UNIQUE (tenant_id, enrolment_key),
+            FOREIGN KEY (tenant_id, user_id) REFERENCES users(tenant_id, user_id) ON DELETE CASCADE
+        );
+        CREATE INDEX activations_by_user ON activations(tenant_id, user_id, created_at);
+        """
+
+    /// Step 5: the push delivery queue and the challenge timeline.
+    static let pushDelivery: SQL = """
+        CREATE TABLE push_deliveries (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            challenge_id TEXT NOT NULL,
+            authenticator_id TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            expires_at \(integer) NOT NULL,
+            next_attempt_at \(integer) NOT NULL,
+            attempts \(integer) NOT NULL DEFAULT 0,
+            state TEXT NOT NULL,
+            claimed_until \(integer),
+            finished_at \(integer),
+            last_error TEXT
+        );
+        CREATE INDEX push_deliveries_due ON push_deliveries(next_attempt_at) WHERE state = 'queued';
+        CREATE INDEX push_deliveries_by_challenge ON push_deliveries(challenge_id);
+        CREATE TABLE challenge_timeline (
+            id \(sqlite: "INTEGER PRIMARY KEY AUTOINCREMENT", postgres: "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+            tenant_id TEXT NOT NULL,
+            challenge_id TEXT NOT NULL,
+            at \(integer) NOT NULL,
+            event TEXT NOT NULL,
+            authenticator_id TEXT,
+            provider TEXT,
+            attempt \(integer),
+            status \(integer),
+            detail TEXT
+        );
+        CREATE INDEX challenge_timeline_by_challenge ON challenge_timeline(challenge_id, id);
+        CREATE INDEX challenge_timeline_by_time ON challenge_timeline(at);
+        """
+}
