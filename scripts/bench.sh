@@ -13,6 +13,8 @@
 #   BENCH_INSTANCES    assentd instances on the one database (default 1; more need BENCH_STORE=postgres);
 #                      assent-bench spreads its connections over them round robin
 #   BENCH_SKIP_BUILD=1 use the existing release binaries
+#   BENCH_BIN          a folder holding the assentd and assent to measure instead of this checkout's release build
+#                      (e.g. another commit's .build/release, to compare two builds with the same load generator)
 #   BENCH_KEEP=1       keep the temporary folder (database, server log)
 # Exit status: assent-bench's (0 ok, 1 some requests failed, 2 setup failure),
 # or 1 when the build or the server start fails.
@@ -41,7 +43,7 @@ if [[ -z ${BENCH_SKIP_BUILD:-} ]]; then
     # assent-bench is a package of its own (Benchmarks/) that depends on this one.
     swift build -c release --package-path Benchmarks --product assent-bench
 fi
-bin=$(swift build -c release --show-bin-path)
+bin=${BENCH_BIN:-$(swift build -c release --show-bin-path)}
 bench_bin=$(swift build -c release --package-path Benchmarks --show-bin-path)
 for tool in "$bin/assentd" "$bin/assent" "$bench_bin/assent-bench"; do
     [[ -x $tool ]] || { say "missing $tool; build it or unset BENCH_SKIP_BUILD"; exit 1; }

@@ -70,10 +70,10 @@ public final class Assent: Sendable {
             api: api, keyStore: keyStore, clock: clock, gate: gate, tokens: tokens, configuration: configuration,
             platform: device.platform)
         self.powerAuth = powerAuth
-        self.push = AssentPush(
+        let context = NamespaceContext(
             api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
-        self.qr = AssentQRCode(
-            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
+        self.push = AssentPush(context)
+        self.qr = AssentQRCode(context)
     }
 
     /// Caches `token` (a short-lived token from tracking an action on your backend) for calls that need one and are

@@ -67,17 +67,7 @@ extension P256 {
             let digest = SHA256.hash(message)
             let context = try key.makeContext()
             guard EVP_PKEY_sign_init(context.pointer) == 1 else { throw CryptoError.openSSL("EVP_PKEY_sign_init") }
-            var length = 0
-            guard EVP_PKEY_sign(context.pointer, nil, &length, digest, digest.count) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_sign (size)")
-            }
-            var signature = [UInt8](repeating: 0, count: length)
-            let ok = signature.withUnsafeMutableBufferPointer {
-                EVP_PKEY_sign(context.pointer, $0.baseAddress, &length, digest, digest.count)
-            }
-            guard ok == 1, length <= signature.count else { throw CryptoError.openSSL("EVP_PKEY_sign") }
-            signature.removeLast(signature.count - length)
-            return signature
+            return try context.sign(digest: digest)
         }
 
         /// ECDH with `publicKey`: returns the 32-byte X coordinate of the shared point (not yet a key;

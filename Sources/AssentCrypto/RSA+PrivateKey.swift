@@ -42,17 +42,7 @@ extension RSA {
         public func signature(for message: [UInt8]) throws -> [UInt8] {
             let digest = SHA256.hash(message)
             let context = try RSA.context(key, signing: true)
-            var length = 0
-            guard EVP_PKEY_sign(context.pointer, nil, &length, digest, digest.count) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_sign (size)")
-            }
-            var signature = [UInt8](repeating: 0, count: length)
-            let ok = signature.withUnsafeMutableBufferPointer {
-                EVP_PKEY_sign(context.pointer, $0.baseAddress, &length, digest, digest.count)
-            }
-            guard ok == 1, length <= signature.count else { throw CryptoError.openSSL("EVP_PKEY_sign") }
-            signature.removeLast(signature.count - length)
-            return signature
+            return try context.sign(digest: digest)
         }
     }
 }

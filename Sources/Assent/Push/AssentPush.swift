@@ -8,32 +8,15 @@ import AssentWire
 /// Every operation answers an ``AssentResponse`` and never drops an error; the codes are those of
 /// ``AssentErrorCode`` plus the server's own `errorCode`s (`invalid_credential`, `expired_token`, ...) passed through.
 public final class AssentPush: Sendable {
-    private let api: ClientAPI
-    private let keyStore: any KeyStore
-    private let clock: AssentClock
-    private let device: DeviceInfo
-    private let tokens: TokenCache
-    private let gate: UserAuthenticationGate
-    private let powerAuth: AssentPowerAuth
+    private let context: NamespaceContext
 
-    init(
-        api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache,
-        gate: UserAuthenticationGate, powerAuth: AssentPowerAuth
-    ) {
-        self.powerAuth = powerAuth
-        self.api = api
-        self.keyStore = keyStore
-        self.clock = clock
-        self.device = device
-        self.tokens = tokens
-        self.gate = gate
-    }
+    init(_ context: NamespaceContext) { self.context = context }
 
     /// The name of the push credential's key in the ``KeyStore``.
     public static let keyName = "assent_signing_key_push"
     private var credential: CredentialKey {
         CredentialKey(
-            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName,
+            api: context.api, keyStore: context.keyStore, clock: context.clock, gate: context.gate, name: Self.keyName,
             removeEndpoint: .removePushCredential, answerEndpoint: .updatePushChallenge)
     }
 
@@ -59,12 +42,12 @@ public final class AssentPush: Sendable {
         timeout: Int = 0, authorizationType: AuthorizationType = .biometricOrDeviceCredential, pushToken: String? = nil
     ) async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
-            guard let token = tokens.resolve(token) else { throw .tokenNotSet }
+            guard let token = context.tokens.resolve(token) else { throw .tokenNotSet }
             let key = try await credential.loadOrCreate(KeyAccessPolicy(
                 userPresenceRequired: userPresenceRequired, userAuthenticationRequired: userAuthenticationRequired,
                 timeout: timeout, authorizationType: authorizationType))
-            let request = CredentialKey.addRequest(key, device: device, pushToken: pushToken)
-            let response = try await api.send(
+            let request = CredentialKey.addRequest(key, device: context.device, pushToken: pushToken)
+            let response = try await context.api.send(
                 .addPushCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             return AppCredential(response)
         }
@@ -77,7 +60,7 @@ public final class AssentPush: Sendable {
     public func getCredential() async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             let key = try await requireKey()
-            let response = try await api.send(
+            let response = try await context.api.send(
                 .getPushCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
             return AppCredential(response)
         }
@@ -95,7 +78,7 @@ public final class AssentPush: Sendable {
         await .run { () async throws(ClientFailure) -> UpdatedAppCredential? in
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
-            let nonce = try await api.send(
+            let nonce = try await context.api.send(
                 .signPushCredentialUpdate, publicKey: publicKey, as: SigningMessageResponse.self)
             guard let challengeId = nonce.challengeId, let message = nonce.message else {
                 throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
@@ -104,7 +87,7 @@ public final class AssentPush: Sendable {
             let request = UpdateCredentialRequest(
                 challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(message, with: key),
                 pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
-            let response = try await api.send(
+            let response = try await context.api.send(
                 .updatePushCredential, json: request, as: UpdateCredentialResponse.self)
             return UpdatedAppCredential(response)
         }
@@ -123,7 +106,7 @@ public final class AssentPush: Sendable {
 
     // MARK: Challenge
 
-    /// The pending challenge for this device, if any, with its context.
+    /// The pending challenge for this device, if any, with its 
     ///
     /// ```swift
     /// let response = await assent.push.getChallenge()
@@ -149,10 +132,10 @@ public final class AssentPush: Sendable {
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
             var headers: [String: String] = [:]
-            if gate.isSatisfied(key.accessPolicy) {
+            if context.gate.isSatisfied(key.accessPolicy) {
                 headers["X-Authsignal-Signature"] = try await nonceSignature(key: key, publicKey: publicKey)
             }
-            let response = try await api.send(
+            let response = try await context.api.send(
                 .getPushChallenge, publicKey: publicKey, headers: headers,
                 as: PushChallengeResponse.self)
             guard let challengeId = response.challengeId else { return nil }
@@ -212,7 +195,7 @@ public final class AssentPush: Sendable {
     ) async -> AssentResponse<Bool> {
         await credential.answer(
             challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
-            authentication: authentication, powerAuth: powerAuth)
+            authentication: authentication, powerAuth: context.powerAuth)
     }
 
     // MARK: Keys and signatures
@@ -221,7 +204,7 @@ public final class AssentPush: Sendable {
     /// body); any other failure is the answer.
     private func nonceSignature(key: any SigningKey, publicKey: String) async throws(ClientFailure) -> String? {
         do {
-            let nonce = try await api.send(
+            let nonce = try await context.api.send(
                 .signPushChallengeFetch, publicKey: publicKey, as: SigningMessageResponse.self)
             guard let message = nonce.message else { return nil }
             return try await CredentialKey.sign(message, with: key)

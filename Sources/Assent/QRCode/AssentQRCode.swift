@@ -16,33 +16,16 @@ import AssentWire
 /// ``AssentErrorCode`` plus the server's own `errorCode`s passed through — notably `challenge_closed` when the
 /// challenge expired or another device claimed it first, and `forbidden` when this credential may not act on it.
 public final class AssentQRCode: Sendable {
-    private let api: ClientAPI
-    private let keyStore: any KeyStore
-    private let clock: AssentClock
-    private let device: DeviceInfo
-    private let tokens: TokenCache
-    private let gate: UserAuthenticationGate
-    private let powerAuth: AssentPowerAuth
+    private let context: NamespaceContext
 
-    init(
-        api: ClientAPI, keyStore: any KeyStore, clock: AssentClock, device: DeviceInfo, tokens: TokenCache,
-        gate: UserAuthenticationGate, powerAuth: AssentPowerAuth
-    ) {
-        self.powerAuth = powerAuth
-        self.api = api
-        self.keyStore = keyStore
-        self.clock = clock
-        self.device = device
-        self.tokens = tokens
-        self.gate = gate
-    }
+    init(_ context: NamespaceContext) { self.context = context }
 
     /// The name of the QR code credential's key in the ``KeyStore`` (distinct from ``AssentPush/keyName``: the two
     /// credentials are enrolled, used and removed independently).
     public static let keyName = "assent_signing_key_qr_code"
     private var credential: CredentialKey {
         CredentialKey(
-            api: api, keyStore: keyStore, clock: clock, gate: gate, name: Self.keyName,
+            api: context.api, keyStore: context.keyStore, clock: context.clock, gate: context.gate, name: Self.keyName,
             removeEndpoint: .removeQRCodeCredential, answerEndpoint: .updateQRCodeChallenge)
     }
 
@@ -66,12 +49,12 @@ public final class AssentQRCode: Sendable {
         timeout: Int = 0, authorizationType: AuthorizationType = .biometricOrDeviceCredential
     ) async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
-            guard let token = tokens.resolve(token) else { throw .tokenNotSet }
+            guard let token = context.tokens.resolve(token) else { throw .tokenNotSet }
             let key = try await credential.loadOrCreate(KeyAccessPolicy(
                 userPresenceRequired: userPresenceRequired, userAuthenticationRequired: userAuthenticationRequired,
                 timeout: timeout, authorizationType: authorizationType))
-            let request = CredentialKey.addRequest(key, device: device)
-            let response = try await api.send(
+            let request = CredentialKey.addRequest(key, device: context.device)
+            let response = try await context.api.send(
                 .addQRCodeCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             return AppCredential(response)
         }
@@ -84,7 +67,7 @@ public final class AssentQRCode: Sendable {
     public func getCredential() async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             let key = try await requireKey()
-            let response = try await api.send(
+            let response = try await context.api.send(
                 .getQRCodeCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
             return AppCredential(response)
         }
@@ -177,7 +160,7 @@ public final class AssentQRCode: Sendable {
     ) async -> AssentResponse<Bool> {
         await credential.answer(
             challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
-            authentication: authentication, powerAuth: powerAuth)
+            authentication: authentication, powerAuth: context.powerAuth)
     }
 
     // MARK: Payloads
@@ -189,9 +172,9 @@ public final class AssentQRCode: Sendable {
                 "The QR code is not an Assent challenge (expected assent://qr?tenant=…&challenge=… or a challenge ID).",
                 AssentErrorCode.invalidQRPayload)
         }
-        if let tenant = payload.tenantID, tenant != api.tenantID {
+        if let tenant = payload.tenantID, tenant != context.api.tenantID {
             throw ClientFailure(
-                "The QR code is for tenant '\(tenant)', but this device is enrolled with tenant '\(api.tenantID)'.",
+                "The QR code is for tenant '\(tenant)', but this context.device is enrolled with tenant '\(context.api.tenantID)'.",
                 AssentErrorCode.tenantMismatch)
         }
         return payload.challengeID
@@ -203,7 +186,7 @@ public final class AssentQRCode: Sendable {
         let request = ClaimChallengeRequest(
             challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
             signature: try await CredentialKey.sign(SignedMessage.challenge(challengeId), with: key))
-        let response = try await api.send(
+        let response = try await context.api.send(
             .claimQRCodeChallenge, json: request, as: ClaimChallengeResponse.self)
         return ClaimedChallenge(challengeId: challengeId, response)
     }
