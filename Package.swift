@@ -72,3 +72,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target: existentials spelled `any`, imports internal unless a module's API shows the imported types (then
+// `public import` in the SDK, `package import` on the server side), and members visible only from modules a file
+// imports itself.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

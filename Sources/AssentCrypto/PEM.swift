@@ -1,3 +1,5 @@
+import Foundation
+
 /// PEM armour (RFC 7468): the DER bytes between `-----BEGIN <label>-----` and `-----END <label>-----`.
 public enum PEM: Sendable {
     /// The DER inside the first block labelled `label` in `text`, or nil when there is none or its body is not base64.

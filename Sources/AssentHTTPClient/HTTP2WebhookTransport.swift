@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 
 /// ``WebhookTransport`` over ``HTTP2Client``: HTTP/2 where the endpoint speaks it, HTTP/1.1 otherwise.
 package struct HTTP2WebhookTransport: WebhookTransport {

@@ -1,9 +1,10 @@
 import AssentHTTP
 import AssentHTTPClient
-import AssentLog
-import AssentServerCore
+package import AssentLog
+package import AssentServerCore
 import AssentWire
 import Foundation
+import AssentStorage
 
 /// `assentd` as a value: opens the store, builds the services and routes, and runs the HTTP server. The executable
 /// and the end-to-end tests both start Assent through this type.

@@ -1,4 +1,5 @@
-import AssentServerCore
+package import AssentServerCore
+import Foundation
 
 /// Where Assent keeps its data, from `--database` / `--database-url`: an SQLite file (a path, `sqlite:PATH` or
 /// `file:PATH`) or a PostgreSQL server (`postgres://` or `postgresql://` URL).

@@ -1,5 +1,5 @@
-import Assent
-import Foundation
+public import Assent
+public import Foundation
 import Synchronization
 
 /// A ``Assent/Transport`` for tests: it records every request and answers from canned responses keyed by

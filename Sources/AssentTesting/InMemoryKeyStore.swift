@@ -1,4 +1,4 @@
-import Assent
+public import Assent
 import Synchronization
 
 /// A ``Assent/KeyStore`` that keeps keys and secrets in this process's memory only, for tests: nothing is written to

@@ -1,4 +1,4 @@
-import Assent
+public import Assent
 import Synchronization
 
 /// A clock a test moves by hand: time stands still until ``advance(by:)`` moves it, so expiry, keep-alive windows

@@ -1,4 +1,4 @@
-import Assent
+public import Assent
 import Foundation
 
 /// What a test reads from a request that ``FakeTransport`` recorded.

@@ -2,6 +2,7 @@ import AssentLog
 import AssentServer
 import AssentStorage
 import Foundation
+import AssentServerCore
 
 // assentd: the Assent server. Configuration from ASSENT_* variables and flags; see `assentd --help`.
 

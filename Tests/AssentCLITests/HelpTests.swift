@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// Help and version output.
 @Suite struct HelpTests {

@@ -1,6 +1,7 @@
 import AssentCrypto
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// `assent admin tenant powerauth` and the PowerAuth tenant settings, on a real SQLite database.
 @Suite struct PowerAuthAdminCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// The server API commands' behaviour that needs no server: checking input and reporting an unreachable one.
 /// Their exchanges with a real `assentd` are covered end to end.

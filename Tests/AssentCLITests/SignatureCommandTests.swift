@@ -1,6 +1,7 @@
 import AssentCrypto
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// `assent signature compute` run as a real process: known answers from the official vectors and the reference's
 /// worked example, all six types, and clear usage errors.

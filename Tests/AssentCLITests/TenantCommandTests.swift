@@ -3,6 +3,7 @@
 import AssentLog
 import Foundation
 import Testing
+import AssentTestSupport
 
 /// `assent admin tenant ...` run as a real process against a real SQLite database in a temporary directory.
 @Suite struct TenantCommandTests {

@@ -1,5 +1,6 @@
 import AssentCrypto
 import Testing
+import Foundation
 
 @Suite struct Base64Tests {
     /// RFC 4648 §10 test vectors.

@@ -1,5 +1,6 @@
 import AssentQRRender
 import Testing
+import Foundation
 
 @Suite struct QRCodeImageSVGTests {
     @Test(arguments: QRSamples.payloads, QRSamples.corrections)

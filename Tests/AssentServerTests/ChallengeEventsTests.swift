@@ -8,6 +8,7 @@ import Foundation
 import Synchronization
 import Testing
 import AssentTestSupport
+import AssentWire
 
 /// The in-process event bus and the bridge that keeps it right across instances.
 @Suite struct ChallengeEventsTests {

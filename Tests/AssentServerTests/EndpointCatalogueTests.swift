@@ -1,5 +1,6 @@
 import AssentWire
 import Testing
+import AssentServer
 
 /// The endpoint catalogue (`AssentWire.Endpoint`) against the routes a real `AssentApplication` registers, so a path
 /// is spelled in one place and the catalogue is the whole API.

@@ -1,6 +1,7 @@
 import Assent
 import AssentCrypto
 import Foundation
+import AssentTesting
 
 /// QR code helpers on the shared ``PushFixture`` (same fake transport, key store, tenant and clock).
 extension PushFixture {

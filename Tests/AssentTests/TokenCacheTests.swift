@@ -1,6 +1,7 @@
 import Assent
 import Foundation
 import Testing
+import AssentTesting
 
 /// The token used by addCredential: the parameter, else the one set with setToken, else token_not_set.
 @Suite struct TokenCacheTests {

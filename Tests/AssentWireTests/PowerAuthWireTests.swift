@@ -1,5 +1,6 @@
 import AssentWire
 import Testing
+import AssentCrypto
 
 /// The PowerAuth models (activation, status, vault, signature verification) against golden JSON.
 @Suite struct PowerAuthWireTests {

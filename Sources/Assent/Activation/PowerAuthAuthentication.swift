@@ -1,4 +1,4 @@
-import AssentCrypto
+public import AssentCrypto
 import Synchronization
 
 /// Which factors sign a request, and with what: the password for knowledge, a prompt for biometry (biometry-setup.md's

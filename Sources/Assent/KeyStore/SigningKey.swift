@@ -1,4 +1,4 @@
-import AssentCrypto
+public import AssentCrypto
 
 /// A P-256 key pair held by the device, able to sign but never required to reveal its private half (so a Secure
 /// Enclave or Android Keystore adapter can implement it).

@@ -1,4 +1,4 @@
-import AssentWire
+public import AssentWire
 
 /// A pending push challenge with the context the device shows before the user approves or denies it.
 public struct AppChallenge: Codable, Sendable, Hashable {

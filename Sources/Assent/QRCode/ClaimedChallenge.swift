@@ -1,4 +1,4 @@
-import AssentWire
+public import AssentWire
 
 /// What ``AssentQRCode/claimChallenge(challengeId:)`` returns: the context of the page that shows the QR code, for
 /// the user to decide whether to approve. Field for field the specification's `ClaimChallengeResponse`, plus the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How the SDK reaches the server. The public initializer wires ``URLSessionTransport``; tests inject a fake that
 /// records requests and answers canned responses; an app can wrap its own HTTP stack.

@@ -1,4 +1,4 @@
-import AssentLog
+package import AssentLog
 internal import CHTTPShims
 import Synchronization
 #if canImport(Glibc)

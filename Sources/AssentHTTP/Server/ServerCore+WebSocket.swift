@@ -1,6 +1,8 @@
 internal import CHTTPShims
 #if canImport(Glibc)
 import Glibc
+import AssentLog
+import Synchronization
 #endif
 
 /// The WebSocket handshake on top of the request path: validation, the

@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentServerCore
+package import AssentServerCore
 import Foundation
 import Synchronization
 

@@ -2,6 +2,7 @@ import AssentHTTP
 import AssentServerCore
 import AssentWire
 import Foundation
+import AssentCrypto
 
 /// The backend side of PowerAuth activations (tenant secret key over HTTP Basic): read, list, commit, block, unblock
 /// and remove activations, and verify a signed request the backend received (`POST /v1/signatures/verify`).

@@ -1,5 +1,5 @@
 import AssentServerCore
-import AssentStorage
+package import AssentStorage
 import Foundation
 
 /// Everything `assentd` can be told, with defaults. Filled from `ASSENT_*` environment variables, then from flags

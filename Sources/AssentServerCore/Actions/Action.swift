@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// A tracked action: one attempt by a user to do something the tenant wants verified.
 package struct Action: Sendable, Hashable {

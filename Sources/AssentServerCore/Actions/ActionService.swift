@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentWire
+package import AssentWire
 import Foundation
 
 /// Tracks actions, reports and changes their state, and validates the tokens that prove them.

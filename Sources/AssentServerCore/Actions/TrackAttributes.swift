@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// What the backend may send when tracking an action (all optional).
 package struct TrackAttributes: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentWire
+package import AssentWire
 
 /// A request for a device to approve an action: a push challenge (started by the initiating page for a known
 /// user) or a QR challenge (shown by a page and claimed by whichever device scans it).

@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentWire
+package import AssentWire
 
 /// Records a device's answer to a push or QR challenge: checks the signatures, the device's right to answer, the
 /// verification code, then compare-and-sets the challenge and its action in one transaction, and tells the event bus.

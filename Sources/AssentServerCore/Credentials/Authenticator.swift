@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// Something a user can verify with: a push or device credential, or a contact the backend verified itself.
 package struct Authenticator: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentWire
+package import AssentWire
 import Foundation
 
 /// Device credentials (push and QR): enrolment with a track token, look-up by public key, signed removal, nonces,

@@ -1,6 +1,6 @@
 import AssentCrypto
-import AssentLog
-import AssentWire
+package import AssentLog
+package import AssentWire
 import Foundation
 
 /// PowerAuth activations: each tenant's application and master key, creating activations, the encrypted status,

@@ -1,4 +1,4 @@
-import AssentCrypto
+package import AssentCrypto
 
 /// The outcome of verifying one PowerAuth signature.
 package struct SignatureVerification: Sendable, Hashable {

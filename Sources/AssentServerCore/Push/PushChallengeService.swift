@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentWire
+package import AssentWire
 import Foundation
 
 /// Push challenges: started by the initiating page with a track token, pulled by the user's devices, answered once

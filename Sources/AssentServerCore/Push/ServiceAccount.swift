@@ -1,4 +1,4 @@
-import AssentCrypto
+package import AssentCrypto
 import Foundation
 
 /// The parts of a Google service-account JSON file FCM needs.

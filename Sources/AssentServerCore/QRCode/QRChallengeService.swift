@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentWire
+package import AssentWire
 import Foundation
 
 /// QR challenges: opened by a page (anonymous with the tenant ID, or for a tracked action with its token), claimed

@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// Tracked actions and their states. Every method is one atomic, durable unit (see ``ServerStore``).
 package protocol ActionStore: Sendable {

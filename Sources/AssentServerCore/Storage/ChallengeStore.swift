@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// Push and QR challenges: opened under a per-user cap, answered or claimed once. Every method is one atomic, durable
 /// unit (see ``ServerStore``).

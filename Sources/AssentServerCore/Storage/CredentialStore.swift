@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// What users verify with: their authenticators, the device credentials among them (enrolment and renewal), and
 /// the single-use nonces devices sign. Every method is one atomic, durable unit (see ``ServerStore``).

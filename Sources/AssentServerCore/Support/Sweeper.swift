@@ -1,4 +1,4 @@
-import AssentLog
+package import AssentLog
 
 /// Every minute, deletes challenges a day past their expiry, expired nonces, and webhook events delivered or given
 /// up a week ago, so an unauthenticated stream of QR challenges cannot grow the database for ever.

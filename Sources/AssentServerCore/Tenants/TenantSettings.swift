@@ -1,5 +1,5 @@
-import AssentCrypto
-import AssentWire
+package import AssentCrypto
+package import AssentWire
 
 /// What a tenant decides: how tracked actions are answered and how long tokens live.
 ///

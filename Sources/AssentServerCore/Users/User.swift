@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 
 /// A user of a tenant, as far as Assent knows one: the backend's identifier plus optional contact details.
 package struct User: Sendable, Hashable {

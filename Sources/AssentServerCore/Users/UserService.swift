@@ -1,4 +1,4 @@
-import AssentWire
+package import AssentWire
 import Foundation
 
 /// Users and their authenticators, as the tenant's backend sees them.

@@ -1,4 +1,4 @@
-import AssentLog
+package import AssentLog
 import Synchronization
 import Foundation
 

@@ -1,5 +1,5 @@
-import AssentServerCore
-import AssentWire
+package import AssentServerCore
+package import AssentWire
 
 extension PostgresStore {
     /// One statement (one round trip) does it all: a conditional update of the challenge — two answers from any

@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 import Foundation
 
 /// The push delivery queue's writes in PostgreSQL, shared by every instance, each in one statement (one round trip;

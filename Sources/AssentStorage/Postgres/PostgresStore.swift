@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 import Foundation
 import Synchronization
 

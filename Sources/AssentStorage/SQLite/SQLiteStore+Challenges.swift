@@ -1,5 +1,5 @@
-import AssentServerCore
-import AssentWire
+package import AssentServerCore
+package import AssentWire
 
 extension SQLiteStore {
     static let answerAction: SQL = """

@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 
 /// The push delivery queue's writes in SQLite: several plain statements inside the writer's transaction, which no
 /// other writer can interleave with. (PostgreSQL says each of these in one statement to save round trips, with rows

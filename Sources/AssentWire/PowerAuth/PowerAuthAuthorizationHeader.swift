@@ -1,4 +1,4 @@
-import AssentCrypto
+public import AssentCrypto
 
 /// The `X-PowerAuth-Authorization` request header of PowerAuth 3.x:
 ///

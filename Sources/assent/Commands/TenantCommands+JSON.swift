@@ -1,5 +1,6 @@
 import AssentServerCore
 import AssentWire
+import AssentCrypto
 
 /// What the tenant commands print with `--json`. Absent values are written as `null`, so scripts see every key.
 extension TenantCommands {

@@ -1,4 +1,4 @@
-import AssentLog
+package import AssentLog
 
 /// Carries challenge changes between instances sharing one database: each change another instance announces is
 /// re-read from the store and published on this instance's ``ChallengeEvents`` at once; and, as a safety net for an
