@@ -23,3 +23,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// As in the root package: existentials spelled `any`, internal imports by default, members visible only from modules
+// a file imports itself.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

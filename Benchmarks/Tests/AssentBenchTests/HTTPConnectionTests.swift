@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import assent_bench
+import Foundation
 
 /// A one-connection loopback server that answers each request with the next
 /// scripted reply, written in the given pieces.

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import assent_bench
+import Foundation
 
 /// A request as the fake server received it.
 private struct Received: Sendable {
