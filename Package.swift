@@ -62,12 +62,18 @@ let package = Package(
             "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",
             "AssentLog", "AssentTestSupport",
         ]),
+        .testTarget(name: "AssentServerCoreTests", dependencies: [
+            "AssentServerCore", "AssentStorage", "AssentLog", "AssentWire", "AssentTestSupport",
+        ]),
+        .testTarget(name: "AssentStorageTests", dependencies: [
+            "AssentStorage", "AssentServerCore", "AssentLog", "AssentWire", "AssentCrypto", "AssentTestSupport",
+        ]),
         .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
         .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage", "AssentTestSupport"]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
         // Golden JSON per wire model, read by path from Fixtures/.
-        .testTarget(name: "AssentWireTests", dependencies: ["AssentWire"], exclude: ["Fixtures"]),
+        .testTarget(name: "AssentWireTests", dependencies: ["AssentWire", "AssentCrypto"], exclude: ["Fixtures"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
     ],
     swiftLanguageModes: [.v6]

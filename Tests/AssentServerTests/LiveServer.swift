@@ -127,3 +127,12 @@ struct TestDevice {
     var query: String { Base64.encodeURL(Array(publicKey.utf8)) }
     func sign(_ message: String) throws -> String { Base64.encode(try key.signature(for: Array(message.utf8))) }
 }
+
+extension PostgresTestServer {
+    /// The process's server, its template migrated with Assent's PostgreSQL migrations (as in the storage tests).
+    static func start() async throws -> PostgresTestServer {
+        try await start(
+            execute: { url, statement in try PostgresConnection(url: url).execute(statement) },
+            migrate: { url in _ = try PostgresStore.migrate(url: url) })
+    }
+}

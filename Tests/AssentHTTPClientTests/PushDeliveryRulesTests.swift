@@ -1,7 +1,5 @@
 @testable import AssentHTTPClient
-@testable import AssentServer
 @testable import AssentServerCore
-@testable import AssentStorage
 import AssentLog
 import Foundation
 import Testing

@@ -1,9 +1,6 @@
-@testable import AssentHTTPClient
-@testable import AssentServer
 @testable import AssentServerCore
 @testable import AssentStorage
 import AssentLog
-import AssentHTTP
 import AssentWire
 import Foundation
 import Synchronization

@@ -1,5 +1,3 @@
-@testable import AssentHTTPClient
-@testable import AssentServer
 @testable import AssentServerCore
 @testable import AssentStorage
 import AssentLog

@@ -1,5 +1,3 @@
-@testable import AssentHTTPClient
-@testable import AssentServer
 @testable import AssentServerCore
 @testable import AssentStorage
 import AssentLog
@@ -12,7 +10,7 @@ extension PostgresTestServer {
     static func start() async throws -> PostgresTestServer {
         try await start(
             execute: { url, statement in try PostgresConnection(url: url).execute(statement) },
-            migrate: { url in try PostgresMigrations.apply(to: PostgresConnection(url: url)) })
+            migrate: { url in _ = try PostgresStore.migrate(url: url) })
     }
 }
 
