@@ -7,7 +7,7 @@ package struct ApprovalProof: Sendable {
     /// The raw request body.
     var body: [UInt8]
 
-    /// Every stored property given (defaults as declared).
+    /// What one request carries: its `X-PowerAuth-Authorization` header (if sent), its path and its raw body.
     package init(header: String?, uriID: String, body: [UInt8]) {
         self.header = header
         self.uriID = uriID

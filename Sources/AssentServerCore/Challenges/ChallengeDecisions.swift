@@ -73,7 +73,7 @@ package struct ChallengeDecisions: Sendable {
         }
     }
 
-    /// Every stored property given (defaults as declared).
+    /// Answers recorded in `store` and announced on `events`; `activations` checks the tenant's approval factors.
     package init(
         store: any ChallengeStore,
         clock: WallClock,

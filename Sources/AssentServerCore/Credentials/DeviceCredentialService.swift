@@ -119,7 +119,7 @@ package struct DeviceCredentialService: Sendable {
         return renewed
     }
 
-    /// Every stored property given (defaults as declared).
+    /// Device credentials in `store`; each change queues its `authenticator.*` event through `webhooks`.
     package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents) {
         self.store = store
         self.clock = clock

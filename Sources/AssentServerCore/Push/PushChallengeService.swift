@@ -158,7 +158,8 @@ package struct PushChallengeService: Sendable {
         }
     }
 
-    /// Every stored property given (defaults as declared).
+    /// Push challenges in `store`; `deliveries` queues their notifications, `webhook` calls a tenant's own provider
+    /// synchronously and `wake` starts the delivery worker at once.
     package init(
         store: any ActionStore & CredentialStore & ChallengeStore & UserStore,
         clock: WallClock,

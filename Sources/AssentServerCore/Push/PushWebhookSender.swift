@@ -25,7 +25,7 @@ package struct PushWebhookSender: Sendable {
         }
     }
 
-    /// Every stored property given (defaults as declared).
+    /// Posts through `transport`, signs with each tenant's `secret` and waits at most `timeout` seconds.
     package init(
         transport: any WebhookTransport,
         events: WebhookEvents,

@@ -17,7 +17,7 @@ package struct QRChallengeService: Sendable {
         var ipAddress: String?
         var userAgent: String?
 
-        /// Every stored property given (defaults as declared).
+        /// The initiating page's address and browser, as the request that started the challenge carried them.
         package init(ipAddress: String?, userAgent: String?) {
             self.ipAddress = ipAddress
             self.userAgent = userAgent
@@ -152,7 +152,7 @@ package struct QRChallengeService: Sendable {
         return try tokens.issue(kind: .access, tenant: tenant, action: action, scope: nil, lifetime: lifetime)
     }
 
-    /// Every stored property given (defaults as declared).
+    /// QR challenges in `store`, their tokens issued by `tokens` and their changes announced on `events`.
     package init(
         store: any ActionStore & ChallengeStore & UserStore,
         clock: WallClock,
