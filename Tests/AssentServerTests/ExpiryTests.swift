@@ -144,21 +144,47 @@ import AssentTestSupport
 }
 
 @Suite struct SweepTests {
-    @Test func `the sweep removes challenges a day past expiry and expired nonces, and keeps the rest`() async throws {
+    @Test func `the sweep removes challenges a day past expiry, anonymous unclaimed ones at expiry, and keeps the rest`() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("a.sqlite"))
         try await store.insertTenant(Tenant(id: "t", name: "T", secretHash: [1], secretVersion: 1, keyVersion: 1,
                                             settings: TenantSettings(), createdAt: 0))
-        for (id, expiry) in [("old", Int64(1_000)), ("recent", Int64(90_000_000)), ("open", Int64(200_000_000))] {
+        let challenges: [(id: String, expiry: Int64, user: String?)] = [
+            ("old", 1_000, "u"), ("recent", 90_000_000, "u"), ("open", 200_000_000, "u"),
+            ("anonymous-recent", 90_000_000, nil), ("anonymous-open", 200_000_000, nil),
+        ]
+        for (id, expiry, user) in challenges {
             var challenge = Challenge(id: id, tenantID: "t", kind: .qrCode, createdAt: 0, expiresAt: expiry)
             challenge.actionCode = "signIn"
+            challenge.userID = user
             #expect(try await store.insertChallenge(challenge, maxOpenForUser: nil))
         }
         let removed = try await store.sweep(now: 100_000_000, challengesBefore: 100_000_000 - 86_400_000, eventsBefore: 0)
-        #expect(removed == 1)
+        #expect(removed == 2)
         #expect(try await store.challenge(tenantID: "t", id: "old") == nil)
+        #expect(try await store.challenge(tenantID: "t", id: "anonymous-recent") == nil)
         #expect(try await store.challenge(tenantID: "t", id: "recent") != nil)
         #expect(try await store.challenge(tenantID: "t", id: "open") != nil)
+        #expect(try await store.challenge(tenantID: "t", id: "anonymous-open") != nil)
         await store.close()
+    }
+
+    @Test func `a flood of anonymous QR starts leaves only the live ones once the sweeper runs after their expiry`() async throws {
+        let server = try await LiveServer()
+        func start() async throws {
+            let reply = try await server.request(
+                "POST", "/v1/client/challenge/qr-code", json: ["action": "signIn"], headers: server.tenantAuth)
+            #expect(reply.status == 200)
+        }
+        for _ in 0..<40 { try await start() }
+        server.clock.advance(seconds: 601)
+        for _ in 0..<3 { try await start() }
+        #expect(try await server.rowCounts()["challenges"] == 43)
+        let store = try SQLiteStore(path: server.databasePath)
+        let sweeper = Sweeper(store: store, clock: server.clock.wallClock, logger: Logger(minimumLevel: .error, sink: { _ in }))
+        #expect(try await sweeper.sweepOnce() == 40)
+        #expect(try await server.rowCounts()["challenges"] == 3)
+        await store.close()
+        await server.stop()
     }
 }

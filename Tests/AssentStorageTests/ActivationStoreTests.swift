@@ -23,6 +23,13 @@ import Testing
             enrolmentKey: enrolmentKey ?? "enrol-\(id)", createdAt: createdAt, updatedAt: createdAt)
     }
 
+    /// Inserts `activation` as the activation service does, for an enrolment token whose action exists (tracked here
+    /// when missing).
+    static func insertActivation(_ store: any ServerStore, _ activation: ActivationRecord) async throws {
+        try await StoreTests.enrolmentAction(store, key: activation.enrolmentKey, user: activation.userID)
+        try await store.insertActivation(activation)
+    }
+
     @Test(arguments: StoreKind.allCases) func `a tenant has one PowerAuth application, whoever creates it first`(kind: StoreKind) async throws {
         let fixture = try await StoreTests.fixture(kind)
         let store = fixture.store
@@ -55,8 +62,8 @@ import Testing
         var first = Self.activation("a1", createdAt: 10)
         first.lastUsedAt = Int64.max
         first.blockedReason = .blockedByBackend
-        try await store.insertActivation(first)
-        try await store.insertActivation(Self.activation("a2", createdAt: 5))
+        try await Self.insertActivation(store, first)
+        try await Self.insertActivation(store, Self.activation("a2", createdAt: 5))
         #expect(try await store.activation(id: "a1") == first)
         #expect(try await store.activation(id: "missing") == nil)
         #expect(try await store.user(tenantID: "t1", userID: "u") != nil, "the activation created its user record")
@@ -64,12 +71,17 @@ import Testing
         #expect(try await store.activations(tenantID: "t1", userID: "nobody").isEmpty)
 
         await #expect(throws: StoreError(.constraintViolation, "")) {
-            try await store.insertActivation(Self.activation("a1", enrolmentKey: "fresh"))
+            try await Self.insertActivation(store, Self.activation("a1", enrolmentKey: "fresh"))
         }
-        await #expect(throws: StoreError(.constraintViolation, "")) {
+        await #expect(throws: EnrolmentTokenUsed.self) {
             try await store.insertActivation(Self.activation("a3", enrolmentKey: "enrol-a1"))
         }
+        await #expect(throws: EnrolmentTokenUsed.self, "an enrolment token whose action is gone enrols nothing") {
+            try await store.insertActivation(Self.activation("a4", enrolmentKey: "never-tracked"))
+        }
         #expect(try await store.activations(tenantID: "t1", userID: "u").count == 2)
+        // The refused insert left its token unused: the mark and the row are one transaction.
+        try await store.insertActivation(Self.activation("a5", enrolmentKey: "fresh"))
     }
 
     struct Refused: Error {}
@@ -78,7 +90,7 @@ import Testing
         let fixture = try await StoreTests.fixture(kind)
         let store = fixture.store
         defer { withExtendedLifetime(fixture) {} }
-        try await store.insertActivation(Self.activation("a1"))
+        try await Self.insertActivation(store, Self.activation("a1"))
         #expect(try await store.updateActivation(id: "missing") { _ in true } == nil)
 
         let counter = try await store.updateActivation(id: "a1") { record -> Int64 in

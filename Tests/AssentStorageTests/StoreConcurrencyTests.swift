@@ -121,6 +121,37 @@ import Testing
         #expect(try await stores[1].authenticators(tenantID: "t1", userID: "u").count == 1)
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func `push keys, QR keys and activations enrolled with one token at once across instances: exactly one succeeds`(
+        kind: StoreKind
+    ) async throws {
+        let (fixture, stores) = try await Self.instances(kind)
+        defer { withExtendedLifetime(fixture) {} }
+        for round in 0..<3 {
+            try await StoreTests.enrolmentAction(stores[0], key: "enrol-\(round)")
+            #expect(try await Self.race(stores, count: 9) { store, i in
+                do {
+                    switch i % 3 {
+                    case 0:
+                        var activation = ActivationStoreTests.activation("pa-\(round)-\(i)", enrolmentKey: "enrol-\(round)")
+                        activation.status = .active
+                        try await store.insertActivation(activation)
+                    default:
+                        var device = StoreTests.device("d-\(round)-\(i)", key: UInt8(round * 10 + i))
+                        device.verificationMethod = i % 3 == 1 ? .push : .device
+                        _ = try await store.enrollDevice(device, enrolmentKey: "enrol-\(round)") { _, _ in [] }
+                    }
+                    return true
+                } catch is EnrolmentTokenUsed {
+                    return false
+                }
+            } == 1)
+        }
+        let credentials = try await stores[1].authenticators(tenantID: "t1", userID: "u").count
+            + stores[1].activations(tenantID: "t1", userID: "u").count
+        #expect(credentials == 3, "one credential per token")
+    }
+
     @Test(arguments: StoreKind.allCases) func `the same key enrolled through two tokens at once ends as one credential`(kind: StoreKind) async throws {
         let (fixture, stores) = try await Self.instances(kind)
         defer { withExtendedLifetime(fixture) {} }
@@ -166,7 +197,7 @@ import Testing
     func `sixteen verify-and-advance calls for one counter value across two instances: exactly one succeeds`(kind: StoreKind) async throws {
         let (fixture, stores) = try await Self.instances(kind)
         defer { withExtendedLifetime(fixture) {} }
-        try await stores[0].insertActivation(ActivationStoreTests.activation("pa"))
+        try await ActivationStoreTests.insertActivation(stores[0], ActivationStoreTests.activation("pa"))
         _ = try await stores[1].updateActivation(id: "pa") { $0.status = .active }
         for round in 0..<3 {
             // Every caller presents a signature made at counter value `signed`; as the look-ahead does, it matches

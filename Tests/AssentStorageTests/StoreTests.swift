@@ -188,6 +188,88 @@ import Testing
         #expect(try await store.consumeNonce(id: "n8", authenticatorID: "d1", purpose: .getChallenge, now: 100) == nil)
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func `one enrolment token enrols one credential, whatever its kind`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        func qr(_ id: String, key: UInt8) -> Authenticator {
+            var device = Self.device(id, key: key)
+            device.verificationMethod = .device
+            return device
+        }
+        // A push key first: no activation, no QR key through the same token; the same key again still re-enrols.
+        try await Self.enrolmentAction(store, key: "push-first")
+        _ = try await store.enrollDevice(Self.device("d1", key: 1), enrolmentKey: "push-first") { _, _ in [] }
+        await #expect(throws: EnrolmentTokenUsed.self) {
+            try await store.insertActivation(ActivationStoreTests.activation("a1", enrolmentKey: "push-first"))
+        }
+        await #expect(throws: EnrolmentTokenUsed.self) {
+            _ = try await store.enrollDevice(qr("q1", key: 1), enrolmentKey: "push-first") { _, _ in [] }
+        }
+        #expect(try await !store.enrollDevice(Self.device("d1-again", key: 1), enrolmentKey: "push-first") { _, _ in [] }.created)
+        // An activation first: no push or QR key, no second activation through the same token.
+        try await Self.enrolmentAction(store, key: "activation-first")
+        try await store.insertActivation(ActivationStoreTests.activation("a2", enrolmentKey: "activation-first"))
+        await #expect(throws: EnrolmentTokenUsed.self) {
+            _ = try await store.enrollDevice(Self.device("d2", key: 2), enrolmentKey: "activation-first") { _, _ in [] }
+        }
+        await #expect(throws: EnrolmentTokenUsed.self) {
+            _ = try await store.enrollDevice(qr("q2", key: 2), enrolmentKey: "activation-first") { _, _ in [] }
+        }
+        await #expect(throws: EnrolmentTokenUsed.self) {
+            try await store.insertActivation(ActivationStoreTests.activation("a3", enrolmentKey: "activation-first"))
+        }
+        #expect(try await store.authenticators(tenantID: "t1", userID: "u").map(\.id) == ["d1"])
+        #expect(try await store.activations(tenantID: "t1", userID: "u").map(\.id) == ["a2"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func `the sweep deletes anonymous QR challenges no device claimed once they expire, and keeps the rest a day`(
+        kind: StoreKind
+    ) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        var device = Self.device("d1", key: 1)
+        device.verificationMethod = .device
+        try await store.insertAuthenticator(device)
+        func anonymous(_ id: String, expiresAt: Int64) -> Challenge {
+            var challenge = Challenge(id: id, tenantID: "t1", kind: .qrCode, createdAt: 10, expiresAt: expiresAt)
+            challenge.actionCode = "signIn"
+            return challenge
+        }
+        for i in 0..<50 { #expect(try await store.insertChallenge(anonymous("flood\(i)", expiresAt: 1000), maxOpenForUser: nil)) }
+        #expect(try await store.insertChallenge(anonymous("live", expiresAt: 5001), maxOpenForUser: nil))
+        // Claimed, and claimed then answered: they have a user and an action now, and keep their day.
+        for id in ["claimed", "answered"] {
+            #expect(try await store.insertChallenge(anonymous(id, expiresAt: 1000), maxOpenForUser: nil))
+            let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "k-\(id)",
+                                state: .challengeRequired, now: 20)
+            #expect(try await store.claimChallenge(tenantID: "t1", id: id, authenticator: device, anonymousAction: action, now: 20) != nil)
+        }
+        #expect(try await store.answerChallenge(
+            tenantID: "t1", id: "answered", from: [.claimed], approved: true, authenticatorID: "d1",
+            verificationMethod: .device, now: 30) != nil)
+        // A tracked QR challenge and a push challenge, both unanswered: they belong to a user's action.
+        var tracked = anonymous("tracked", expiresAt: 1000)
+        tracked.userID = "u"
+        #expect(try await store.insertChallenge(tracked, maxOpenForUser: nil))
+        #expect(try await store.insertChallenge(Self.pushChallenge("push"), maxOpenForUser: nil))
+
+        // Expired at 5000 but within the day: only the 50 anonymous unclaimed ones go.
+        #expect(try await store.sweep(now: 5000, challengesBefore: 5000 - 86_400_000, eventsBefore: 0) == 50)
+        #expect(try await store.challenge(tenantID: "t1", id: "flood0") == nil)
+        for id in ["live", "claimed", "answered", "tracked", "push"] {
+            #expect(try await store.challenge(tenantID: "t1", id: id) != nil, "\(id) is kept")
+        }
+        // The one that expires at 5001 goes once it has.
+        #expect(try await store.sweep(now: 5001, challengesBefore: 5001 - 86_400_000, eventsBefore: 0) == 1)
+        #expect(try await store.challenge(tenantID: "t1", id: "live") == nil)
+        // A day later the rest go too, as before.
+        #expect(try await store.sweep(now: 86_402_000, challengesBefore: 2000, eventsBefore: 0) == 4)
+    }
+
     static func pushChallenge(_ id: String, user: String = "u", key: String? = nil, now: Int64 = 10) -> Challenge {
         var challenge = Challenge(id: id, tenantID: "t1", kind: .push, createdAt: now, expiresAt: now + 1000)
         challenge.userID = user

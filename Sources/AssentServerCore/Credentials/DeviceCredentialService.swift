@@ -43,7 +43,7 @@ package struct DeviceCredentialService: Sendable {
             }
             return stored
         } catch is EnrolmentTokenUsed {
-            throw AssentError(.forbidden, "This token already enrolled another device; track a new action to enrol this one.")
+            throw AssentError.enrolmentTokenUsed()
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "This key is already enrolled for another user.")
         }

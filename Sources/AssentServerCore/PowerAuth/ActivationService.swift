@@ -90,8 +90,11 @@ package struct ActivationService: Sendable {
             fingerprint: fingerprint, enrolmentKey: claims.idk, createdAt: now, updatedAt: now)
         do {
             try await store.insertActivation(record)
+        } catch is EnrolmentTokenUsed {
+            throw AssentError.enrolmentTokenUsed()
         } catch let error as StoreError where error.code == .constraintViolation {
-            throw AssentError(.forbidden, "This token already created an activation; track a new action to activate another device.")
+            // The unique enrolment key behind the rule above.
+            throw AssentError.enrolmentTokenUsed()
         }
         let serverPublic = Base64.encode(serverKey.publicKey.x962Uncompressed)
         let ctr = Base64.encode(counterData)

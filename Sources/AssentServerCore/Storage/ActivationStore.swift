@@ -12,8 +12,12 @@ package protocol ActivationStore: Sendable {
     /// creators race).
     func insertPowerAuthApplication(_ application: PowerAuthApplication) async throws -> PowerAuthApplication
 
-    /// Adds an activation, creating its user record when missing. Fails with `StoreError.constraintViolation` when
-    /// the id exists or its ``ActivationRecord/enrolmentKey`` already created an activation in that tenant.
+    /// Adds an activation, creating its user record when missing, and marks the enrolment token's action
+    /// (``ActivationRecord/enrolmentKey``) as having enrolled it, in one transaction — the same mark
+    /// ``CredentialStore/enrollDeviceCredential(_:enrolmentKey:reenrol:events:)`` sets, so one token enrols one
+    /// credential of any kind. Fails with ``EnrolmentTokenUsed`` when that action is gone or already enrolled a
+    /// credential (a push or QR key, or another activation), and with `StoreError.constraintViolation` when the id
+    /// exists.
     func insertActivation(_ activation: ActivationRecord) async throws
     /// The activation with this id (any tenant).
     func activation(id: String) async throws -> ActivationRecord?

@@ -22,7 +22,8 @@ package protocol CredentialStore: Sendable {
     /// ``Authenticator/reenrol(as:)``) and stores it under its own id. Fails with `constraintViolation` when the key
     /// belongs to another user. Queues `events(stored, created)` in the same transaction.
     /// The enrolment token's action (`enrolmentKey`) is marked as having enrolled this key in the same transaction;
-    /// when it already enrolled another key the enrolment fails with ``EnrolmentTokenUsed``.
+    /// when it already enrolled another credential (another key of any kind, or a PowerAuth activation through
+    /// ``ActivationStore/insertActivation(_:)``) or is gone, the enrolment fails with ``EnrolmentTokenUsed``.
     /// `reenrol` does no I/O and may be run again by a backend that retries the transaction.
     func enrollDeviceCredential(
         _ candidate: Authenticator, enrolmentKey: String,

@@ -62,6 +62,14 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
         self.line = line
     }
 
+    /// An enrolment token whose action already enrolled another credential (a push or QR key, or a PowerAuth
+    /// activation): one token enrols one credential, whatever its kind.
+    package static func enrolmentTokenUsed(file: String = #fileID, line: Int = #line) -> AssentError {
+        AssentError(
+            .forbidden, "This token already enrolled another device; track a new action to enrol this one.",
+            file: file, line: line)
+    }
+
     /// The description the official SDKs show for a bad secret key.
     package static func unauthorized(file: String = #fileID, line: Int = #line) -> AssentError {
         AssentError(

@@ -1,7 +1,8 @@
 package import AssentLog
 
-/// Every minute, deletes challenges a day past their expiry, expired nonces, and webhook events delivered or given
-/// up a week ago, so an unauthenticated stream of QR challenges cannot grow the database for ever.
+/// Every minute, deletes anonymous QR challenges no device claimed once they expire, other challenges a day past
+/// their expiry, expired nonces, and webhook events delivered or given up a week ago, so a flood of unauthenticated
+/// QR starts leaves storage bounded by what is live (at most a minute past expiry).
 package final class Sweeper: Sendable {
     private let store: any StoreMaintenance
     private let clock: WallClock

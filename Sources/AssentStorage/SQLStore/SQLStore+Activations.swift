@@ -60,7 +60,16 @@ extension SQLStore {
     }
 
     package func insertActivation(_ activation: ActivationRecord) async throws {
-        try await writeOne { try $0.update(ActivationQueries.insertActivation, StoreRecords.activationValues(activation)) }
+        try await write { db in
+            // The enrolment token's action first, as a device credential's enrolment takes it: a push or QR key
+            // enrolled with the same token (before, or concurrently on another instance) refuses this activation.
+            let enrolled = try CredentialQueries.lockEnrolment(
+                tenantID: activation.tenantID, enrolmentKey: activation.enrolmentKey, in: db)
+            try CredentialQueries.claimEnrolment(
+                enrolled: enrolled, credentialID: activation.id, tenantID: activation.tenantID,
+                enrolmentKey: activation.enrolmentKey, in: db)
+            try db.update(ActivationQueries.insertActivation, StoreRecords.activationValues(activation))
+        }
     }
 
     package func activation(id: String) async throws -> ActivationRecord? {

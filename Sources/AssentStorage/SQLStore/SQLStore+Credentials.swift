@@ -33,7 +33,9 @@ enum CredentialQueries {
         """
     /// ``byKey`` holding the row lock in PostgreSQL until the transaction ends.
     static let byKeyLocked: SQL = "\(byKey) \(postgres: "FOR UPDATE")"
-    /// The key the enrolment token's action enrolled, holding the action's row lock in PostgreSQL.
+    /// The credential the enrolment token's action enrolled, holding the action's row lock in PostgreSQL. The column
+    /// is named for authenticators but holds whichever credential the token enrolled: an authenticator's id (push or
+    /// QR) or a PowerAuth activation's id (both random UUIDs), so one token enrols one credential of any kind.
     static let enrolledByAction: SQL = """
         SELECT enrolled_authenticator_id FROM actions WHERE tenant_id = $1 AND idempotency_key = $2 \(postgres: "FOR UPDATE")
         """
@@ -60,6 +62,24 @@ enum CredentialQueries {
         WHERE id = $4 AND tenant_id = $5
         RETURNING \(StoreRecords.authenticatorColumns)
         """
+
+    /// Locks the enrolment token's action (PostgreSQL) and returns the credential it already enrolled, if any;
+    /// throws ``EnrolmentTokenUsed`` when the action is gone. Every enrolment, whatever its kind, takes this lock
+    /// first, so enrolments with one token take turns and each sees what the one before it enrolled.
+    static func lockEnrolment(tenantID: String, enrolmentKey: String, in db: some StoreConnection) throws -> String? {
+        guard let enrolled = try db.queryOne(enrolledByAction, [.text(tenantID), .text(enrolmentKey)], { $0.optionalString(0) })
+        else { throw EnrolmentTokenUsed() }
+        return enrolled
+    }
+
+    /// Records that the token's action enrolled `credentialID`, after ``lockEnrolment(tenantID:enrolmentKey:in:)``
+    /// returned `enrolled`: the same credential again is an idempotent retry, any other is ``EnrolmentTokenUsed``.
+    static func claimEnrolment(
+        enrolled: String?, credentialID: String, tenantID: String, enrolmentKey: String, in db: some StoreConnection
+    ) throws {
+        guard enrolled == nil || enrolled == credentialID else { throw EnrolmentTokenUsed() }
+        try db.update(markEnrolled, [.text(credentialID), .text(tenantID), .text(enrolmentKey)])
+    }
 
     static func updateValues(_ a: Authenticator) -> [StoreValue] {
         [.optional(a.verifiedAt), .optional(a.lastVerifiedAt), .bool(a.isDefault), .optional(a.devicePlatform),
@@ -144,15 +164,14 @@ extension SQLStore {
     ) async throws -> (Authenticator, created: Bool) {
         let result = try await write { db -> Enrolment in
             // The enrolment token's action row is locked first (PostgreSQL): two enrolments with one token take
-            // turns, and the second sees which key the first enrolled.
-            guard let enrolled = try db.queryOne(
-                CredentialQueries.enrolledByAction, [.text(candidate.tenantID), .text(enrolmentKey)], { $0.optionalString(0) })
-            else { throw EnrolmentTokenUsed() }
+            // turns, and the second sees which credential (of any kind) the first enrolled.
+            let enrolled = try CredentialQueries.lockEnrolment(
+                tenantID: candidate.tenantID, enrolmentKey: enrolmentKey, in: db)
             /// The token's action enrols one key (again, idempotently, but never a second one).
             func claimEnrolment(_ authenticatorID: String) throws {
-                guard enrolled == nil || enrolled == authenticatorID else { throw EnrolmentTokenUsed() }
-                try db.update(
-                    CredentialQueries.markEnrolled, [.text(authenticatorID), .text(candidate.tenantID), .text(enrolmentKey)])
+                try CredentialQueries.claimEnrolment(
+                    enrolled: enrolled, credentialID: authenticatorID, tenantID: candidate.tenantID,
+                    enrolmentKey: enrolmentKey, in: db)
             }
             let existing = try db.queryOne(
                 CredentialQueries.byKeyLocked,

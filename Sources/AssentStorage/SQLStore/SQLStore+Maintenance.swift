@@ -4,7 +4,12 @@ extension SQLStore {
     package func sweep(now: Int64, challengesBefore: Int64, eventsBefore: Int64) async throws -> Int {
         // Plain deletes of rows no one can use any more: running on every instance at once is harmless.
         try await write { db in
-            try db.update("DELETE FROM challenges WHERE expires_at < $1", [.integer(challengesBefore)])
+            // Still `pending` with no user: anonymous and never claimed (a claim sets both state and user), so gone
+            // once it can no longer be claimed (`expires_at <= now`, as ``Challenge/isOpen(at:)`` has it).
+            try db.update(
+                "DELETE FROM challenges WHERE kind = 'qr' AND state = 'pending' AND user_id IS NULL AND expires_at <= $1",
+                [.integer(now)])
+                + db.update("DELETE FROM challenges WHERE expires_at < $1", [.integer(challengesBefore)])
                 + db.update("DELETE FROM nonces WHERE expires_at < $1", [.integer(now)])
                 + db.update(
                     "DELETE FROM webhook_outbox WHERE COALESCE(delivered_at, failed_at) < $1", [.integer(eventsBefore)])
