@@ -13,6 +13,7 @@ struct ClientCredentials: Sendable {
     /// The tenant of `Authorization: Basic <enc(tenantID[:])>`, decoded as every official SDK sends it: iOS
     /// base64url without padding, Android standard base64 with padding, the browser `btoa(encodeURIComponent(id))`
     /// without the colon.
+    ///
     /// A tenant id with a control character (`<id>\0junk`, which a store would end at NUL) is refused
     /// `400 invalid_request` before any lookup.
     func tenant(_ request: HTTPRequest) async throws -> Tenant {
