@@ -118,7 +118,8 @@ package final class AssentApplication: Sendable {
         router.addWebSocket(
             .qrCodeWebSocket,
             QRWebSocketHandler(
-                tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, logger: logger))
+                tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
+                logger: logger))
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 

@@ -49,6 +49,62 @@ import Testing
         #expect(refusal(ValidateRequest.self, "")! == ("invalid_request", "token is required."))
     }
 
+    /// Both stores end a string at NUL, so `<id>\0junk` would reach the row of `<id>` (V8): every string a request
+    /// type reads is an identifier unless it says otherwise, and an identifier holds no control or bidi-override
+    /// character, whichever spelling of the field carried it.
+    @Test func identifiersWithNULOrControlCharactersAreRefusedNamingTheField() {
+        let refused = { (field: String) in ("invalid_request", "\(field) must not contain control or bidirectional-override characters.") }
+        #expect(refusal(ClaimChallengeRequest.self, #"{"challengeId":"c\u0000junk","publicKey":"k","signature":"s"}"#)! == refused("challengeId"))
+        #expect(refusal(TrackRequest.self, #"{"idempotencyKey":"order-17\u0000a"}"#)! == refused("idempotencyKey"))
+        #expect(refusal(TrackRequest.self, #"{"idempotency_key":"order-17\u0000a"}"#)! == refused("idempotencyKey"))
+        #expect(refusal(AddCredentialRequest.self, #"{"publicKey":"k","deviceName":"phone\u001b[2J"}"#)! == refused("deviceName"))
+        #expect(refusal(AddCredentialRequest.self, #"{"publicKey":"k","device_name":"phone\u202egnp.exe"}"#)! == refused("deviceName"))
+        #expect(refusal(AddCredentialRequest.self, #"{"publicKey":"k","pushToken":"t\u0085"}"#)! == refused("pushToken"))
+        #expect(refusal(ValidateRequest.self, #"{"token":"t","userId":"alice\u007f"}"#)! == refused("userId"))
+        #expect(refusal(UpdateUserRequest.self, #"{"displayName":"Al\u2066ice"}"#)! == refused("displayName"))
+    }
+
+    @Test func identifiersKeepEveryPrintableCharacter() throws {
+        let added = try decode(AddCredentialRequest.self, #"{"publicKey":"k","deviceName":"José’s 电话 \u200f(work)"}"#)
+        #expect(added.deviceName == "José’s 电话 \u{200F}(work)")
+    }
+
+    /// Free text (a user agent, a PEM key, a service-account JSON) keeps line breaks and any printable character,
+    /// but never NUL.
+    @Test func freeTextKeepsLineBreaksButNeverNUL() throws {
+        #expect(try decode(TrackRequest.self, #"{"userAgent":"Mozilla/5.0\t(X11)\r\n\u202e"}"#).userAgent == "Mozilla/5.0\t(X11)\r\n\u{202E}")
+        #expect(refusal(TrackRequest.self, #"{"userAgent":"Mozilla\u0000"}"#)! == ("invalid_request", "userAgent must not contain NUL characters."))
+        let pem = "-----BEGIN PRIVATE KEY-----\\nMIGH\\n-----END PRIVATE KEY-----\\n"
+        #expect(try decode(UpdatePushSettingsRequest.self, #"{"apnsPrivateKey":"\#(pem)"}"#).apnsPrivateKey?.contains("\n") == true)
+        #expect(refusal(UpdatePushSettingsRequest.self, #"{"fcmServiceAccount":"{\u0000}"}"#)!
+            == ("invalid_request", "fcmServiceAccount must not contain NUL characters."))
+        #expect(refusal(UpdatePushSettingsRequest.self, #"{"apnsKeyId":"K\n"}"#)!
+            == ("invalid_request", "apnsKeyId must not contain control or bidirectional-override characters."))
+    }
+
+    /// A QR start's action code follows the path's action-code rule, for a tracked and an anonymous start alike
+    /// (the WebSocket reads its message with this same type, V9).
+    @Test func aQRStartsActionIsAnActionCode() throws {
+        #expect(try decode(StartQRChallengeRequest.self, #"{"action":"kiosk.signIn:v2-1_a"}"#).action == "kiosk.signIn:v2-1_a")
+        #expect(refusal(StartQRChallengeRequest.self, #"{"action":"sign In"}"#)!
+            == ("invalid_request", "action may hold only letters, digits and _ - . :"))
+        #expect(refusal(StartQRChallengeRequest.self, #"{"action":"sign\u202eIn"}"#)!
+            == ("invalid_request", "action must not contain control or bidirectional-override characters."))
+        #expect(refusal(StartQRChallengeRequest.self, #"{"action":"\#(String(repeating: "a", count: 101))"}"#)!
+            == ("invalid_request", "action must be at most 100 bytes."))
+    }
+
+    @Test func theCharacterRulesDrawTheirLines() {
+        for scalar: UInt32 in [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0x85, 0x9F, 0x202A, 0x202E, 0x2066, 0x2069] {
+            #expect(!WireCharacters.identifier.allows("a" + String(UnicodeScalar(scalar)!)), "U+\(String(scalar, radix: 16))")
+        }
+        for scalar: UInt32 in [0x20, 0x7E, 0xA0, 0x200E, 0x200F, 0x2029 - 1, 0x2070] {
+            #expect(WireCharacters.identifier.allows("a" + String(UnicodeScalar(scalar)!)), "U+\(String(scalar, radix: 16))")
+        }
+        #expect(!WireCharacters.text.allows("a\u{0}b"))
+        #expect(WireCharacters.text.allows("a\t\r\n\u{1B}\u{202E}b"))
+    }
+
     @Test func aBodyMustBeDeclaredJSONWhenDeclaredAtAll() throws {
         #expect(refusal(TrackRequest.self, #"{"ipAddress":"1"}"#, contentType: "text/plain")!
             == ("unsupported_media_type", "The body must be application/json."))

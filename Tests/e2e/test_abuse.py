@@ -86,3 +86,116 @@ def test_v10_concurrent_enrolments_of_every_kind_with_one_token_enrol_one(server
         for r in results:
             if r.status_code != 200:
                 _v10_refused_as_used(r)
+
+
+# --- V8, V9: input validation ---
+# SQLite (and libpq's C strings) end a string at NUL, so `<id>\0junk` used to reach the row of `<id>`; control and
+# bidi characters in identifiers reached devices and /v1/validate. Every such string is refused 400 invalid_request at
+# input, before any store, and nothing changes. The WebSocket's CREATE_CHALLENGE is read by the same request type as
+# the HTTP start, so it refuses the same action codes with the same error.
+import base64 as v8_base64
+import json as v8_json
+import urllib.parse as v8_parse
+import uuid as v8_uuid
+
+import pytest as v8_pytest
+import requests as v8_requests
+import websocket as v8_websocket
+
+from test_qr import QRTenant as V8QRTenant, claim as v8_claim
+
+
+@v8_pytest.fixture(scope="module")
+def v8_tenant(server):
+    return V8QRTenant(server)
+
+
+def v8_refused(response, field=None):
+    assert response.status_code == 400, response.text
+    assert response.headers["Content-Type"] == "application/json"
+    body = response.json()
+    assert set(body) >= {"error", "errorCode", "errorDescription"}, body
+    assert body["errorCode"] == "invalid_request", body
+    if field:
+        assert field in body["errorDescription"], body
+
+
+def v8_secret_basic(tenant):
+    return {"Authorization": "Basic " + v8_base64.b64encode((tenant.secret + ":").encode()).decode()}
+
+
+def test_v8_nul_in_challenge_id_does_not_claim_the_real_challenge(v8_tenant, server):
+    device = v8_tenant.enrol(f"v8-{v8_uuid.uuid4().hex[:6]}")
+    real = v8_tenant.start(action="signIn")["challengeId"]
+    forged = real + "\0junk"
+    before = server.snapshot()
+    body = {"challengeId": forged, "publicKey": device.public_key, "signature": device.sign(forged)}
+    r = device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=device.basic)
+    v8_refused(r, "challengeId")
+    assert server.snapshot() == before
+    assert v8_claim(device, real).status_code == 200, "the real challenge is still unclaimed"
+
+
+def test_v8_nul_in_idempotency_key_does_not_collapse_two_actions(v8_tenant, server):
+    user = f"v8-{v8_uuid.uuid4().hex[:6]}"
+    headers = {**v8_secret_basic(v8_tenant), "Content-Type": "application/json"}
+    before = server.snapshot()
+    for key in ["order-17\0first", "order-17\0second"]:
+        r = v8_requests.post(f"{server.api}/users/{user}/actions/signIn", headers=headers,
+                             data=v8_json.dumps({"idempotencyKey": key}))
+        v8_refused(r, "idempotencyKey")
+    assert server.snapshot() == before
+
+
+@v8_pytest.mark.parametrize("field,value", [
+    ("deviceName", "Alice's phone\x1b[2J"),
+    ("deviceName", "phone\u202egnp.exe"),
+    ("pushToken", "token\0other"),
+])
+def test_v8_control_characters_in_enrolment_strings_are_refused_before_any_store(v8_tenant, server, field, value):
+    from device import Device
+    user = f"v8-{v8_uuid.uuid4().hex[:6]}"
+    token = v8_tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+    before = server.snapshot()
+    r = Device(server, v8_tenant.id).add(token, kind="push", **{field: value})
+    v8_refused(r, field)
+    assert server.snapshot() == before
+
+
+def test_v8_nul_in_a_path_or_query_parameter_does_not_reach_the_real_challenge(v8_tenant, server):
+    real = v8_tenant.start(action="signIn")["challengeId"]
+    image = f"{server.api}/client/challenge/qr-code/{{}}/image.svg?tenant={{}}"
+    assert v8_requests.get(image.format(real, v8_tenant.id)).status_code == 200
+    before = server.snapshot()
+    v8_refused(v8_requests.get(image.format(v8_parse.quote(real + "\0junk"), v8_tenant.id)), "challengeId")
+    v8_refused(v8_requests.get(image.format(real, v8_parse.quote(v8_tenant.id + "\0junk"))), "tenant")
+    assert server.snapshot() == before
+
+
+def test_v8_nul_in_the_tenant_id_of_the_basic_header_does_not_name_the_real_tenant(v8_tenant, server):
+    device = v8_tenant.enrol(f"v8-{v8_uuid.uuid4().hex[:6]}")
+    real = v8_tenant.start(action="signIn")["challengeId"]
+    forged = {"Authorization": "Basic " + v8_base64.b64encode((v8_tenant.id + "\0junk:").encode()).decode()}
+    before = server.snapshot()
+    body = {"challengeId": real, "publicKey": device.public_key, "signature": device.sign(real)}
+    r = device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=forged)
+    v8_refused(r)
+    assert server.snapshot() == before
+    assert v8_claim(device, real).status_code == 200
+
+
+@v8_pytest.mark.parametrize("action", ["sign\u202eIn", "signIn\x07", "signIn\0x"])
+def test_v9_websocket_start_refuses_control_characters_in_the_action_code(v8_tenant, server, action):
+    http = v8_requests.post(f"{server.api}/client/challenge/qr-code", json={"action": action}, headers=v8_tenant.basic)
+    v8_refused(http)
+    before = server.snapshot()
+    ws = v8_websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
+                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{v8_tenant.id}"])
+    try:
+        ws.send(v8_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": action}}))
+        answer = v8_json.loads(ws.recv())
+    finally:
+        ws.close()
+    assert answer["type"] == "ERROR", answer
+    assert answer["data"] == {"errorCode": "invalid_request", "errorDescription": http.json()["errorDescription"]}
+    assert server.snapshot() == before

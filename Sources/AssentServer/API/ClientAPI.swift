@@ -38,7 +38,7 @@ struct ClientAPI: Sendable {
     }
 
     private func queryKey(_ request: HTTPRequest) throws -> DeviceKey {
-        guard let value = request.queryItem("publicKey"), !value.isEmpty else {
+        guard let value = try PathParameter.query(request, "publicKey", maxBytes: 1024) else {
             throw AssentError(.invalidRequest, "The publicKey query parameter is required.")
         }
         return try DeviceKey(query: value)

@@ -1,6 +1,7 @@
 import AssentCrypto
 import AssentHTTP
 import AssentServerCore
+import AssentWire
 import Foundation
 
 /// Who is calling the client API: a tenant named in a Basic header (device calls, which then prove themselves with
@@ -12,11 +13,16 @@ struct ClientCredentials: Sendable {
     /// The tenant of `Authorization: Basic <enc(tenantID[:])>`, decoded as every official SDK sends it: iOS
     /// base64url without padding, Android standard base64 with padding, the browser `btoa(encodeURIComponent(id))`
     /// without the colon.
+    ///
+    /// A tenant id with a control character (`<id>\0junk`, which a store would end at NUL) is refused
+    /// `400 invalid_request` before any lookup.
     func tenant(_ request: HTTPRequest) async throws -> Tenant {
         guard let user = BasicCredentials.user(from: request.headers["Authorization"]),
-              let tenantID = user.removingPercentEncoding, !tenantID.isEmpty, tenantID.utf8.count <= 128,
-              let tenant = try await tenants.tenant(id: tenantID)
+              let tenantID = user.removingPercentEncoding, !tenantID.isEmpty, tenantID.utf8.count <= 128
         else {
+            throw AssentError(.unauthorized, "The request is unauthorized. Check the tenant ID and base URL.")
+        }
+        guard let tenant = try await tenants.tenant(id: try Self.tenantID(tenantID)) else {
             throw AssentError(.unauthorized, "The request is unauthorized. Check the tenant ID and base URL.")
         }
         return tenant
@@ -37,7 +43,7 @@ struct ClientCredentials: Sendable {
     /// The tenant and claims of a track token.
     func trackToken(_ token: String) async throws -> (Tenant, TokenClaims) {
         guard token.utf8.count <= 4096, let tenantID = TokenIssuer.claimedTenantID(of: token),
-              let tenant = try await tenants.tenant(id: tenantID)
+              WireCharacters.identifier.allows(tenantID), let tenant = try await tenants.tenant(id: tenantID)
         else {
             throw AssentError(.invalidToken, "The token is not valid.")
         }
@@ -46,5 +52,11 @@ struct ClientCredentials: Sendable {
             throw AssentError(.invalidToken, "This token cannot be used here.")
         }
         return (tenant, claims)
+    }
+
+    /// `id` when it holds no control character, else `400 invalid_request` (the tenant id of a Basic header or of the
+    /// WebSocket's `x.authsignal.tenant.` subprotocol).
+    static func tenantID(_ id: String) throws -> String {
+        try PathParameter.checked(id, "The tenant ID", maxBytes: 128)
     }
 }

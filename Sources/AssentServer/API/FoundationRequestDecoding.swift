@@ -32,11 +32,9 @@ struct FoundationRequestDecoding: RequestDecoding {
 
         func isNull(_ field: String) -> Bool { raw(field) is NSNull }
 
-        func string(_ field: String, maxLength: Int, allowEmpty: Bool) throws(WireDecodingError) -> String? {
+        func rawString(_ field: String) throws(WireDecodingError) -> String? {
             guard let value = value(field) else { return nil }
             guard let string = value as? String else { throw .wrongType(field, "a string") }
-            guard string.utf8.count <= maxLength else { throw .tooLong(field, bytes: maxLength) }
-            guard allowEmpty || !string.isEmpty else { throw .empty(field) }
             return string
         }
 

@@ -29,8 +29,8 @@ struct QRCodeAPI: Sendable {
     /// The challenge's QR code as SVG or PNG (for `<img src>`, so the tenant comes as `?tenant=`). The image only
     /// carries the payload, which the page already knows; it is served for open QR challenges of that tenant.
     private func image(_ request: HTTPRequest, _ parameters: RouteParameters, png: Bool) async throws -> HTTPResponse {
-        guard let tenantID = request.queryItem("tenant"), !tenantID.isEmpty,
-              let id = parameters["challengeId"],
+        let id = try PathParameter.identifier(parameters, "challengeId")
+        guard let tenantID = try PathParameter.query(request, "tenant", maxBytes: 128),
               let challenge = try await qr.openChallenge(tenantID: tenantID, id: id)
         else { throw AssentError(.notFound, "No open QR challenge with this id for this tenant.") }
         let matrix = try QRCodeMatrix(QRPayload(tenantID: challenge.tenantID, challengeID: challenge.id).text)
@@ -61,11 +61,6 @@ struct QRCodeAPI: Sendable {
         let (tenant, claims): (Tenant, TokenClaims?) = isBearer
             ? try await credentials.bearer(request) : (try await credentials.tenant(request), nil)
         let start = try decoder.decode(StartQRChallengeRequest.self, from: request)
-        if let action = start.action, claims == nil {
-            guard PathParameter.isActionCode(action) else {
-                throw AssentError(.invalidRequest, "An action code may hold only letters, digits and _ - . :")
-            }
-        }
         let (challenge, deviceCode) = try await qr.start(
             tenant: tenant, claims: claims, action: start.action, custom: start.custom, initiator: Self.initiator(request))
         return APIResponses.ok(

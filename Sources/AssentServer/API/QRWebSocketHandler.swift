@@ -9,7 +9,8 @@ import Synchronization
 /// `authsignal-ws` and `x.authsignal.token.<track token>` (a known user) or `x.authsignal.tenant.<tenant id>`
 /// (anonymous); it sends `CREATE_CHALLENGE` and receives `CHALLENGE_CREATED`, then a `STATE_CHANGE` the moment a device
 /// claims, approves or declines — pushed from the event bus, no polling. A new `CREATE_CHALLENGE` on the same socket
-/// replaces the challenge it watches (the page's refresh before expiry).
+/// replaces the challenge it watches (the page's refresh before expiry). The message's data is read as the HTTP start's
+/// ``StartQRChallengeRequest`` by the same decoder, so both ways in keep one set of rules and answer the same errors.
 final class QRWebSocketHandler: WebSocketHandler {
     private struct Session {
         var tenant: Tenant
@@ -25,14 +26,19 @@ final class QRWebSocketHandler: WebSocketHandler {
     private let credentials: ClientCredentials
     private let qr: QRChallengeService
     private let events: ChallengeEvents
+    private let decoder: any RequestDecoding
     private let logger: Logger
     private let sessions = Mutex<[UInt64: Session]>([:])
 
-    init(tenants: any TenantStore, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents, logger: Logger) {
+    init(
+        tenants: any TenantStore, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents,
+        decoder: any RequestDecoding, logger: Logger
+    ) {
         self.tenants = tenants
         self.credentials = credentials
         self.qr = qr
         self.events = events
+        self.decoder = decoder
         self.logger = logger
     }
 
@@ -46,7 +52,7 @@ final class QRWebSocketHandler: WebSocketHandler {
             return (tenant, claims)
         }
         if let id = offered.first(where: { $0.hasPrefix("x.authsignal.tenant.") })?.dropFirst("x.authsignal.tenant.".count),
-           !id.isEmpty, id.utf8.count <= 128, let tenant = try await tenants.tenant(id: String(id))
+           !id.isEmpty, id.utf8.count <= 128, let tenant = try await tenants.tenant(id: ClientCredentials.tenantID(String(id)))
         {
             return (tenant, nil)
         }
@@ -80,7 +86,6 @@ final class QRWebSocketHandler: WebSocketHandler {
                                                     "errorDescription": "Send {\"type\":\"CREATE_CHALLENGE\",\"data\":{...}}."]])
             return
         }
-        let data = object["data"] as? [String: Any] ?? [:]
         guard let session = sessions.withLock({ sessions -> Session? in
             guard var session = sessions[socket.id], session.created < Self.maxChallengesPerSocket else { return nil }
             session.created += 1
@@ -91,22 +96,11 @@ final class QRWebSocketHandler: WebSocketHandler {
             return
         }
         do {
-            if let type = data["challengeType"], type as? String != "QR_CODE" {
-                throw AssentError(.invalidRequest, "challengeType must be QR_CODE.")
-            }
-            let action = data["actionCode"] as? String
-            let custom = data["custom"].flatMap { JSONValue(foundation: $0)?.objectValue }
-            if let raw = data["custom"], (try? JSONSerialization.data(withJSONObject: raw))?.count ?? 0 > 4096 {
-                throw AssentError(.invalidRequest, "custom must be at most 4096 bytes of JSON.")
-            }
-            if session.claims == nil {
-                guard let action, !action.isEmpty, action.utf8.count <= 100 else {
-                    throw AssentError(.invalidRequest, "actionCode is required for an anonymous QR challenge.")
-                }
-            }
+            let start = try startRequest(object["data"])
             let initiator = QRCodeAPI.initiator(socket.request)
             let (challenge, _) = try await qr.start(
-                tenant: session.tenant, claims: session.claims, action: action, custom: custom, initiator: initiator)
+                tenant: session.tenant, claims: session.claims, action: start.action, custom: start.custom,
+                initiator: initiator)
             watch(challenge, tenant: session.tenant, socket: socket)
             send(socket, ["type": "CHALLENGE_CREATED", "data": [
                 "challengeId": challenge.id, "challengeType": "QR_CODE",
@@ -119,6 +113,25 @@ final class QRWebSocketHandler: WebSocketHandler {
             logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
             send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])
         }
+    }
+
+    /// The message's `data` as the HTTP start's request. The WebSocket names the action `actionCode` (the HTTP body
+    /// `action`) and adds `challengeType`, which must be `QR_CODE`; everything else is the request type's rules.
+    private func startRequest(_ data: Any?) throws -> StartQRChallengeRequest {
+        var fields: [String: Any]
+        switch data {
+        case nil, is NSNull: fields = [:]
+        case let object as [String: Any]: fields = object
+        default: throw AssentError(.invalidRequest, "data must be a JSON object.")
+        }
+        if let type = fields.removeValue(forKey: "challengeType"), type as? String != "QR_CODE" {
+            throw AssentError(.invalidRequest, "challengeType must be QR_CODE.")
+        }
+        if let action = fields.removeValue(forKey: "actionCode") { fields["action"] = action }
+        guard let json = try? JSONSerialization.data(withJSONObject: fields) else {
+            throw AssentError(.invalidRequest, "data must be a JSON object.")
+        }
+        return try decoder.decode(StartQRChallengeRequest.self, object: Array(json))
     }
 
     /// Follows `challenge` for `socket`, dropping whatever the socket watched before.

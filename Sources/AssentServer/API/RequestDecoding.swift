@@ -23,8 +23,14 @@ extension RequestDecoding {
            contentType.split(separator: ";").first.map({ $0.trimmingSpaces.lowercased() }) != "application/json" {
             throw AssentError(.unsupportedMediaType, "The body must be application/json.")
         }
+        return try decode(type, object: isBlank ? Self.emptyObject : request.body)
+    }
+
+    /// `type` read from the JSON object `json` (a body, or a WebSocket message's data); a refusal is
+    /// `400 invalid_request` with the ``WireDecodingError``'s reason, wherever the JSON came from.
+    func decode<T: WireDecodable>(_ type: T.Type, object json: [UInt8]) throws -> T {
         do {
-            return try decode(type, json: isBlank ? Self.emptyObject : request.body)
+            return try decode(type, json: json)
         } catch {
             throw AssentError(.invalidRequest, error.reason)
         }

@@ -205,7 +205,7 @@ public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodabl
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        action = try body.string("action", maxLength: 100)
+        action = try body.actionCode("action")
         custom = try body.object("custom", maxBytes: 4096)
     }
 }

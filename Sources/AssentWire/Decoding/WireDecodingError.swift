@@ -20,6 +20,17 @@ public struct WireDecodingError: Error, Hashable, Sendable {
     public static func empty(_ field: String) -> Self { Self("\(field) must not be empty.") }
     /// The string `field` is over `bytes` UTF-8 bytes.
     public static func tooLong(_ field: String, bytes: Int) -> Self { Self("\(field) must be at most \(bytes) bytes.") }
+    /// The string `field` holds a character `characters` does not allow (see ``WireCharacters``).
+    public static func characters(_ field: String, _ characters: WireCharacters) -> Self {
+        switch characters {
+        case .identifier: Self("\(field) must not contain control or bidirectional-override characters.")
+        case .text: Self("\(field) must not contain NUL characters.")
+        }
+    }
+    /// `field` is no action code (``ActionCode``).
+    public static func notActionCode(_ field: String) -> Self {
+        Self("\(field) may hold only letters, digits and _ - . :")
+    }
     /// The object `field` is over `jsonBytes` bytes of JSON.
     public static func tooLarge(_ field: String, jsonBytes: Int) -> Self {
         Self("\(field) must be at most \(jsonBytes) bytes of JSON.")

@@ -3,12 +3,14 @@
 /// Every implementation keeps the same rules: a field may be spelled in camelCase or in snake_case (the official
 /// Python SDK sends its attributes as given, often snake_case; see ``snakeCase(_:)``); a null field reads as absent
 /// unless the type asks ``isNull(_:)``; unknown fields are ignored so newer clients keep working; a refusal is the
-/// ``WireDecodingError`` of the broken rule, which names the field.
+/// ``WireDecodingError`` of the broken rule, which names the field. An implementation only parses: the rules for
+/// strings (length, emptiness, ``WireCharacters``) are this protocol's extension, the same whatever the parser.
 public protocol WireObject {
     /// Whether `field` is present as null.
     func isNull(_ field: String) -> Bool
-    /// A string of at most `maxLength` UTF-8 bytes (and not empty unless `allowEmpty`); nil when absent or null.
-    func string(_ field: String, maxLength: Int, allowEmpty: Bool) throws(WireDecodingError) -> String?
+    /// The string under `field` as sent, unchecked; nil when absent or null, ``WireDecodingError/wrongType(_:_:)``
+    /// when not a string. Request types read strings through ``string(_:maxLength:allowEmpty:characters:)``.
+    func rawString(_ field: String) throws(WireDecodingError) -> String?
     /// `true` or `false`; nil when absent or null.
     func bool(_ field: String) throws(WireDecodingError) -> Bool?
     /// A whole number within `range`; nil when absent or null.
@@ -18,21 +20,41 @@ public protocol WireObject {
 }
 
 extension WireObject {
-    /// A string that may be empty; nil when absent or null.
-    public func string(_ field: String, maxLength: Int) throws(WireDecodingError) -> String? {
-        try string(field, maxLength: maxLength, allowEmpty: true)
+    /// A string of at most `maxLength` UTF-8 bytes, not empty unless `allowEmpty`, holding only what `characters`
+    /// allows (by default an identifier's: no control character, never NUL); nil when absent or null.
+    public func string(
+        _ field: String, maxLength: Int, allowEmpty: Bool = true, characters: WireCharacters = .identifier
+    ) throws(WireDecodingError) -> String? {
+        guard let string = try rawString(field) else { return nil }
+        guard string.utf8.count <= maxLength else { throw .tooLong(field, bytes: maxLength) }
+        guard allowEmpty || !string.isEmpty else { throw .empty(field) }
+        guard characters.allows(string) else { throw .characters(field, characters) }
+        return string
     }
 
     /// A string that must be present and not empty.
-    public func requiredString(_ field: String, maxLength: Int) throws(WireDecodingError) -> String {
-        guard let value = try string(field, maxLength: maxLength, allowEmpty: false) else { throw .required(field) }
+    public func requiredString(
+        _ field: String, maxLength: Int, characters: WireCharacters = .identifier
+    ) throws(WireDecodingError) -> String {
+        guard let value = try string(field, maxLength: maxLength, allowEmpty: false, characters: characters) else {
+            throw .required(field)
+        }
         return value
     }
 
     /// A string where null means "clear": nil when absent, `.some(nil)` when null.
-    public func nullableString(_ field: String, maxLength: Int) throws(WireDecodingError) -> String?? {
+    public func nullableString(
+        _ field: String, maxLength: Int, characters: WireCharacters = .identifier
+    ) throws(WireDecodingError) -> String?? {
         if isNull(field) { return .some(nil) }
-        return try string(field, maxLength: maxLength).map { $0 }
+        return try string(field, maxLength: maxLength, characters: characters).map { $0 }
+    }
+
+    /// An action code (``ActionCode``); nil when absent or null.
+    public func actionCode(_ field: String) throws(WireDecodingError) -> String? {
+        guard let code = try string(field, maxLength: ActionCode.maxLength) else { return nil }
+        guard ActionCode.isValid(code) else { throw .notActionCode(field) }
+        return code
     }
 
     /// A JSON object of at most 16 KiB of JSON; nil when absent or null.

@@ -41,7 +41,7 @@ public struct TrackRequest: Encodable, Sendable, Hashable, WireDecodable {
         redirectUrl = try body.string("redirectUrl", maxLength: 2048)
         redirectToSettings = try body.bool("redirectToSettings")
         ipAddress = try body.string("ipAddress", maxLength: 64)
-        userAgent = try body.string("userAgent", maxLength: 1024)
+        userAgent = try body.string("userAgent", maxLength: 1024, characters: .text)
         deviceId = try body.string("deviceId", maxLength: 256)
         location = try body.string("location", maxLength: 256)
         scope = try body.string("scope", maxLength: 512)

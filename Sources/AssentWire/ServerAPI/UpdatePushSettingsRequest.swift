@@ -32,15 +32,15 @@ public struct UpdatePushSettingsRequest: Encodable, Sendable, Hashable, WireDeco
         provider = try body.string("provider", maxLength: 32)
         webhookUrl = try body.nullableString("webhookUrl", maxLength: 2048)
         webhookBestEffort = try body.bool("webhookBestEffort")
-        apnsPrivateKey = try body.string("apnsPrivateKey", maxLength: 8192)
+        apnsPrivateKey = try body.string("apnsPrivateKey", maxLength: 8192, characters: .text)
         apnsKeyId = try body.string("apnsKeyId", maxLength: 255)
         apnsTeamId = try body.string("apnsTeamId", maxLength: 255)
         apnsTopic = try body.string("apnsTopic", maxLength: 255)
         apnsEnvironment = try body.string("apnsEnvironment", maxLength: 32)
         removeApns = try body.bool("removeApns")
         removeFcm = try body.bool("removeFcm")
-        if let text = try? body.string("fcmServiceAccount", maxLength: 16 * 1024) {
-            fcmServiceAccount = .string(text)
+        if (try? body.rawString("fcmServiceAccount")) != nil {
+            fcmServiceAccount = try body.string("fcmServiceAccount", maxLength: 16 * 1024, characters: .text).map { .string($0) }
         } else if let object = try body.object("fcmServiceAccount") {
             fcmServiceAccount = .object(object)
         }
