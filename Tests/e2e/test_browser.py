@@ -268,8 +268,9 @@ def test_qr_sign_in_with_the_cli_as_the_phone(web, browser, shots, mode):
         assert claimed["challengeId"] == payload.rsplit("=", 1)[1] and claimed["actionCode"] == "signIn"
         wait_for_state(browser, "claimed")
         assert "Check your phone — approve the sign-in there" in browser.find_element(By.ID, "status").text
-        wait_for(browser, lambda d: "blur" in d.execute_script(
-            "return getComputedStyle(document.getElementById('qr')).filter"), "the code to blur")
+        # The blur is a 0.3 s transition: wait for its end value, not its first frame, before trying to scan it.
+        wait_for(browser, lambda d: d.execute_script(
+            "return getComputedStyle(document.getElementById('qr')).filter") == "blur(8px)", "the code to blur")
         blurred = screenshot(browser, shots, f"qr-{mode}-2-claimed")
         assert subprocess.run(["zbarimg", "-q", "--raw", blurred], capture_output=True, timeout=30).returncode != 0, \
             "once claimed, the code on screen can no longer be scanned"
