@@ -46,6 +46,10 @@ package struct Logger: Sendable {
 
     private let output: Output
     private let now: @Sendable () -> (seconds: Int, milliseconds: Int)
+    /// Shared by every copy (``with(_:)``), so a flood is counted across request-scoped loggers.
+    private let warnings: WarningLimiter
+    /// Whether a summary is written when its interval ends even if no later warning comes (off under a manual clock).
+    private let summariesOnTimer: Bool
 
     /// A logger writing to standard error.
     package init(minimumLevel: Level = .info, metadata: [String: LogValue] = [:]) {
@@ -58,6 +62,8 @@ package struct Logger: Sendable {
         self.metadata = metadata
         self.output = Output(sink: sink)
         self.now = Logger.wallClock
+        self.warnings = WarningLimiter()
+        self.summariesOnTimer = true
     }
 
     /// A logger with an injected clock, for tests: `now` returns seconds since
@@ -65,12 +71,15 @@ package struct Logger: Sendable {
     init(
         minimumLevel: Level,
         sink: @escaping @Sendable (String) -> Void,
-        now: @escaping @Sendable () -> (seconds: Int, milliseconds: Int)
+        now: @escaping @Sendable () -> (seconds: Int, milliseconds: Int),
+        warnings: WarningLimiter = WarningLimiter()
     ) {
         self.minimumLevel = minimumLevel
         self.metadata = [:]
         self.output = Output(sink: sink)
         self.now = now
+        self.warnings = warnings
+        self.summariesOnTimer = false
     }
 
     /// Whether a line at `level` would be written.
@@ -90,6 +99,42 @@ package struct Logger: Sendable {
     package func warning(_ message: String, _ fields: [String: LogValue] = [:]) { log(.warning, message, fields) }
     /// Writes one line at `error` level.
     package func error(_ message: String, _ fields: [String: LogValue] = [:]) { log(.error, message, fields) }
+
+    /// Writes a warning that can come once per request or connection (a refused or aborted one): the first
+    /// ``WarningLimiter/limit`` with this message per interval are written, the rest counted, and when the interval
+    /// ends one line `"repeated warnings suppressed"` gives the message left out and its `count`. Errors are never
+    /// limited; use ``warning(_:_:)`` for anything that does not repeat with traffic.
+    package func repeatedWarning(_ message: String, _ fields: [String: LogValue] = [:]) {
+        guard isEnabled(.warning) else { return }
+        let decision = warnings.admit(message)
+        writeSummaries(decision.ended)
+        if decision.write {
+            log(.warning, message, fields)
+        } else if decision.firstSuppressed, summariesOnTimer {
+            // Nothing may come after the flood: write its summary when its interval ends anyway.
+            let delay = warnings.remaining(message)
+            let logger = self
+            Task.detached {
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 1))
+                logger.writeSummaries(logger.warnings.takeEnded())
+            }
+        }
+    }
+
+    /// Writes the summaries of intervals that have ended and had warnings left out (tests call it after moving
+    /// their clock; the server's timer does it by itself).
+    package func writeSuppressedSummaries() {
+        writeSummaries(warnings.takeEnded())
+    }
+
+    private func writeSummaries(_ ended: [WarningLimiter.Suppressed]) {
+        for summary in ended {
+            log(.warning, "repeated warnings suppressed", [
+                "warning": .string(summary.message), "count": .int(summary.count),
+                "limit": .int(warnings.limit), "intervalSeconds": .double(warnings.interval),
+            ])
+        }
+    }
 
     /// A copy of this logger that adds `fields` to every line.
     package func with(_ fields: [String: LogValue]) -> Logger {

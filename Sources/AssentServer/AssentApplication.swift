@@ -35,7 +35,7 @@ package final class AssentApplication: Sendable {
     package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
-        let masterKey = try configuration.loadMasterKey()
+        let masterKey = try configuration.loadMasterKey { logger.warning($0, [:]) }
         let store = try configuration.databaseLocation.open(connections: configuration.resolvedDatabaseConnections)
         self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)

@@ -17,9 +17,9 @@ extension DatabaseLocation {
 
     /// The master key for this database, as `assentd` and the CLI both read it: `base64` when given, else `file`,
     /// else ``defaultMasterKeyFile`` (created when missing). Throws ``MasterKey/Invalid`` for a shared database
-    /// whose key is not named.
-    package func loadMasterKey(base64: String?, file: String?) throws -> [UInt8] {
+    /// whose key is not named, or for a key file every user can read; a group-readable one is reported to `warn`.
+    package func loadMasterKey(base64: String?, file: String?, warn: (String) -> Void = { _ in }) throws -> [UInt8] {
         if base64 == nil, file == nil, isShared { throw MasterKey.Invalid(description: Self.sharedMasterKeyAdvice) }
-        return try MasterKey.load(base64: base64, file: file ?? defaultMasterKeyFile ?? "master.key")
+        return try MasterKey.load(base64: base64, file: file ?? defaultMasterKeyFile ?? "master.key", warn: warn)
     }
 }

@@ -6,6 +6,10 @@ import AssentServerCore
 
 // assentd: the Assent server. Configuration from ASSENT_* variables and flags; see `assentd --help`.
 
+// Every file and directory assentd creates (data directory, SQLite database with its -wal/-shm, master key) is for its
+// own user only; the creating code also asks for 0700/0600 explicitly, this covers whatever else a library creates.
+umask(0o077)
+
 func fail(_ message: String, code: Int32 = 2) -> Never {
     Logger.flush()
     FileHandle.standardError.write(Data("assentd: \(message)\n".utf8))

@@ -24,6 +24,20 @@ import AssentTestSupport
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
     }
 
+    @Test func `the database and its -wal and -shm files are 0600 in 0700 directories whatever the umask`() async throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let fresh = try SQLiteStore(path: directory.file("x/y/assent.sqlite"))
+        try await fresh.insertTenant(StoreTests.tenant())
+        _ = try await fresh.tenant(id: "t1")
+        for name in ["x/y/assent.sqlite", "x/y/assent.sqlite-wal", "x/y/assent.sqlite-shm"] {
+            #expect(try fileMode(directory.file(name)) == 0o600, "\(name)")
+        }
+        #expect(try fileMode(directory.file("x")) == 0o700)
+        #expect(try fileMode(directory.file("x/y")) == 0o700)
+        await fresh.close()
+    }
+
     @Test func `reopening applies no migration twice and keeps the data`() async throws {
         await store.close()
         let reopened = try SQLiteStore(path: directory.file("data/assent.sqlite"))

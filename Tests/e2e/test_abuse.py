@@ -199,3 +199,155 @@ def test_v9_websocket_start_refuses_control_characters_in_the_action_code(v8_ten
     assert answer["type"] == "ERROR", answer
     assert answer["data"] == {"errorCode": "invalid_request", "errorDescription": http.json()["errorDescription"]}
     assert server.snapshot() == before
+
+
+# --- Files and logs: modes, master key, log flooding ---
+# These start assentd (or the CLI) on a data directory of their own: file modes concern the SQLite database and the
+# master key file beside it, so they run on SQLite only (with PostgreSQL there is no database file to protect, and the
+# key file checks are the same code).
+import os as files_os
+import socket as files_socket
+import stat as files_stat
+import subprocess as files_subprocess
+import tempfile as files_tempfile
+import time as files_time
+
+import pytest as files_pytest
+
+from conftest import BIN as FILES_BIN, Server as FilesServer, free_port as files_free_port
+
+
+def files_sqlite_only(store):
+    if store != "sqlite":
+        files_pytest.skip("file modes concern the SQLite data directory; PostgreSQL has no database file here")
+
+
+def files_mode(path):
+    return files_stat.S_IMODE(files_os.stat(path).st_mode)
+
+
+def files_env():
+    """The environment without a shared master key, so each test names (or creates) its own."""
+    env = dict(files_os.environ)
+    env.pop("ASSENT_MASTER_KEY_FILE", None)
+    env.pop("ASSENT_MASTER_KEY", None)
+    return env
+
+
+def files_umask_022():
+    files_os.umask(0o022)  # what a shell usually has: files would be world-readable unless Assent asks otherwise
+
+
+def files_write_key(path, mode):
+    with open(path, "w") as f:
+        f.write("BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=\n")
+    files_os.chmod(path, mode)
+
+
+def files_run_assentd(directory, key_file, timeout=15):
+    """Starts assentd on a fresh SQLite database with `key_file`; returns (exit code or None if still running, output)."""
+    database = files_os.path.join(directory, "data", "assent.sqlite")
+    process = files_subprocess.Popen(
+        [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{files_free_port()}",
+         "--database", database, "--master-key-file", key_file, "--no-dev-tenant"],
+        stdout=files_subprocess.PIPE, stderr=files_subprocess.STDOUT, env=files_env(), preexec_fn=files_umask_022)
+    try:
+        code = process.wait(timeout=timeout)
+    except files_subprocess.TimeoutExpired:
+        process.terminate()
+        process.wait(timeout=20)
+        code = None
+    return code, process.stdout.read().decode("utf-8", "replace"), database
+
+
+def test_world_readable_master_key_is_refused(store):
+    files_sqlite_only(store)
+    with files_tempfile.TemporaryDirectory() as directory:
+        key = files_os.path.join(directory, "master.key")
+        files_write_key(key, 0o644)
+        code, output, database = files_run_assentd(directory, key)
+        assert code not in (None, 0), f"assentd served with a world-readable master key:\n{output}"
+        assert "readable by every user" in output and f"chmod 600 {key}" in output, output
+        assert not files_os.path.exists(database), "refused only after opening the database"
+
+
+def test_group_readable_master_key_starts_with_a_warning(store):
+    files_sqlite_only(store)
+    with files_tempfile.TemporaryDirectory() as directory:
+        key = files_os.path.join(directory, "master.key")
+        files_write_key(key, 0o640)  # a secret mount's usual mode
+        code, output, _ = files_run_assentd(directory, key, timeout=5)
+        assert code is None, f"assentd refused a group-readable key:\n{output}"
+        warnings = [line for line in output.splitlines() if '"level":"warning"' in line and "readable by its group" in line]
+        assert len(warnings) == 1, output
+
+
+def test_data_directory_and_database_files_are_owner_only(store):
+    files_sqlite_only(store)
+    with files_tempfile.TemporaryDirectory() as directory:
+        database = files_os.path.join(directory, "data", "nested", "assent.sqlite")
+        port = files_free_port()
+        process = files_subprocess.Popen(
+            [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database,
+             "--no-dev-tenant"],
+            stdout=files_subprocess.DEVNULL, stderr=files_subprocess.DEVNULL, env=files_env(),
+            preexec_fn=files_umask_022)
+        try:
+            deadline = files_time.time() + 30
+            while not files_os.path.exists(database + "-shm") and files_time.time() < deadline:
+                assert process.poll() is None, "assentd exited"
+                files_time.sleep(0.1)
+            # A write through the CLI while assentd serves the file (WAL): the -wal file holds data now.
+            files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create", "--database",
+                                  database, "--name", "Modes", "--json"], check=True, capture_output=True,
+                                 env=files_env(), timeout=60)
+            modes = {name: files_mode(files_os.path.join(directory, name)) for name in [
+                "data", "data/nested", "data/nested/assent.sqlite", "data/nested/assent.sqlite-wal",
+                "data/nested/assent.sqlite-shm", "data/nested/master.key"]}
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+        assert modes == {"data": 0o700, "data/nested": 0o700, "data/nested/assent.sqlite": 0o600,
+                         "data/nested/assent.sqlite-wal": 0o600, "data/nested/assent.sqlite-shm": 0o600,
+                         "data/nested/master.key": 0o600}, {k: oct(v) for k, v in modes.items()}
+
+
+def test_cli_creates_the_database_and_master_key_owner_only(store):
+    files_sqlite_only(store)
+    with files_tempfile.TemporaryDirectory() as directory:
+        database = files_os.path.join(directory, "cli", "assent.sqlite")
+        files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create", "--database",
+                              database, "--name", "Modes", "--json"], check=True, capture_output=True,
+                             env=files_env(), timeout=60, preexec_fn=files_umask_022)
+        modes = {name: files_mode(files_os.path.join(directory, name))
+                 for name in ["cli", "cli/assent.sqlite", "cli/master.key"]}
+        assert modes == {"cli": 0o700, "cli/assent.sqlite": 0o600, "cli/master.key": 0o600}, \
+            {k: oct(v) for k, v in modes.items()}
+
+
+def test_cli_refuses_a_world_readable_master_key(store):
+    files_sqlite_only(store)
+    with files_tempfile.TemporaryDirectory() as directory:
+        key = files_os.path.join(directory, "master.key")
+        files_write_key(key, 0o604)
+        env = files_env()
+        env["ASSENT_MASTER_KEY_FILE"] = key
+        result = files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create",
+                                       "--database", files_os.path.join(directory, "assent.sqlite"), "--name", "K"],
+                                      capture_output=True, text=True, env=env, timeout=60)
+        assert result.returncode != 0, result.stdout
+        assert f"chmod 600 {key}" in result.stderr, result.stderr
+
+
+def test_aborted_connection_flood_does_not_flood_the_log(server):
+    # Any store: the log does not depend on it. Every aborted request made libmicrohttpd write a warning line; now the
+    # first 10 a minute are written and the rest counted (their summary line comes when the minute ends, which this
+    # test does not wait for: WarningLimiterTests checks it with a manual clock).
+    before = server.log_text().count('"msg":"libmicrohttpd"')
+    for _ in range(200):
+        with files_socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+            s.sendall(b"POST /v1/client/user-authenticators/qr-code HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc")
+    files_time.sleep(1)
+    written = server.log_text().count('"msg":"libmicrohttpd"') - before
+    assert written <= 10, f"{written} warning lines for 200 aborted connections"  # 0 if earlier tests used the minute
+    assert requests.get(server.url + "/healthz", timeout=5).status_code == 200

@@ -28,7 +28,7 @@ extension ServerCore {
             return respond(state, connection, Self.shuttingDown())
         }
         guard webSockets.openCount < configuration.maxWebSockets else {
-            logger.warning("websocket refused: at the limit", ["limit": .int(configuration.maxWebSockets), "route": .string(state.route)])
+            logger.repeatedWarning("websocket refused: at the limit", ["limit": .int(configuration.maxWebSockets), "route": .string(state.route)])
             return respond(state, connection, .error(
                 503, code: "too_many_websockets", description: "The server holds as many WebSockets as it may; retry later."
             ))

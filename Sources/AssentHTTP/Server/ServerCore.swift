@@ -186,7 +186,7 @@ final class ServerCore: Sendable {
 
     /// A message from libmicrohttpd's own error log.
     func libraryMessage(_ message: UnsafePointer<CChar>) {
-        logger.warning("libmicrohttpd", ["detail": .string(String(cString: message))])
+        logger.repeatedWarning("libmicrohttpd", ["detail": .string(String(cString: message))])
     }
 
     // MARK: - Body

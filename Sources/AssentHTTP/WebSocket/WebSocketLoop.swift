@@ -414,7 +414,7 @@ private final class WebSocketIOThread {
 
     private func queue(_ connection: WebSocketConnection, _ frame: [UInt8]) {
         guard connection.queuedBytes + frame.count <= settings.maxQueuedBytes else {
-            loop.logger.warning("websocket dropped: the client does not read", [
+            loop.logger.repeatedWarning("websocket dropped: the client does not read", [
                 "socketId": .int(Int(truncatingIfNeeded: connection.socket.id)), "queuedBytes": .int(connection.queuedBytes),
             ])
             destroy(connection)

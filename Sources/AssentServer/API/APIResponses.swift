@@ -36,7 +36,7 @@ enum APIResponses {
         case let error as AssentError:
             return .error(error.code.status, code: error.code.wire, description: error.reason)
         case let error as StoreError where error.code == .busy:
-            logger.log(.warning, "database busy", ["requestId": .string(request.requestID), "error": .string(error.description)])
+            logger.repeatedWarning("database busy", ["requestId": .string(request.requestID), "error": .string(error.description)])
             return .error(503, code: AssentError.Code.unavailable.wire, description: "The database is busy; try again.")
         default:
             logger.log(.error, "request failed", ["requestId": .string(request.requestID), "error": .string(String(describing: error))])

@@ -236,10 +236,10 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var resolvedDatabaseConnections: Int { databaseConnections ?? max(8, threads * 8) }
 
     /// The master key this configuration names (``masterKey``, else ``masterKeyFile``, else `master.key` beside the
-    /// SQLite file, created when missing), as the CLI reads it too.
-    package func loadMasterKey() throws -> [UInt8] {
+    /// SQLite file, created when missing), as the CLI reads it too. A group-readable key file is reported to `warn`.
+    package func loadMasterKey(warn: (String) -> Void = { _ in }) throws -> [UInt8] {
         do {
-            return try databaseLocation.loadMasterKey(base64: masterKey, file: masterKeyFile)
+            return try databaseLocation.loadMasterKey(base64: masterKey, file: masterKeyFile, warn: warn)
         } catch let error as MasterKey.Invalid {
             throw Invalid(description: error.description)
         }

@@ -14,14 +14,17 @@ package final class SQLiteStore: SQLStore {
     /// Changes made here clear it at once; changes another process makes (the `assent` CLI) are seen within a second.
     let tenantCache = TenantCache()
 
-    /// Opens (creating when missing) the database at `path`, creating its directory with owner-only permissions,
-    /// and applies pending migrations.
+    /// Opens (creating when missing) the database at `path`, creating its directory (0700) and the file (0600) with
+    /// owner-only permissions, and applies pending migrations. SQLite gives the `-wal` and `-shm` files the mode of
+    /// the database file, so they are 0600 too; an existing database keeps the mode it has.
     package init(path: String) throws {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !directory.isEmpty {
+            try OwnerOnlyFiles.createDirectory(directory)
+        }
+        if path != ":memory:" {
+            try OwnerOnlyFiles.createFileIfMissing(path)
         }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL")

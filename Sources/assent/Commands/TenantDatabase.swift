@@ -44,7 +44,8 @@ enum TenantDatabase {
         do {
             masterKey = try location.loadMasterKey(
                 base64: environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 },
-                file: environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 })
+                file: environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+                warn: { Output.warning($0) })
         } catch let error as MasterKey.Invalid {
             throw CLIError.usage(error.description)
         }
