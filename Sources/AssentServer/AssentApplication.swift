@@ -17,11 +17,15 @@ package final class AssentApplication: Sendable {
         package var publicURL: String
         /// Created on first start with an empty database; its secret exists only here.
         package var developmentTenant: TenantDirectory.Credentials?
+        /// The metrics listener's bound port, when there is one.
+        package var metricsPort: Int?
     }
 
     private let configuration: ServerConfiguration
     private let store: any ServerStore
     private let server: HTTPServer
+    /// The listener that serves only `/metrics` (`--metrics-listen`), when configured.
+    private let metricsServer: HTTPServer?
     private let tenants: TenantDirectory
     private let logger: Logger
     private let publicURLBox: PublicURL
@@ -92,7 +96,8 @@ package final class AssentApplication: Sendable {
         var router = Router()
         let decoder = FoundationRequestDecoding()
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
-        SystemAPI(store: store, metrics: metrics, logger: logger).register(in: &router)
+        let system = SystemAPI(store: store, metrics: metrics, logger: logger, metricsToken: configuration.metricsToken)
+        system.register(in: &router)
         ServerAPI(
             authenticated: authenticated,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),
@@ -138,6 +143,23 @@ package final class AssentApplication: Sendable {
         http.maxConnections = configuration.maxConnections
         http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
+
+        if let host = configuration.metricsHost, let port = configuration.metricsPort {
+            // Its own router (only /metrics) and its own counters, so scrapes do not show in the API's figures.
+            var metricsRouter = Router()
+            system.registerMetrics(in: &metricsRouter, withoutToken: true)
+            var listener = HTTPServer.Configuration()
+            listener.host = host
+            listener.port = port
+            listener.threads = 1
+            listener.maxBodyBytes = 1024
+            listener.maxConnections = 64
+            listener.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
+            metricsServer = HTTPServer(
+                configuration: listener, router: metricsRouter, logger: logger, metrics: HTTPMetrics())
+        } else {
+            metricsServer = nil
+        }
     }
 
     /// The tenant directory over the running server's store (changes through it are seen at once).
@@ -156,19 +178,28 @@ package final class AssentApplication: Sendable {
             development = try await tenants.create(name: "Development")
         }
         try server.start()
+        do {
+            try metricsServer?.start()
+        } catch {
+            await server.shutdown()
+            throw error
+        }
         webhooks.start()
         pushWorker.start()
         sweeper.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
-        logger.log(.info, "assentd listening", ["url": .string(url), "database": .string(configuration.databaseLocation.redacted)])
-        return Started(port: server.port, publicURL: url, developmentTenant: development)
+        var fields: [String: LogValue] = ["url": .string(url), "database": .string(configuration.databaseLocation.redacted)]
+        if let metricsServer { fields["metricsPort"] = .int(metricsServer.port) }
+        logger.log(.info, "assentd listening", fields)
+        return Started(port: server.port, publicURL: url, developmentTenant: development, metricsPort: metricsServer?.port)
     }
 
     /// Stops accepting, lets in-flight requests finish, then closes the database.
     package func shutdown() async {
         await server.shutdown()
+        await metricsServer?.shutdown()
         await webhooks.stop()
         await pushWorker.stop()
         logger.log(.info, "push clients stopped", ["providerConnectionsOpened": .int(pushClients[0].connectionsOpened)])

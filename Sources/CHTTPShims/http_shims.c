@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -233,20 +234,23 @@ void assent_http_headers(struct MHD_Connection *connection, assent_http_header_f
   (void)MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &visit_header, &v);
 }
 
-static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
-                                    size_t key_size, const char *value, size_t value_size) {
-  size_t *total = cls;
+static enum MHD_Result summarize_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                        size_t key_size, const char *value, size_t value_size) {
+  struct assent_http_head *head = cls;
   (void)kind;
-  (void)key;
   (void)value;
-  *total += key_size + value_size + 4;
+  head->bytes += key_size + value_size + 4;
+  if (key != NULL) {
+    if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) head->content_lengths += 1;
+    if (key_size == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0) head->transfer_encodings += 1;
+  }
   return MHD_YES;
 }
 
-size_t assent_http_header_bytes(struct MHD_Connection *connection) {
-  size_t total = 0;
-  (void)MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &count_header, &total);
-  return total;
+struct assent_http_head assent_http_head_summary(struct MHD_Connection *connection) {
+  struct assent_http_head head = {0, 0, 0};
+  (void)MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &summarize_header, &head);
+  return head;
 }
 
 // Adds the `name\0value\0` pairs of `header_block` to `response`; 0, or -1 if one was refused.

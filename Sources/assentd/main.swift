@@ -116,6 +116,10 @@ FileHandle.standardOutput.write(Data(
     Approve with push: the url a track answers, /challenge?token=TOKEN)
 
     """.utf8))
+if let port = started.metricsPort, let host = configuration.metricsHost {
+    let shown = host.contains(":") ? "[\(host)]" : host
+    FileHandle.standardOutput.write(Data("Metrics: http://\(shown):\(port)/metrics (this listener serves nothing else)\n".utf8))
+}
 
 // Wait for SIGINT or SIGTERM on a thread of its own (never block the concurrency pool), then shut down gracefully.
 signal(SIGINT, SIG_IGN)

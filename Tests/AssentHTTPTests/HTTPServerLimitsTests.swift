@@ -197,4 +197,38 @@ import Testing
             #expect(result.2 == 200)
         }
     }
+
+    /// Request smuggling: a body framed two ways is refused before it is read, the handler never runs, and the
+    /// connection is closed, so the bytes after the head are never read as a request of their own.
+    @Test func bodyFramedTwoWaysIs400AndClosesTheConnection() async throws {
+        let calls = Calls()
+        let smuggled = "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n"
+        let chunkedBody = "0\r\n\r\n" + smuggled
+        let requests = [
+            "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(chunkedBody.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n" + chunkedBody,
+            "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n" + chunkedBody,
+            "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nContent-Length: \(2 + smuggled.utf8.count)\r\n\r\n{}" + smuggled,
+            "POST /upload HTTP/1.1\r\nHost: t\r\ncontent-length: 2\r\nContent-Length: 2\r\n\r\n{}",
+        ]
+        try await TestServer.with(Self.router(calls)) { server in
+            for request in requests {
+                let (response, rest) = try await onThread {
+                    let connection = try RawConnection(port: server.port)
+                    try connection.send(request)
+                    let response = try connection.readResponse()
+                    return (response, try connection.readUntilClosed())
+                }
+                #expect(response.status == 400, "\(request)")
+                #expect(response.header("Content-Type") == "application/json")
+                #expect(response.json?["errorCode"] as? String == "invalid_request")
+                #expect(response.header("Connection")?.lowercased() == "close")
+                #expect(rest.isEmpty, "nothing answers the bytes after the head")
+            }
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+            let chunked = try await rawRequest(
+                port: server.port,
+                "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + Self.chunk(3) + "0\r\n\r\n")
+            #expect(chunked.status == 200, "one framing alone is still accepted")
+        }
+    }
 }

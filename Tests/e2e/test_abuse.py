@@ -351,3 +351,139 @@ def test_aborted_connection_flood_does_not_flood_the_log(server):
     written = server.log_text().count('"msg":"libmicrohttpd"') - before
     assert written <= 10, f"{written} warning lines for 200 aborted connections"  # 0 if earlier tests used the minute
     assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
+
+
+# --- V11, HTTP edges: metrics access, request framing ---
+import json as v11_json
+import socket as v11_socket
+import tempfile as v11_tempfile
+
+import requests as v11_requests
+
+from conftest import Server as V11Server, free_port as v11_free_port
+
+
+def v11_not_found(response):
+    """The JSON envelope of an unknown path: /metrics looks like any other path that does not exist."""
+    assert response.status_code == 404, response.text
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json()["errorCode"] == "not_found", response.text
+
+
+def v11_server(*extra):
+    """A server of the test's own, started with `extra` flags; stop it with `.stop()` and clean `.tmp` up."""
+    tmp = v11_tempfile.TemporaryDirectory()
+    s = V11Server(tmp.name)
+    s.tmp = tmp
+    s.start(*extra)
+    return s
+
+
+def v11_stop(s):
+    s.stop()
+    s.tmp.cleanup()
+
+
+def test_v11_metrics_are_not_public_on_the_api_listener(server):
+    v11_not_found(v11_requests.get(server.url + "/metrics", timeout=10))
+    v11_not_found(v11_requests.get(server.url + "/metrics", headers={"Authorization": "Bearer guess"}, timeout=10))
+    assert v11_requests.get(server.url + "/healthz", timeout=10).status_code == 200, "/healthz stays public"
+
+
+def test_v11_metrics_listener_serves_metrics_and_nothing_else():
+    port = v11_free_port()
+    s = v11_server("--metrics-listen", f"127.0.0.1:{port}")
+    try:
+        metrics = f"http://127.0.0.1:{port}"
+        v11_requests.post(s.api + "/validate", json={"token": "x"}, timeout=10)
+        r = v11_requests.get(metrics + "/metrics", timeout=10)
+        assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/plain")
+        assert 'route="/v1/validate"' in r.text and "# TYPE" in r.text
+        for path in ["/healthz", "/v1/validate", "/web/", "/metrics/x"]:
+            v11_not_found(v11_requests.get(metrics + path, timeout=10))
+        assert v11_requests.post(metrics + "/metrics", timeout=10).status_code == 405
+        v11_not_found(v11_requests.get(s.url + "/metrics", timeout=10))
+    finally:
+        v11_stop(s)
+
+
+def test_v11_metrics_token_is_required_for_metrics_on_the_api_listener():
+    token = "v11-" + "s" * 40
+    s = v11_server("--metrics-token", token)
+    try:
+        for headers in [{}, {"Authorization": "Bearer wrong"}, {"Authorization": "Bearer " + token[:-1]},
+                        {"Authorization": "Bearer " + token + "x"}, {"Authorization": "Basic " + token}]:
+            r = v11_requests.get(s.url + "/metrics", headers=headers, timeout=10)
+            assert r.status_code == 401, (headers, r.text)
+            assert r.headers["Content-Type"] == "application/json" and r.json()["errorCode"] == "unauthorized"
+            assert r.headers["WWW-Authenticate"].startswith("Bearer")
+        r = v11_requests.get(s.url + "/metrics", headers={"Authorization": "Bearer " + token}, timeout=10)
+        assert r.status_code == 200 and "# TYPE" in r.text
+        assert token not in s.log_text()
+    finally:
+        v11_stop(s)
+
+
+def v11_raw(port, request):
+    """Sends exact bytes; returns (status, headers, body, closed, rest) where `closed` says whether the server closed the
+    connection after its one response (instead of reading on, e.g. a smuggled request)."""
+    with v11_socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise AssertionError(f"closed before a response: {data!r}")
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ")[1])
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        while len(body) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        rest, closed = body[length:], False
+        sock.settimeout(5)
+        try:
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    closed = True
+                    break
+                rest += chunk
+        except ConnectionResetError:
+            closed = True
+        except v11_socket.timeout:
+            pass
+        return status, headers, body[:length], closed, rest
+
+
+def v11_refused_framing(server, request):
+    before = server.snapshot()
+    status, headers, body, closed, rest = v11_raw(server.port, request)
+    assert status == 400, (status, body)
+    assert headers["content-type"] == "application/json"
+    assert v11_json.loads(body)["errorCode"] == "invalid_request", body
+    assert closed, "the connection is closed after the refusal"
+    assert rest == b"", f"nothing answers the smuggled request: {rest!r}"
+    assert server.snapshot() == before
+
+
+def test_request_with_content_length_and_transfer_encoding_is_refused(server):
+    smuggled = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    body = b"0\r\n\r\n" + smuggled
+    v11_refused_framing(server, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                b"Content-Length: %d\r\nTransfer-Encoding: chunked\r\n\r\n" % len(body) + body)
+    v11_refused_framing(server, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                                b"Content-Length: 4\r\n\r\n" + body)
+
+
+def test_request_with_two_content_lengths_is_refused(server):
+    smuggled = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    v11_refused_framing(server, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+                                b"Content-Length: %d\r\n\r\n{}" % (2 + len(smuggled)) + smuggled)
+    v11_refused_framing(server, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+                                b"Content-Length: 2\r\n\r\n{}")

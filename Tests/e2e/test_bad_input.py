@@ -2,10 +2,13 @@
 leaves the database exactly as it was."""
 import base64
 import json
+import tempfile
 import uuid
 
 import pytest
 import requests
+
+from conftest import Server, free_port
 
 JSON = {"Content-Type": "application/json"}
 
@@ -199,6 +202,15 @@ def test_healthz_and_metrics(server):
     assert r.status_code == 200 and r.json()["database"] == "ok"
     assert r.json()["databaseKind"] == {"sqlite": "sqlite", "postgres": "postgresql"}[server.store]
     assert r.json()["databaseLatencyMs"] >= 0
-    m = requests.get(server.url + "/metrics").text
+    # /metrics is not public on the API listener (V11): a server of its own serves it on --metrics-listen.
+    assert requests.get(server.url + "/metrics").status_code == 404
+    with tempfile.TemporaryDirectory() as directory:
+        metrics_port, own = free_port(), Server(directory)
+        own.start("--metrics-listen", f"127.0.0.1:{metrics_port}")
+        try:
+            requests.post(own.api + "/validate", json={"token": "x"})
+            m = requests.get(f"http://127.0.0.1:{metrics_port}/metrics").text
+        finally:
+            own.stop()
     assert 'route="/v1/validate"' in m
     assert "# TYPE" in m

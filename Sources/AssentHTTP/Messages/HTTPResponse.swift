@@ -39,6 +39,11 @@ package struct HTTPResponse: Sendable, Equatable {
         return json(status, Array(text.utf8))
     }
 
+    /// The `404 not_found` the server answers for a path no route matches.
+    package static var notFound: HTTPResponse {
+        error(404, code: "not_found", description: "No route matches this path.")
+    }
+
     /// A text response: `body` as UTF-8 with the given `Content-Type`
     /// (e.g. `"text/plain; version=0.0.4; charset=utf-8"` for metrics).
     package static func text(_ status: Int, _ body: String, contentType: String) -> HTTPResponse {

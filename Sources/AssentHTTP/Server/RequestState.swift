@@ -53,6 +53,8 @@ final class RequestState: @unchecked Sendable {
     var route = "unmatched"
     var status: Int?
     var bytesOut = 0
+    /// The response closes the connection (`Connection: close`), e.g. after a request whose framing is ambiguous.
+    var closeAfterResponse = false
     /// An accepted WebSocket upgrade whose `101` is queued, waiting for
     /// libmicrohttpd to hand the socket over (on this connection's thread).
     var upgrade: PendingUpgrade?

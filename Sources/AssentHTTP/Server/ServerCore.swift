@@ -82,12 +82,25 @@ final class ServerCore: Sendable {
             state.method = String(cString: method)
             state.requestID = RequestID.resolve(incoming: header(connection, "X-Request-Id"))
             state.remoteAddress = clientAddress(connection)
-            let headBytes = state.method.utf8.count + state.target.utf8.count + 11 + assent_http_header_bytes(connection)
+            let head = assent_http_head_summary(connection)
+            let headBytes = state.method.utf8.count + state.target.utf8.count + 11 + head.bytes
             if headBytes > configuration.maxHeaderBytes {
                 state.route = routePattern(state)
                 return respond(state, connection, .error(
                     431, code: "request_header_fields_too_large",
                     description: "The request line and headers are larger than \(configuration.maxHeaderBytes) bytes."
+                ))
+            }
+            // A body framed two ways (Content-Length and Transfer-Encoding, or two Content-Lengths) is read one way
+            // here and perhaps another by a proxy in front: request smuggling. Refused before any body is read, and
+            // the connection is closed, since where this request ends (and the next begins) is not known.
+            if head.content_lengths > 1 || (head.content_lengths > 0 && head.transfer_encodings > 0) {
+                state.route = routePattern(state)
+                state.closeAfterResponse = true
+                return respond(state, connection, .error(
+                    400, code: "invalid_request",
+                    description: "The request frames its body two ways (Content-Length with Transfer-Encoding, "
+                        + "or two Content-Lengths)."
                 ))
             }
             if let declared = header(connection, "Content-Length") {
@@ -238,7 +251,7 @@ final class ServerCore: Sendable {
         let path = state.path
         switch router.resolve(method: state.method, path: path) {
         case .notFound:
-            return respond(state, connection, .error(404, code: "not_found", description: "No route matches this path."))
+            return respond(state, connection, .notFound)
         case .methodNotAllowed(let allowed):
             var response = HTTPResponse.error(405, code: "method_not_allowed", description: "This path does not accept this method.")
             response.headers.add("Allow", allowed.joined(separator: ", "))
@@ -334,7 +347,8 @@ final class ServerCore: Sendable {
     // MARK: - Responses
 
     /// Queues `response` (with `X-Request-Id`, and `Connection: close` while
-    /// draining). A response libmicrohttpd rejects (bad header) becomes `500 internal_error`.
+    /// draining or when ``RequestState/closeAfterResponse`` is set). A
+    /// response libmicrohttpd rejects (bad header) becomes `500 internal_error`.
     func respond(_ state: RequestState, _ connection: OpaquePointer, _ response: HTTPResponse) -> Bool {
         var response = response
         if !Self.isSendable(response) {
@@ -343,7 +357,8 @@ final class ServerCore: Sendable {
             ])
             response = Self.internalError()
         }
-        let block = headerBlock(response, state, connectionClose: draining.load(ordering: .relaxed))
+        let close = state.closeAfterResponse || draining.load(ordering: .relaxed)
+        let block = headerBlock(response, state, connectionClose: close)
         let result = block.withUnsafeBufferPointer { headerBytes in
             response.body.withUnsafeBufferPointer { bodyBytes in
                 headerBytes.withMemoryRebound(to: CChar.self) { headerChars in

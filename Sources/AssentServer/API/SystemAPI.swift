@@ -1,3 +1,4 @@
+import AssentCrypto
 import AssentHTTP
 import AssentLog
 import AssentServerCore
@@ -6,11 +7,27 @@ import Dispatch
 import Foundation
 
 /// Operator endpoints: `GET /healthz` and `GET /metrics` (Prometheus text format).
+///
+/// `/healthz` is public (load balancers probe it). `/metrics` shows traffic by route and status, so it is not public:
+/// on the API listener it answers only when a metrics token is configured, and then `401` without
+/// `Authorization: Bearer TOKEN`; without a token it answers `404 not_found` there, as an unknown path does (the route
+/// stays registered, so the endpoint catalogue is still the whole API). The separate metrics listener
+/// (`--metrics-listen`) serves `/metrics` alone, and asks for the token too when one is configured.
 struct SystemAPI: Sendable {
     let store: any StoreMaintenance
     let metrics: HTTPMetrics
     let logger: Logger
+    /// SHA-256 of the metrics token, or nil when none is configured.
+    let metricsTokenHash: [UInt8]?
 
+    init(store: any StoreMaintenance, metrics: HTTPMetrics, logger: Logger, metricsToken: String?) {
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        metricsTokenHash = metricsToken.map { SHA256.hash(Array($0.utf8)) }
+    }
+
+    /// The API listener's routes: `/healthz`, and `/metrics`, which answers only when a token guards it.
     func register(in router: inout Router) {
         router.add(.health) { [store, logger] request, _ in
             let started = DispatchTime.now().uptimeNanoseconds
@@ -30,9 +47,34 @@ struct SystemAPI: Sendable {
                 ])
             }
         }
-        router.add(.metrics) { [metrics] _, _ in
-            .text(200, metrics.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        registerMetrics(in: &router, withoutToken: false)
+    }
+
+    /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the
+    /// metrics listener, whose router holds only this route) and `404` elsewhere.
+    func registerMetrics(in router: inout Router, withoutToken: Bool) {
+        router.add(.metrics) { [metrics, metricsTokenHash] request, _ in
+            if metricsTokenHash == nil, !withoutToken {
+                return .notFound
+            }
+            if let expected = metricsTokenHash, !Self.presents(request.headers["Authorization"], expected) {
+                var response = HTTPResponse.error(
+                    401, code: AssentError.Code.unauthorized.wire,
+                    description: "GET /metrics needs Authorization: Bearer with the metrics token.")
+                response.headers.add("WWW-Authenticate", "Bearer realm=\"assent-metrics\"")
+                return response
+            }
+            return .text(200, metrics.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
+    }
+
+    /// Whether `authorization` is `Bearer TOKEN` with the configured token. Hashes are compared, in constant time,
+    /// so neither the token's bytes nor its length show in the timing.
+    private static func presents(_ authorization: String?, _ expected: [UInt8]) -> Bool {
+        guard let authorization, authorization.count > 7,
+              authorization.prefix(7).lowercased() == "bearer "
+        else { return false }
+        return ConstantTime.equals(SHA256.hash(Array(authorization.dropFirst(7).utf8)), expected)
     }
 
     private static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {

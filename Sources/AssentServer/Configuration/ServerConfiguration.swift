@@ -52,6 +52,13 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var pushConcurrency = 64
     /// Seconds the tenant's push webhook has to accept `push.created`.
     package var pushWebhookTimeoutSeconds: Double = 5
+    /// The address of a second listener that serves `GET /metrics` and nothing else; nil for none.
+    package var metricsHost: String?
+    /// The metrics listener's port (0 picks a free one); set with ``metricsHost``.
+    package var metricsPort: Int?
+    /// When set, `GET /metrics` answers only `Authorization: Bearer` with this token, and is served on the API
+    /// listener too. Without it (and without a metrics listener) no listener serves `/metrics`.
+    package var metricsToken: String?
 
     /// The defaults.
     package init() {}
@@ -86,6 +93,8 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--push-retry SECONDS", "ASSENT_PUSH_RETRY", "delay before a notification's first retry, doubling, max 60 (default 1)"),
         ("--push-concurrency N", "ASSENT_PUSH_CONCURRENCY", "most notifications in flight (default 64)"),
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
+        ("--metrics-listen HOST:PORT", "ASSENT_METRICS_LISTEN", "separate listener serving only GET /metrics (default: none)"),
+        ("--metrics-token TOKEN", "ASSENT_METRICS_TOKEN", "bearer token for GET /metrics, which it also enables on --listen (16+ chars)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "don't create a development tenant in an empty database"),
     ]
 
@@ -104,6 +113,7 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_WEB_ROOT": "--web-root", "ASSENT_APNS_URL": "--apns-url", "ASSENT_FCM_URL": "--fcm-url",
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
+            "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
         ]
         for (env, flag) in names.sorted(by: { $0.key < $1.key }) {
             if let value = environment[env], !value.isEmpty { values[flag] = value }
@@ -146,14 +156,32 @@ package struct ServerConfiguration: Sendable, Hashable {
             return number
         }
 
-        if let listen = values["--listen"] {
+        func address(_ flag: String, example: String) throws -> (host: String, port: Int)? {
+            guard let listen = values[flag] else { return nil }
             guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
                   (0...65535).contains(port), colon != listen.startIndex
             else {
-                throw Invalid(description: "--listen must be HOST:PORT, e.g. 127.0.0.1:8420, got '\(listen)'")
+                throw Invalid(description: "\(flag) must be HOST:PORT, e.g. \(example), got '\(listen)'")
             }
-            config.host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return (String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
+        }
+        if let (host, port) = try address("--listen", example: "127.0.0.1:8420") {
+            config.host = host
             config.port = port
+        }
+        if let metrics = try address("--metrics-listen", example: "127.0.0.1:9420") {
+            guard metrics.port == 0 || metrics != (config.host, config.port) else {
+                throw Invalid(description: "--metrics-listen must differ from --listen (\(config.host):\(config.port))")
+            }
+            config.metricsHost = metrics.host
+            config.metricsPort = metrics.port
+        }
+        if let token = values["--metrics-token"] {
+            // Sent by a scraper in a header: printable ASCII without spaces, and long enough not to be guessed.
+            guard token.utf8.count >= 16, token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw Invalid(description: "--metrics-token must be at least 16 printable ASCII characters without spaces")
+            }
+            config.metricsToken = token
         }
         if let url = values["--database-url"] {
             guard DatabaseLocation(url).isShared else {

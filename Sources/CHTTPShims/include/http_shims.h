@@ -105,9 +105,18 @@ typedef void (*assent_http_header_fn)(void *_Nullable context,
 void assent_http_headers(struct MHD_Connection *_Nonnull connection,
                          assent_http_header_fn _Nonnull visit, void *_Nullable context);
 
-/// The size of the request headers as sent: the sum of name, value and 4
-/// (": " and CRLF) over every header.
-size_t assent_http_header_bytes(struct MHD_Connection *_Nonnull connection);
+/// What the access handler checks before reading a body, from one pass over
+/// the request headers.
+struct assent_http_head {
+  /// The size of the headers as sent: the sum of name, value and 4 (": " and
+  /// CRLF) over every header.
+  size_t bytes;
+  /// How many `Content-Length` headers there are.
+  unsigned content_lengths;
+  /// How many `Transfer-Encoding` headers there are.
+  unsigned transfer_encodings;
+};
+struct assent_http_head assent_http_head_summary(struct MHD_Connection *_Nonnull connection);
 
 /// Results of assent_http_respond.
 enum {
