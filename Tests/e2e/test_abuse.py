@@ -217,9 +217,9 @@ import pytest as files_pytest
 from conftest import BIN as FILES_BIN, Server as FilesServer, free_port as files_free_port
 
 
-def files_sqlite_only(store):
-    if store != "sqlite":
-        files_pytest.skip("file modes concern the SQLite data directory; PostgreSQL has no database file here")
+# File modes concern the SQLite data directory (PostgreSQL has no database file here), so these tests run in the
+# SQLite round only: parametrized to it, nothing collected for PostgreSQL and skipped.
+files_sqlite_only = files_pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
 
 
 def files_mode(path):
@@ -260,8 +260,8 @@ def files_run_assentd(directory, key_file, timeout=15):
     return code, process.stdout.read().decode("utf-8", "replace"), database
 
 
+@files_sqlite_only
 def test_world_readable_master_key_is_refused(store):
-    files_sqlite_only(store)
     with files_tempfile.TemporaryDirectory() as directory:
         key = files_os.path.join(directory, "master.key")
         files_write_key(key, 0o644)
@@ -271,8 +271,8 @@ def test_world_readable_master_key_is_refused(store):
         assert not files_os.path.exists(database), "refused only after opening the database"
 
 
+@files_sqlite_only
 def test_group_readable_master_key_starts_with_a_warning(store):
-    files_sqlite_only(store)
     with files_tempfile.TemporaryDirectory() as directory:
         key = files_os.path.join(directory, "master.key")
         files_write_key(key, 0o640)  # a secret mount's usual mode
@@ -282,8 +282,8 @@ def test_group_readable_master_key_starts_with_a_warning(store):
         assert len(warnings) == 1, output
 
 
+@files_sqlite_only
 def test_data_directory_and_database_files_are_owner_only(store):
-    files_sqlite_only(store)
     with files_tempfile.TemporaryDirectory() as directory:
         database = files_os.path.join(directory, "data", "nested", "assent.sqlite")
         port = files_free_port()
@@ -312,8 +312,8 @@ def test_data_directory_and_database_files_are_owner_only(store):
                          "data/nested/master.key": 0o600}, {k: oct(v) for k, v in modes.items()}
 
 
+@files_sqlite_only
 def test_cli_creates_the_database_and_master_key_owner_only(store):
-    files_sqlite_only(store)
     with files_tempfile.TemporaryDirectory() as directory:
         database = files_os.path.join(directory, "cli", "assent.sqlite")
         files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create", "--database",
@@ -325,8 +325,8 @@ def test_cli_creates_the_database_and_master_key_owner_only(store):
             {k: oct(v) for k, v in modes.items()}
 
 
+@files_sqlite_only
 def test_cli_refuses_a_world_readable_master_key(store):
-    files_sqlite_only(store)
     with files_tempfile.TemporaryDirectory() as directory:
         key = files_os.path.join(directory, "master.key")
         files_write_key(key, 0o604)
