@@ -21,11 +21,11 @@ import Testing
     @Test func `the first round runs at start, the next only once the pause has passed on the clock`() async throws {
         let clock = ManualClock()
         let rounds = Rounds()
-        let loop = PeriodicLoop(clock: clock) { _ in
+        let loop = PeriodicLoop(clock: clock)
+        loop.start { _ in
             rounds.tick()
             return .upTo(.seconds(60))
         }
-        loop.start()
         try await clock.waitForSleepers()
         #expect(rounds.value == 1)
         clock.advance(by: .seconds(59))
@@ -41,12 +41,12 @@ import Testing
     @Test func `wake ends a pause at once, and a round that left work goes again without pausing`() async throws {
         let clock = ManualClock()
         let rounds = Rounds()
-        let loop = PeriodicLoop(clock: clock) { _ in
+        let loop = PeriodicLoop(clock: clock)
+        loop.start { _ in
             rounds.tick()
             // The first three rounds say "more to do"; then pause for an hour.
             return rounds.value < 3 ? .none : .upTo(.seconds(3600))
         }
-        loop.start()
         try await clock.waitForSleepers()
         #expect(rounds.value == 3)
         loop.wake()
@@ -60,7 +60,8 @@ import Testing
     @Test func `stop waits for the work a round handed to the group`() async throws {
         let clock = ManualClock()
         let finished = Rounds()
-        let loop = PeriodicLoop(clock: clock) { group in
+        let loop = PeriodicLoop(clock: clock)
+        loop.start { group in
             group.addTask {
                 // Cancelled with the loop, but still finishes before stop returns.
                 try? await Task.sleep(for: .milliseconds(50))
@@ -68,7 +69,6 @@ import Testing
             }
             return .upTo(.seconds(3600))
         }
-        loop.start()
         try await clock.waitForSleepers()
         await loop.stop()
         #expect(finished.value == 1)

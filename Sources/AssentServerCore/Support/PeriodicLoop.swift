@@ -16,21 +16,20 @@ package final class PeriodicLoop: Sendable {
     /// One round: does its work (or hands it to the group) and says how long to pause.
     package typealias Round = @Sendable (inout DiscardingTaskGroup) async -> Pause
 
-    private let round: Round
     private let signal: WakeSignal
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// A loop that runs `round`, pausing on `clock`. Nothing runs before ``start()``.
-    package init(clock: any Clock<Duration>, round: @escaping Round) {
-        self.round = round
+    /// A loop that pauses on `clock`. Nothing runs before ``start(_:)``.
+    package init(clock: any Clock<Duration>) {
         signal = WakeSignal(clock: clock)
     }
 
-    /// Starts the first round now; a second call while running does nothing.
-    package func start() {
+    /// Runs `round` now and again until ``stop()``; a call while running does nothing. The round may capture its
+    /// owner: the loop holds it only while running.
+    package func start(_ round: @escaping Round) {
         task.withLock { current in
             guard current == nil else { return }
-            current = Task { [round, signal] in
+            current = Task { [signal] in
                 await withDiscardingTaskGroup { group in
                     while !Task.isCancelled {
                         switch await round(&group) {

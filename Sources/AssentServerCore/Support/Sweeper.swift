@@ -16,9 +16,20 @@ package final class Sweeper: Sendable {
         self.store = store
         self.clock = clock
         self.logger = logger
-        loop = PeriodicLoop(clock: ticks) { [store, clock, logger] _ in
+        loop = PeriodicLoop(clock: ticks)
+    }
+
+    /// Sweeps once now.
+    package func sweepOnce() async throws -> Int {
+        let now = clock.nowMilliseconds()
+        return try await store.sweep(now: now, challengesBefore: now - 86_400_000, eventsBefore: now - 7 * 86_400_000)
+    }
+
+    /// Sweeps now and then every ``interval``.
+    package func start() {
+        loop.start { [self] _ in
             do {
-                let removed = try await Self.sweep(store, now: clock.nowMilliseconds())
+                let removed = try await sweepOnce()
                 if removed > 0 { logger.log(.info, "swept expired rows", ["rows": .int(removed)]) }
             } catch {
                 logger.log(.warning, "sweep failed", ["error": .string(String(describing: error))])
@@ -26,18 +37,6 @@ package final class Sweeper: Sendable {
             return .upTo(Self.interval)
         }
     }
-
-    /// Sweeps once now.
-    package func sweepOnce() async throws -> Int {
-        try await Self.sweep(store, now: clock.nowMilliseconds())
-    }
-
-    private static func sweep(_ store: any StoreMaintenance, now: Int64) async throws -> Int {
-        try await store.sweep(now: now, challengesBefore: now - 86_400_000, eventsBefore: now - 7 * 86_400_000)
-    }
-
-    /// Sweeps now and then every ``interval``.
-    package func start() { loop.start() }
 
     /// Stops after the current sweep.
     package func stop() async { await loop.stop() }

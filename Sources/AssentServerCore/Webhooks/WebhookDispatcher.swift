@@ -1,5 +1,4 @@
 package import AssentLog
-import Synchronization
 import Foundation
 
 /// Delivers the webhook outbox: polls for due events, POSTs each to its tenant's URL with the `X-Signature-V2`
@@ -28,8 +27,7 @@ package final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let policy: Policy
     private let transport: any WebhookTransport
-    private let loop = Mutex<PeriodicLoop?>(nil)
-    private let ticks: any Clock<Duration>
+    private let loop: PeriodicLoop
 
     /// A dispatcher posting through `transport`; `ticks` paces the outbox polls (a manual clock in tests).
     package init(
@@ -42,27 +40,16 @@ package final class WebhookDispatcher: Sendable {
         self.clock = clock
         self.logger = logger
         self.policy = policy
-        self.ticks = ticks
+        loop = PeriodicLoop(clock: ticks)
     }
 
     /// Starts the delivery loop.
     package func start() {
-        let started = loop.withLock { current -> PeriodicLoop? in
-            guard current == nil else { return nil }
-            let new = PeriodicLoop(clock: ticks) { [self] _ in await round() }
-            current = new
-            return new
-        }
-        started?.start()
+        loop.start { [self] _ in await round() }
     }
 
     /// Stops the loop after the current round; undelivered events stay queued for the next start.
-    package func stop() async {
-        await loop.withLock { current -> PeriodicLoop? in
-            defer { current = nil }
-            return current
-        }?.stop()
-    }
+    package func stop() async { await loop.stop() }
 
     /// Delivers one batch of due events; pauses only when the outbox had less than a full batch.
     private func round() async -> PeriodicLoop.Pause {

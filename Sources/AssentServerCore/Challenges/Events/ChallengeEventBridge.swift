@@ -7,6 +7,7 @@ package final class ChallengeEventBridge: Sendable {
     private let store: any ChallengeStore
     private let events: ChallengeEvents
     private let logger: Logger
+    private let interval: Duration
     private let loop: PeriodicLoop
 
     /// A bridge re-checking watched challenges every `interval` on `ticks` (a manual clock in tests).
@@ -17,10 +18,8 @@ package final class ChallengeEventBridge: Sendable {
         self.store = store
         self.events = events
         self.logger = logger
-        loop = PeriodicLoop(clock: ticks) { [store, events, logger] _ in
-            await Self.recheck(store: store, events: events, logger: logger)
-            return .upTo(interval)
-        }
+        self.interval = interval
+        loop = PeriodicLoop(clock: ticks)
     }
 
     /// Listens to `feed` and starts the re-check.
@@ -34,15 +33,14 @@ package final class ChallengeEventBridge: Sendable {
                 }
             }
         }
-        loop.start()
+        loop.start { [self] _ in
+            await recheck()
+            return .upTo(interval)
+        }
     }
 
     /// Re-reads every watched challenge and publishes it (watchers hear only real changes).
     func recheck() async {
-        await Self.recheck(store: store, events: events, logger: logger)
-    }
-
-    private static func recheck(store: any ChallengeStore, events: ChallengeEvents, logger: Logger) async {
         for watched in events.watched {
             do {
                 if let challenge = try await store.challenge(tenantID: watched.tenantID, id: watched.challengeID) {

@@ -31,8 +31,7 @@ package final class PushDeliveryWorker: Sendable {
     private let clock: WallClock
     private let logger: Logger
     private let policy: Policy
-    private let ticks: any Clock<Duration>
-    private let loop = Mutex<PeriodicLoop?>(nil)
+    private let loop: PeriodicLoop
     /// When the queue was last swept.
     private let lastSweep = Mutex<Int64>(0)
     private let inFlight = Atomic<Int>(0)
@@ -44,7 +43,7 @@ package final class PushDeliveryWorker: Sendable {
         store: any PushDeliveryStore, tenants: any TenantStore, senders: [PushSettings.Provider: any PushSender],
         clock: WallClock, logger: Logger, policy: Policy, ticks: any Clock<Duration> = ContinuousClock()
     ) {
-        self.ticks = ticks
+        loop = PeriodicLoop(clock: ticks)
         self.store = store
         self.tenants = tenants
         self.senders = senders
@@ -55,25 +54,14 @@ package final class PushDeliveryWorker: Sendable {
 
     /// Starts the dispatcher.
     package func start() {
-        let started = loop.withLock { current -> PeriodicLoop? in
-            guard current == nil else { return nil }
-            let new = PeriodicLoop(clock: ticks) { [self] group in await round(&group) }
-            current = new
-            return new
-        }
-        started?.start()
+        loop.start { [self] group in await round(&group) }
     }
 
     /// Something was queued: look now instead of at the next poll.
-    package func wake() { loop.withLock { $0 }?.wake() }
+    package func wake() { loop.wake() }
 
     /// Stops claiming and waits for the sends in flight; what is still queued stays for the next start.
-    package func stop() async {
-        await loop.withLock { current -> PeriodicLoop? in
-            defer { current = nil }
-            return current
-        }?.stop()
-    }
+    package func stop() async { await loop.stop() }
 
     /// Claims what is due (as many as there is room for) and starts sending it; pauses until the next poll or the
     /// earliest retry this worker scheduled, unless the claim was full.
