@@ -146,9 +146,9 @@ package struct ActivationService: Sendable {
     /// Verifies the signature a device sent to a client endpoint (vault unlock, an approval under a factor policy)
     /// and returns its activation, or throws `401 invalid_signature`. This is the one place where a failed client
     /// verification is decided: every client endpoint that checks a PowerAuth signature comes through here, and
-    /// every refusal it throws (whatever ``SignatureVerification/Failure`` it had, counted or not) is one failed
-    /// guess against `header.activationID`. When `userID` is given, an activation of another user is refused before
-    /// anything is verified or counted.
+    /// every refusal it throws is a failed client verification of `header.activationID` (of which only a
+    /// ``SignatureVerification/Failure/counted`` one spent one of the activation's attempts). When `userID` is
+    /// given, an activation of another user is refused before anything is verified or counted.
     func verifyClient(
         tenant: Tenant, userID: String? = nil, method: String, uriID: String, body: [UInt8], header: PowerAuthAuthorizationHeader
     ) async throws -> ActivationRecord {
@@ -208,20 +208,22 @@ package struct ActivationService: Sendable {
     ) async throws -> SignatureVerification {
         let type = header.signatureType
         let maxFailed = settings.maxFailedAttempts
-        func refused(_ failure: SignatureVerification.Failure, _ activation: ActivationRecord?) -> SignatureVerification {
+        func verification(
+            _ failure: SignatureVerification.Failure?, _ activation: ActivationRecord?, distance: Int? = nil
+        ) -> SignatureVerification {
             let remaining = activation?.status == .active ? max(0, maxFailed - (activation?.failedAttempts ?? 0)) : 0
             return SignatureVerification(failure: failure, activationID: header.activationID, activation: activation,
-                                         signatureType: type, remainingAttempts: remaining)
+                                         signatureType: type, remainingAttempts: remaining, distance: distance)
         }
         guard let snapshot = try await store.activation(id: header.activationID), snapshot.tenantID == tenantID else {
-            return refused(.unknownActivation, nil)
+            return verification(.unknownActivation, nil)
         }
         if case .decimal = header.signatureFormat, !settings.allowLegacyPowerAuth30 {
-            return refused(.legacyVersionRefused, snapshot)
+            return verification(.legacyVersionRefused, snapshot)
         }
         let application = try await application(tenantID: tenantID)
         guard ConstantTime.equals(Base64.decode(header.applicationKey) ?? [], Base64.decode(application.applicationKey) ?? [0])
-        else { return refused(.wrongApplicationKey, snapshot) }
+        else { return verification(.wrongApplicationKey, snapshot) }
         let keys = try keys(of: snapshot).signatureKeys
         let data = PowerAuthRequestData.normalized(
             method: method, uriID: uriID, nonce: header.nonceBytes, body: body, applicationSecret: application.applicationSecret)
@@ -247,17 +249,14 @@ package struct ActivationService: Sendable {
             let (failure, distance) = Self.apply(to: &record, type: type, maxFailed: maxFailed, now: now, match: match)
             return (failure, distance, record)
         }
-        guard let (failure, distance, after) = outcome else { return refused(.unknownActivation, nil) }
+        guard let (failure, distance, after) = outcome else { return verification(.unknownActivation, nil) }
         if after.status == .blocked, after.blockedReason == .maxFailedAttempts, after.updatedAt == now,
            snapshot.status == .active {
             logger?.warning("activation blocked", [
                 "tenantId": .string(after.tenantID), "activationId": .string(after.id), "userId": .string(after.userID),
                 "reason": .string(ActivationBlockedReason.maxFailedAttempts.rawValue)])
         }
-        var result = refused(failure ?? .noMatch, after)
-        result.failure = failure
-        result.distance = distance
-        return result
+        return verification(failure, after, distance: distance)
     }
 
     /// PowerAuth's state rules for one verification, applied to the record read inside the store operation: only an
