@@ -53,9 +53,7 @@ package final class AssentApplication: Sendable {
         bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
-        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger) { [store] tenantID in
-            try await store.tenant(id: tenantID)?.settings
-        }
+        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger)
         self.activations = activations
         let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents, activations: activations)
         let qrChallenges = QRChallengeService(

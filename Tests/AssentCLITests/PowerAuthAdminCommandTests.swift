@@ -36,15 +36,19 @@ import AssentTestSupport
         let tenant = try createTenant(database)
         let base = ["admin", "tenant", "settings", "--database", database.path, "--tenant", tenant, "--json"]
         let changed = try CLIProcess.run(base + ["--max-failed-attempts", "3", "--required-approval-factor", "possession_biometry",
-                                                 "--require-activation-commit", "on"])
+                                                 "--require-activation-commit", "on", "--allow-legacy-powerauth-30", "on"])
         try #require(changed.status == 0, "stderr: \(changed.stderr)")
         let settings = try #require(try changed.object()["settings"] as? [String: Any])
         #expect(settings["maxFailedAttempts"] as? Int == 3)
         #expect(settings["requiredApprovalFactor"] as? String == "possession_biometry")
         #expect(settings["requireActivationCommit"] as? Bool == true)
+        #expect(settings["allowLegacyPowerAuth30"] as? Bool == true)
         let cleared = try #require(try CLIProcess.run(base + ["--required-approval-factor", "none"]).object()["settings"] as? [String: Any])
         #expect(cleared["requiredApprovalFactor"] is NSNull)
         #expect(cleared["maxFailedAttempts"] as? Int == 3)
+        #expect(cleared["allowLegacyPowerAuth30"] as? Bool == true)
+        let legacyOff = try #require(try CLIProcess.run(base + ["--allow-legacy-powerauth-30", "off"]).object()["settings"] as? [String: Any])
+        #expect(legacyOff["allowLegacyPowerAuth30"] as? Bool == false)
         let rules = try #require(try CLIProcess.run(base + ["--action-approval-factor", "pay:possession_knowledge_biometry",
                                                             "--action-approval-factor", "wire:possession_biometry"])
             .object()["settings"] as? [String: Any])

@@ -45,7 +45,43 @@ import Testing
         #expect(!PowerAuthSignatureType.possession.satisfies(.possessionBiometry))
         #expect(!PowerAuthSignatureType.possessionKnowledge.satisfies(.possessionBiometry))
         #expect(!PowerAuthSignatureType.possession.countsFailedAttempts)
+        #expect(!PowerAuthSignatureType.knowledge.countsFailedAttempts && !PowerAuthSignatureType.biometry.countsFailedAttempts)
         #expect(PowerAuthSignatureType.possessionKnowledge.countsFailedAttempts)
+        #expect(PowerAuthSignatureType.possessionKnowledgeBiometry.countsFailedAttempts)
+    }
+
+    @Test(arguments: [PowerAuthSignatureFormat.base64, .decimal8])
+    func possessionComponentIsSeparable(format: PowerAuthSignatureFormat) throws {
+        let data = Array("body".utf8)
+        let at3 = PowerAuthCounter.advance(counter, by: 3)
+        let right = try PowerAuthSignature.compute(type: .possessionKnowledge, keys: keys, counterData: at3, data: data, format: format)
+        let full = try #require(try PowerAuthSignature.match(right, type: .possessionKnowledge, keys: keys, counterData: counter,
+                                                              data: data, format: format))
+        #expect(full.isValid && full.distance == 3 && full.nextCounterData == PowerAuthCounter.advance(counter, by: 4))
+        // A wrong knowledge key (a wrong PIN): the possession component still verifies, at the counter value used.
+        var wrongPIN = keys
+        wrongPIN.knowledge = Array(repeating: 9, count: 16)
+        let wrong = try PowerAuthSignature.compute(type: .possessionKnowledge, keys: wrongPIN, counterData: at3, data: data, format: format)
+        let partial = try #require(try PowerAuthSignature.match(wrong, type: .possessionKnowledge, keys: keys, counterData: counter,
+                                                                 data: data, format: format))
+        #expect(partial.extent == .possessionOnly && partial.distance == 3)
+        #expect(partial.nextCounterData == PowerAuthCounter.advance(counter, by: 4))
+        // Past the counter value it used, nothing of it verifies: a replay matches nothing.
+        #expect(try PowerAuthSignature.match(wrong, type: .possessionKnowledge, keys: keys, counterData: partial.nextCounterData,
+                                             data: data, format: format) == nil)
+        // Over other data, or with a wrong possession key, nothing verifies.
+        #expect(try PowerAuthSignature.match(wrong, type: .possessionKnowledge, keys: keys, counterData: counter,
+                                             data: Array("other".utf8), format: format) == nil)
+        var stranger = wrongPIN
+        stranger.possession = Array(repeating: 8, count: 16)
+        let madeUp = try PowerAuthSignature.compute(type: .possessionKnowledgeBiometry, keys: stranger, counterData: at3, data: data,
+                                                    format: format)
+        #expect(try PowerAuthSignature.match(madeUp, type: .possessionKnowledgeBiometry, keys: keys, counterData: counter,
+                                             data: data, format: format) == nil)
+        // A type without a possession component never matches partially.
+        let knowledge = try PowerAuthSignature.compute(type: .knowledge, keys: wrongPIN, counterData: at3, data: data, format: format)
+        #expect(try PowerAuthSignature.match(knowledge, type: .knowledge, keys: keys, counterData: counter, data: data,
+                                             format: format) == nil)
     }
 
     @Test func canonicalQuerySortsAndFormEncodes() {

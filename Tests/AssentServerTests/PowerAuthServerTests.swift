@@ -24,9 +24,10 @@ import Testing
         #expect(reply.json["activationStatus"] as? String == "ACTIVE")
         #expect(reply.json["signatureType"] as? String == "possession_knowledge")
         #expect(reply.json["remainingAttempts"] as? Int == 5)
-        // The same signature again (a replay) no longer verifies, and costs an attempt.
+        // The same signature again (a replay) no longer verifies, and costs nothing: its counter value is used up, so
+        // not even its possession component verifies any more.
         let replay = try await server.verifySignature(header, uriID: "/payments", body: body)
-        #expect(replay.json["valid"] as? Bool == false && replay.json["remainingAttempts"] as? Int == 4)
+        #expect(replay.json["valid"] as? Bool == false && replay.json["remainingAttempts"] as? Int == 5)
         // Another body, method or uriId than signed does not verify.
         let next = try device.header(uriID: "/payments", body: body, type: .possession)
         #expect(try await server.verifySignature(next, uriID: "/payments", body: Array("{}".utf8)).json["valid"] as? Bool == false)
@@ -74,14 +75,15 @@ import Testing
         let unblocked = try await server.request("POST", "/v1/activations/\(device.activationID)/unblock", headers: server.secretAuth)
         #expect(unblocked.status == 200 && unblocked.json["activationStatus"] as? String == "ACTIVE")
         #expect(unblocked.json["failedAttempts"] as? Int == 0)
-        // The device is now 7 signatures ahead of the server's counter: still inside the window.
+        // The five counted failures moved the server's counter past the values they used; the two refused while
+        // blocked did not, so the device is 2 signatures ahead: inside the window.
         let after = try await server.verifySignature(
             try device.header(uriID: "/pay", body: body, type: .possessionKnowledge), uriID: "/pay", body: body)
         #expect(after.json["valid"] as? Bool == true && after.json["remainingAttempts"] as? Int == 5)
         await server.stop()
     }
 
-    @Test func `possession-only failures are not counted, and a success resets the count`() async throws {
+    @Test func `failures whose possession component does not verify are not counted, and a success resets the count`() async throws {
         let server = try await LiveServer()
         let device = try await PowerAuthTestDevice.activate(server, user: "pat")
         for _ in 1...6 {
@@ -93,6 +95,18 @@ import Testing
             _ = try await server.verifySignature(
                 try device.header(uriID: "/p", body: body, type: .possessionBiometry, knowledgeKey: nil), uriID: "/p", body: Array("x".utf8))
         }
+        // Made-up signatures of every type, and knowledge-only ones with a wrong key (no possession component), are
+        // not counted either.
+        for type in PowerAuthSignatureType.allCases {
+            var random = try PowerAuthAuthorizationHeader(parsing: try device.header(uriID: "/p", body: body, type: type, advance: false))
+            random.signature = Base64.encode(SecureRandom.bytes(16 * type.factors.count))
+            #expect(try await server.verifySignature(random.headerValue, uriID: "/p", body: body).json["remainingAttempts"] as? Int == 5)
+        }
+        let knowledgeOnly = try device.header(uriID: "/p", body: body, type: .knowledge, knowledgeKey: PowerAuthTestDevice.wrongKnowledgeKey)
+        #expect(try await server.verifySignature(knowledgeOnly, uriID: "/p", body: body).json["remainingAttempts"] as? Int == 5)
+        // One wrong PIN by the device itself counts; the success below resets it.
+        let wrongPIN = try device.header(uriID: "/p", body: body, type: .possessionKnowledge, knowledgeKey: PowerAuthTestDevice.wrongKnowledgeKey)
+        #expect(try await server.verifySignature(wrongPIN, uriID: "/p", body: body).json["remainingAttempts"] as? Int == 4)
         let good = try await server.verifySignature(try device.header(uriID: "/p", body: body, type: .possessionKnowledge), uriID: "/p", body: body)
         #expect(good.json["valid"] as? Bool == true && good.json["remainingAttempts"] as? Int == 5)
         await server.stop()
@@ -114,7 +128,8 @@ import Testing
         // counter, which the device (21 ahead now) cannot reach by walking forward: the deadlock case.
         let challenge = SecureRandom.bytes(16)
         let reply = try await server.request(
-            "POST", "/v1/client/activations/status", json: ["activationId": ahead20.activationID, "challenge": Base64.encode(challenge)])
+            "POST", "/v1/client/activations/status", json: ["activationId": ahead20.activationID, "challenge": Base64.encode(challenge)],
+            headers: server.tenantAuth)
         #expect(reply.status == 200)
         let status = try PowerAuthStatusBlob.decrypt(
             try #require(Base64.decode(reply.json["encryptedStatusBlob"] as? String ?? "")), transportKey: ahead20.keys.transport,
@@ -126,8 +141,17 @@ import Testing
                                               transportKey: ahead20.keys.transport, limit: 20) == nil)
         // Unknown activation.
         let unknown = try await server.request(
-            "POST", "/v1/client/activations/status", json: ["activationId": UUID().uuidString.lowercased(), "challenge": Base64.encode(challenge)])
+            "POST", "/v1/client/activations/status", json: ["activationId": UUID().uuidString.lowercased(), "challenge": Base64.encode(challenge)],
+            headers: server.tenantAuth)
         #expect(unknown.status == 404 && unknown.json["errorCode"] as? String == "activation_not_found")
+        // The request names its tenant: without one it is unauthorized, and another tenant does not see the activation.
+        let request: [String: Any] = ["activationId": ahead20.activationID, "challenge": Base64.encode(challenge)]
+        let anonymous = try await server.request("POST", "/v1/client/activations/status", json: request)
+        #expect(anonymous.status == 401 && anonymous.json["errorCode"] as? String == "unauthorized")
+        let other = try await server.application.tenantDirectory.create(name: "other")
+        let otherAuth = ["Authorization": "Basic " + Base64.encodeURL(Array((other.tenant.id + ":").utf8))]
+        let foreign = try await server.request("POST", "/v1/client/activations/status", json: request, headers: otherAuth)
+        #expect(foreign.status == 404 && foreign.json["errorCode"] as? String == "activation_not_found")
         await server.stop()
     }
 
@@ -147,9 +171,9 @@ import Testing
             }
             #expect(results.count == 16)
             #expect(results.filter { $0 }.count == 1, "\(type): \(results.filter { $0 }.count) accepted")
-            if type == .possessionKnowledge {
-                _ = try await server.request("POST", "/v1/activations/\(device.activationID)/unblock", headers: server.secretAuth)
-            }
+            // The fifteen losers are not counted: their counter value is used up, so nothing of them verifies.
+            let stored = try await server.request("GET", "/v1/activations/\(device.activationID)", headers: server.secretAuth)
+            #expect(stored.json["activationStatus"] as? String == "ACTIVE" && stored.json["failedAttempts"] as? Int == 0)
         }
         // The counter moved exactly twice: the next signature is at distance 0.
         let next = try await server.application.activations.activation(tenantID: server.tenant.tenant.id, id: device.activationID)
@@ -162,21 +186,39 @@ import Testing
         let server = try await LiveServer()
         let device = try await PowerAuthTestDevice.activate(server, user: "frank")
         let unlockBody = Array(#"{"reason":"ADD_BIOMETRY"}"#.utf8)
+        func unlock(_ header: String?, auth: [String: String] = server.tenantAuth) async throws -> LiveServer.Reply {
+            var headers = auth
+            if let header { headers[PowerAuthAuthorizationHeader.name] = header }
+            return try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: headers)
+        }
+        func failedAttempts() async throws -> Int? {
+            try await server.request("GET", "/v1/activations/\(device.activationID)", headers: server.secretAuth).json["failedAttempts"] as? Int
+        }
         let wrong = try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possessionKnowledge,
                                       knowledgeKey: PowerAuthTestDevice.wrongKnowledgeKey)
-        let refused = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [PowerAuthAuthorizationHeader.name: wrong])
+        let refused = try await unlock(wrong)
         #expect(refused.status == 401 && refused.json["errorCode"] as? String == "invalid_signature")
-        let afterWrong = try await server.request("GET", "/v1/activations/\(device.activationID)", headers: server.secretAuth)
-        #expect(afterWrong.json["failedAttempts"] as? Int == 1)
+        #expect(try await failedAttempts() == 1)
+        // The same wrong-PIN request again is refused without counting: its counter value is used up.
+        #expect(try await unlock(wrong).status == 401)
+        #expect(try await failedAttempts() == 1)
         // Possession alone is not enough (and costs nothing).
         let weak = try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possession)
-        let weakReply = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [PowerAuthAuthorizationHeader.name: weak])
+        let weakReply = try await unlock(weak)
         #expect(weakReply.status == 403 && weakReply.json["errorCode"] as? String == "factor_required")
-        let missing = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [:])
-        #expect(missing.status == 401)
+        #expect(try await unlock(nil).status == 401)
+        // The request names its tenant: without a tenant, or as another tenant, a right signature is refused uncounted.
+        let anonymous = try await unlock(try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possessionKnowledge), auth: [:])
+        #expect(anonymous.status == 401 && anonymous.json["errorCode"] as? String == "unauthorized")
+        let other = try await server.application.tenantDirectory.create(name: "other")
+        let foreign = try await unlock(
+            try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possessionKnowledge),
+            auth: ["Authorization": "Basic " + Base64.encodeURL(Array((other.tenant.id + ":").utf8))])
+        #expect(foreign.status == 401 && foreign.json["errorCode"] as? String == "invalid_signature")
+        #expect(try await failedAttempts() == 1)
 
         let right = try device.header(uriID: PowerAuthURI.vaultUnlock, body: unlockBody, type: .possessionKnowledge)
-        let unlocked = try await server.requestRaw("POST", "/v1/client/vault/unlock", body: unlockBody, headers: [PowerAuthAuthorizationHeader.name: right])
+        let unlocked = try await unlock(right)
         #expect(unlocked.status == 200)
         let encrypted = try #require(Base64.decode(unlocked.json["encryptedVaultEncryptionKey"] as? String ?? ""))
         let vault = try AES.CBC.decrypt(encrypted, key: device.keys.transport, iv: [UInt8](repeating: 0, count: 16))
@@ -234,25 +276,45 @@ import Testing
         await server.stop()
     }
 
-    @Test func `another application key is refused and counted; version 3.0 decimal signatures verify`() async throws {
+    @Test func `another application key is refused and not counted; version 3.0 decimal signatures verify only where allowed`() async throws {
         let server = try await LiveServer()
         let device = try await PowerAuthTestDevice.activate(server, user: "iris")
-        var foreign = try PowerAuthAuthorizationHeader(parsing: try device.header(uriID: "/k", body: body, type: .possessionKnowledge))
+        // Even a wrong PIN (whose possession component verifies) under another application key counts nothing.
+        var foreign = try PowerAuthAuthorizationHeader(parsing: try device.header(
+            uriID: "/k", body: body, type: .possessionKnowledge, knowledgeKey: PowerAuthTestDevice.wrongKnowledgeKey))
         foreign.applicationKey = Base64.encode([UInt8](repeating: 9, count: 16))
         let refused = try await server.verifySignature(foreign.headerValue, uriID: "/k", body: body)
-        #expect(refused.json["valid"] as? Bool == false && refused.json["remainingAttempts"] as? Int == 4)
+        #expect(refused.json["valid"] as? Bool == false && refused.json["remainingAttempts"] as? Int == 5)
 
         // A 3.0 client signs in the decimal format with the same keys and counter.
-        let nonce = SecureRandom.bytes(16)
-        let data = PowerAuthRequestData.normalized(method: "POST", uriID: "/k", nonce: nonce, body: body,
-                                                   applicationSecret: device.applicationSecret)
-        let decimal = try PowerAuthSignature.compute(type: .possessionKnowledge, keys: device.keys.signatureKeys,
-                                                     counterData: device.counterData, data: data, format: .decimal8)
-        device.counterData = PowerAuthCounter.next(device.counterData)
-        let header = PowerAuthAuthorizationHeader(version: "3.0", activationID: device.activationID, applicationKey: device.applicationKey,
-                                                  nonce: Base64.encode(nonce), signatureType: .possessionKnowledge, signature: decimal)
-        let verified = try await server.verifySignature(header.headerValue, uriID: "/k", body: body)
+        func decimal(_ knowledgeKey: [UInt8]? = nil) throws -> String {
+            let nonce = SecureRandom.bytes(16)
+            let data = PowerAuthRequestData.normalized(method: "POST", uriID: "/k", nonce: nonce, body: body,
+                                                       applicationSecret: device.applicationSecret)
+            var keys = device.keys.signatureKeys
+            if let knowledgeKey { keys.knowledge = knowledgeKey }
+            let signature = try PowerAuthSignature.compute(type: .possessionKnowledge, keys: keys,
+                                                           counterData: device.counterData, data: data, format: .decimal8)
+            device.counterData = PowerAuthCounter.next(device.counterData)
+            return PowerAuthAuthorizationHeader(version: "3.0", activationID: device.activationID, applicationKey: device.applicationKey,
+                                                nonce: Base64.encode(nonce), signatureType: .possessionKnowledge, signature: signature).headerValue
+        }
+        // Refused, and nothing counted, while the tenant does not allow legacy 3.0 (the default).
+        let legacy = try await server.verifySignature(try decimal(PowerAuthTestDevice.wrongKnowledgeKey), uriID: "/k", body: body)
+        #expect(legacy.json["valid"] as? Bool == false && legacy.json["remainingAttempts"] as? Int == 5)
+        #expect(try await server.verifySignature(try decimal(), uriID: "/k", body: body).json["valid"] as? Bool == false)
+
+        _ = try await server.application.tenantDirectory.updateSettings(tenantID: server.tenant.tenant.id) {
+            $0.allowLegacyPowerAuth30 = true
+        }
+        let verified = try await server.verifySignature(try decimal(), uriID: "/k", body: body)
         #expect(verified.json["valid"] as? Bool == true && verified.json["remainingAttempts"] as? Int == 5)
+        // The decimal possession component is separable too: a wrong PIN in 3.0 counts, a made-up signature does not.
+        let wrong = try await server.verifySignature(try decimal(PowerAuthTestDevice.wrongKnowledgeKey), uriID: "/k", body: body)
+        #expect(wrong.json["valid"] as? Bool == false && wrong.json["remainingAttempts"] as? Int == 4)
+        var madeUp = try PowerAuthAuthorizationHeader(parsing: try decimal())
+        madeUp.signature = "12345678-87654321"
+        #expect(try await server.verifySignature(madeUp.headerValue, uriID: "/k", body: body).json["remainingAttempts"] as? Int == 4)
         await server.stop()
     }
 }

@@ -32,6 +32,8 @@ def next_counter(counter):
     return fold(hashlib.sha256(counter).digest())
 
 
+VAULT_UNLOCK_BODY = b'{"reason":"ADD_BIOMETRY"}'
+
 FACTORS = {
     "possession": ["possession"], "knowledge": ["knowledge"], "biometry": ["biometry"],
     "possession_knowledge": ["possession", "knowledge"], "possession_biometry": ["possession", "biometry"],
@@ -39,20 +41,30 @@ FACTORS = {
 }
 
 
-def signature(keys, counter, data):
-    """Base64 format (3.1+): last 16 bytes of each component."""
-    out = b""
+def components(keys, counter, data):
+    """The 32-byte HMAC component per factor key, in chain order (possession first)."""
+    out = []
     for i in range(len(keys)):
         derived = mac(keys[i], counter)
         for j in range(i):
             derived = mac(mac(keys[j + 1], counter), derived)
-        out += mac(derived, data)[16:]
-    return b64(out)
+        out.append(mac(derived, data))
+    return out
+
+
+def signature(keys, counter, data, version="3.3"):
+    """Base64 format (3.1+): last 16 bytes of each component; decimal (3.0): 8 digits per component."""
+    parts = components(keys, counter, data)
+    if version == "3.0":
+        return "-".join("%08d" % ((int.from_bytes(c[-4:], "big") & 0x7FFFFFFF) % 10**8) for c in parts)
+    return b64(b"".join(c[16:] for c in parts))
 
 
 class PowerAuthDevice:
-    def __init__(self, api, master_public_key):
+    def __init__(self, api, master_public_key, tenant_id):
         self.api = api
+        # Device calls name their tenant (Basic, Android style: standard Base64 of "tenant:").
+        self.basic = {"Authorization": "Basic " + b64((tenant_id + ":").encode())}
         self.master_public_key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(master_public_key))
         self.private_key = ec.generate_private_key(ec.SECP256R1())
 
@@ -80,16 +92,16 @@ class PowerAuthDevice:
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)[1:33].lstrip(b"\0"))
         return answer
 
-    def header(self, method, uri_id, body, signature_type, knowledge_key=None):
+    def header(self, method, uri_id, body, signature_type, knowledge_key=None, version="3.3"):
         """The X-PowerAuth-Authorization value for a request; advances the counter, as a real device does."""
         nonce = b64(os.urandom(16))
         data = "&".join([method.upper(), b64(uri_id.encode()), nonce, b64(body), self.application_secret]).encode()
         keys = dict(self.keys)
         if knowledge_key is not None:
             keys["knowledge"] = knowledge_key
-        value = signature([keys[f] for f in FACTORS[signature_type]], self.counter, data)
+        value = signature([keys[f] for f in FACTORS[signature_type]], self.counter, data, version)
         self.counter = next_counter(self.counter)
-        return (f'PowerAuth pa_version="3.3", pa_activation_id="{self.activation_id}", '
+        return (f'PowerAuth pa_version="{version}", pa_activation_id="{self.activation_id}", '
                 f'pa_application_key="{self.application_key}", pa_nonce="{nonce}", '
                 f'pa_signature_type="{signature_type}", pa_signature="{value}"')
 
@@ -97,7 +109,7 @@ class PowerAuthDevice:
         """Decrypts the status blob: (status, counter byte, failed, max failed, look-ahead, counter hash matches mine)."""
         challenge = os.urandom(16)
         r = requests.post(self.api + "/client/activations/status",
-                          json={"activationId": self.activation_id, "challenge": b64(challenge)}, timeout=10)
+                          json={"activationId": self.activation_id, "challenge": b64(challenge)}, headers=self.basic, timeout=10)
         assert r.status_code == 200, r.text
         nonce = unb64(r.json()["nonce"])
         iv = fold(mac(kdf(self.transport, 3000), challenge + nonce))
@@ -107,3 +119,13 @@ class PowerAuthDevice:
         counter_hash_matches = blob[16:32] == fold(mac(kdf(self.transport, 4000), self.counter))
         return {"status": blob[4], "ctrByte": blob[12], "failed": blob[13], "maxFailed": blob[14], "lookAhead": blob[15],
                 "inSync": counter_hash_matches}
+
+    def unlock_vault(self, header, body=VAULT_UNLOCK_BODY):
+        """POST /v1/client/vault/unlock with a header made by `header` (over uriId /pa/vault/unlock and `body`)."""
+        return requests.post(self.api + "/client/vault/unlock", data=body,
+                             headers=dict(self.basic, **{"Content-Type": "application/json",
+                                                         "X-PowerAuth-Authorization": header}), timeout=10)
+
+    def vault_header(self, knowledge_key=None, signature_type="possession_knowledge", version="3.3"):
+        """A vault-unlock header, signed with the right PIN or with `knowledge_key` (a wrong one)."""
+        return self.header("POST", "/pa/vault/unlock", VAULT_UNLOCK_BODY, signature_type, knowledge_key, version)

@@ -487,3 +487,161 @@ def test_request_with_two_content_lengths_is_refused(server):
                                 b"Content-Length: %d\r\n\r\n{}" % (2 + len(smuggled)) + smuggled)
     v11_refused_framing(server, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
                                 b"Content-Length: 2\r\n\r\n{}")
+
+
+# --- V3: PowerAuth failed attempts, tenant-scoped client endpoints, legacy 3.0 ---
+# Anyone who knew an activation id blocked it with five made-up signatures on POST /v1/client/vault/unlock (another
+# application key counted too, and one captured request replayed 20 times counted 19 failures). A failure now counts
+# only when the signature's possession component verifies, i.e. the device itself signed this very request with a
+# wrong PIN or biometry key; such a failure moves the counter past the value it used, so its replay counts nothing.
+import os as v3_os
+
+from powerauth_device import VAULT_UNLOCK_BODY as V3_VAULT_UNLOCK_BODY, PowerAuthDevice as V3PowerAuthDevice
+
+
+def _v3_device(server, *settings):
+    """A fresh tenant (with `settings`) and an activated independent PowerAuth device of one of its users."""
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v3-" + uuid.uuid4().hex[:6])
+    tenant_id, secret = created["tenantId"], created["secretKey"]
+    if settings:
+        assent("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant_id, *settings)
+    powerauth = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant_id)
+    sdk = AuthsignalClient(secret, api_url=server.api)
+    token = sdk.track(f"v3-{uuid.uuid4().hex[:8]}", "enrol", {"scope": "add:authenticators"})["token"]
+    device = V3PowerAuthDevice(server.api, powerauth["masterPublicKey"], tenant_id)
+    device.activate(token)
+    device.secret_basic = {"Authorization": "Basic " + b64((secret + ":").encode())}
+    return device
+
+
+def _v3_backend_view(server, device):
+    r = requests.get(f"{server.api}/activations/{device.activation_id}", headers=device.secret_basic, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _v3_stranger_header(device, signature_type, application_key=None, version="3.3"):
+    """What a stranger who knows the activation id (and the application key, sent in every header) can send."""
+    components = len(signature_type.split("_"))
+    if version == "3.0":
+        value = "-".join("%08d" % (int.from_bytes(v3_os.urandom(4), "big") % 10**8) for _ in range(components))
+    else:
+        value = b64(v3_os.urandom(16 * components))
+    return (f'PowerAuth pa_version="{version}", pa_activation_id="{device.activation_id}", '
+            f'pa_application_key="{application_key or device.application_key}", pa_nonce="{b64(v3_os.urandom(16))}", '
+            f'pa_signature_type="{signature_type}", pa_signature="{value}"')
+
+
+def _v3_refused(r):
+    assert r.status_code == 401 and r.json()["errorCode"] == "invalid_signature", r.text
+
+
+def _v3_unlocked(r):
+    assert r.status_code == 200, r.text
+    assert "encryptedVaultEncryptionKey" in r.json()
+
+
+def test_v3_strangers_cannot_block_an_activation_with_random_signatures(server):
+    device = _v3_device(server)
+    for _ in range(10):
+        for signature_type in ("possession_knowledge", "possession_knowledge_biometry"):
+            _v3_refused(device.unlock_vault(_v3_stranger_header(device, signature_type)))
+    # Nor through a backend that passes a stranger's header on to /v1/signatures/verify.
+    for signature_type in ("possession_knowledge", "possession_biometry", "knowledge", "biometry"):
+        r = requests.post(server.api + "/signatures/verify", headers=device.secret_basic, timeout=10, json={
+            "method": "POST", "uriId": "/payments", "body": b64(b"{}"),
+            "authorization": _v3_stranger_header(device, signature_type)})
+        assert r.status_code == 200 and r.json()["valid"] is False and r.json()["remainingAttempts"] == 5, r.text
+    view = _v3_backend_view(server, device)
+    assert view["activationStatus"] == "ACTIVE" and view["failedAttempts"] == 0, view
+    status = device.status()
+    assert status["status"] == 3 and status["failed"] == 0 and status["inSync"], status
+    # The device still works: its next right PIN unlocks the vault.
+    _v3_unlocked(device.unlock_vault(device.vault_header()))
+
+
+def test_v3_wrong_application_key_is_not_counted(server):
+    device = _v3_device(server)
+    other_key = b64(v3_os.urandom(16))
+    for _ in range(6):
+        _v3_refused(device.unlock_vault(_v3_stranger_header(device, "possession_knowledge", application_key=other_key)))
+    # Not even the device's own wrong PIN under another application key counts.
+    wrong_pin = device.vault_header(knowledge_key=bytes(16))
+    wrong_pin = wrong_pin.replace(f'pa_application_key="{device.application_key}"', f'pa_application_key="{other_key}"')
+    _v3_refused(device.unlock_vault(wrong_pin))
+    view = _v3_backend_view(server, device)
+    assert view["activationStatus"] == "ACTIVE" and view["failedAttempts"] == 0, view
+    _v3_unlocked(device.unlock_vault(device.vault_header()))
+
+
+def test_v3_replayed_wrong_pin_request_counts_once(server):
+    device = _v3_device(server)
+    captured = device.vault_header(knowledge_key=bytes(16))
+    for _ in range(20):
+        _v3_refused(device.unlock_vault(captured))
+    view = _v3_backend_view(server, device)
+    assert view["activationStatus"] == "ACTIVE" and view["failedAttempts"] == 1, view
+    # The counted failure moved the server's counter past the value it used: the device is in step.
+    status = device.status()
+    assert status["failed"] == 1 and status["inSync"], status
+    _v3_unlocked(device.unlock_vault(device.vault_header()))
+    assert _v3_backend_view(server, device)["failedAttempts"] == 0
+
+
+def test_v3_the_devices_own_wrong_pin_still_counts_and_blocks_after_the_limit(server):
+    device = _v3_device(server)
+    for attempt in range(1, 6):
+        r = device.unlock_vault(device.vault_header(knowledge_key=bytes(16)))
+        _v3_refused(r)
+        view = _v3_backend_view(server, device)
+        assert view["failedAttempts"] == attempt, view
+        assert view["activationStatus"] == ("ACTIVE" if attempt < 5 else "BLOCKED"), view
+    assert device.status()["status"] == 4
+    _v3_refused(device.unlock_vault(device.vault_header()))
+    r = requests.post(f"{server.api}/activations/{device.activation_id}/unblock", headers=device.secret_basic, timeout=10)
+    assert r.status_code == 200 and r.json()["activationStatus"] == "ACTIVE", r.text
+    _v3_unlocked(device.unlock_vault(device.vault_header()))
+
+
+def test_v3_legacy_3_0_signatures_are_refused_unless_the_tenant_enables_them(server):
+    device = _v3_device(server)
+    # Refused on a default tenant: the device's right PIN, its wrong one and a stranger's guess alike, none counted.
+    _v3_refused(device.unlock_vault(device.vault_header(version="3.0")))
+    _v3_refused(device.unlock_vault(device.vault_header(knowledge_key=bytes(16), version="3.0")))
+    for _ in range(6):
+        _v3_refused(device.unlock_vault(_v3_stranger_header(device, "possession_knowledge", version="3.0")))
+    r = requests.post(server.api + "/signatures/verify", headers=device.secret_basic, timeout=10, json={
+        "method": "POST", "uriId": "/payments", "body": b64(b"{}"),
+        "authorization": device.header("POST", "/payments", b"{}", "possession_knowledge", version="3.0")})
+    assert r.status_code == 200 and r.json()["valid"] is False, r.text
+    assert _v3_backend_view(server, device)["failedAttempts"] == 0
+    _v3_unlocked(device.unlock_vault(device.vault_header()))
+
+    # Where the tenant enables legacy 3.0, the decimal format verifies, and its possession component is separable.
+    legacy = _v3_device(server, "--allow-legacy-powerauth-30", "on")
+    _v3_unlocked(legacy.unlock_vault(legacy.vault_header(version="3.0")))
+    for _ in range(6):
+        _v3_refused(legacy.unlock_vault(_v3_stranger_header(legacy, "possession_knowledge", version="3.0")))
+    assert _v3_backend_view(server, legacy)["failedAttempts"] == 0
+    _v3_refused(legacy.unlock_vault(legacy.vault_header(knowledge_key=bytes(16), version="3.0")))
+    assert _v3_backend_view(server, legacy)["failedAttempts"] == 1
+
+
+def test_v3_client_powerauth_endpoints_are_tenant_scoped(server):
+    device = _v3_device(server)
+    challenge = {"activationId": device.activation_id, "challenge": b64(v3_os.urandom(16))}
+    anonymous = requests.post(server.api + "/client/activations/status", json=challenge, timeout=10)
+    assert anonymous.status_code == 401 and anonymous.json()["errorCode"] == "unauthorized", anonymous.text
+    other = {"Authorization": "Basic " + b64((server.other_tenant_id + ":").encode())}
+    foreign = requests.post(server.api + "/client/activations/status", json=challenge, headers=other, timeout=10)
+    assert foreign.status_code == 404 and foreign.json()["errorCode"] == "activation_not_found", foreign.text
+    # Vault unlock too: without a tenant, or as another tenant, the device's own requests are refused and cost nothing.
+    headers = {"Content-Type": "application/json", "X-PowerAuth-Authorization": device.vault_header(knowledge_key=bytes(16))}
+    r = requests.post(server.api + "/client/vault/unlock", data=V3_VAULT_UNLOCK_BODY, headers=headers, timeout=10)
+    assert r.status_code == 401 and r.json()["errorCode"] == "unauthorized", r.text
+    headers["X-PowerAuth-Authorization"] = device.vault_header(knowledge_key=bytes(16))
+    r = requests.post(server.api + "/client/vault/unlock", data=V3_VAULT_UNLOCK_BODY, headers=dict(headers, **other), timeout=10)
+    _v3_refused(r)
+    assert _v3_backend_view(server, device)["failedAttempts"] == 0
+    assert device.status()["status"] == 3
+    _v3_unlocked(device.unlock_vault(device.vault_header()))

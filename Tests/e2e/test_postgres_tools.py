@@ -51,7 +51,7 @@ def test_an_sqlite_installation_copied_into_postgresql_keeps_working():
             tracked = tenant.sdk.track(user, "signIn")
             powerauth = assent("admin", "tenant", "powerauth", "--database", old.database, "--tenant", tenant.id)
             activation_token = tenant.sdk.track(user, "activate", {"scope": "add:authenticators"})["token"]
-            pa_device = PowerAuthDevice(old.api, powerauth["masterPublicKey"])
+            pa_device = PowerAuthDevice(old.api, powerauth["masterPublicKey"], tenant.id)
             pa_device.activate(activation_token)
             used = pa_device.header("POST", "/payments", BODY, "possession_knowledge")
             assert verify(old, tenant.secret, used)["valid"] is True

@@ -46,7 +46,7 @@ def track(s, user, scope=None):
 
 
 def activate(s, user):
-    device = PowerAuthDevice(s.api, s.powerauth["masterPublicKey"])
+    device = PowerAuthDevice(s.api, s.powerauth["masterPublicKey"], s.tenant_id)
     device.activate(track(s, user, "add:authenticators"))
     return device
 

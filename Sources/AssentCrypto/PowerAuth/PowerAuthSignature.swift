@@ -44,21 +44,45 @@ public enum PowerAuthSignature: Sendable {
     ///
     /// - Throws: `CryptoError.invalidInput` for a decimal component length outside 4...8.
     public static func format(_ components: [[UInt8]], as format: PowerAuthSignatureFormat) throws -> String {
+        let written = try self.written(components, as: format)
+        switch format {
+        case .base64: return Base64.encode(written.flatMap { $0 })
+        case .decimal: return written.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "-")
+        }
+    }
+
+    /// Each component as it appears in `format`: its last 16 bytes (Base64 form, before encoding), or its decimal
+    /// digits as UTF-8 text.
+    private static func written(_ components: [[UInt8]], as format: PowerAuthSignatureFormat) throws -> [[UInt8]] {
         switch format {
         case .base64:
-            return Base64.encode(components.flatMap { $0.suffix(16) })
+            return components.map { Array($0.suffix(16)) }
         case .decimal(let length):
             guard PowerAuthSignatureFormat.componentLengths.contains(length) else {
                 throw CryptoError(.invalidInput, "decimal component length must be 4...8, got \(length)")
             }
             var modulus: UInt32 = 1
             for _ in 0..<length { modulus *= 10 }
-            return components.map { component -> String in
+            return components.map { component -> [UInt8] in
                 let tail = component.suffix(4)
                 let value = tail.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
                 let digits = String(value % modulus)
-                return String(repeating: "0", count: length - digits.count) + digits
-            }.joined(separator: "-")
+                return Array((String(repeating: "0", count: length - digits.count) + digits).utf8)
+            }
+        }
+    }
+
+    /// A signature split into its components as written (the inverse of ``written(_:as:)`` before comparison), or
+    /// nil when it does not have `count` of them.
+    private static func provided(_ signature: String, count: Int, format: PowerAuthSignatureFormat) -> [[UInt8]]? {
+        switch format {
+        case .base64:
+            guard let decoded = Base64.decodeStrict(signature), decoded.count == 16 * count else { return nil }
+            return (0..<count).map { Array(decoded[16 * $0 ..< 16 * ($0 + 1)]) }
+        case .decimal:
+            let groups = signature.split(separator: "-", omittingEmptySubsequences: false)
+            guard groups.count == count else { return nil }
+            return groups.map { Array($0.utf8) }
         }
     }
 
@@ -73,44 +97,40 @@ public enum PowerAuthSignature: Sendable {
     }
 
     /// The server's look-ahead search: tries the counter values `counterData`, `next(counterData)`, … (`lookAhead`
-    /// of them) and returns the distance of the first whose signature equals `signature` (compared in constant time),
-    /// with the counter value that follows the match — the server's new `CTR_DATA`. Nil when none matches.
+    /// of them). Returns the first at which every component of `signature` verifies (``PowerAuthSignatureMatch/Extent/allFactors``);
+    /// failing that, for a type with possession and another factor, the first at which its possession component
+    /// verifies (``PowerAuthSignatureMatch/Extent/possessionOnly``); nil when neither. Components are compared in
+    /// constant time, each of them at every counter value tried.
     ///
     /// - Throws: as ``compute(type:keys:counterData:data:format:)``.
     public static func match(
         _ signature: String, type: PowerAuthSignatureType, keys: PowerAuthSignatureKeys, counterData: [UInt8],
         data: [UInt8], format: PowerAuthSignatureFormat = .base64, lookAhead: Int = PowerAuth.defaultLookAhead
-    ) throws -> (distance: Int, nextCounterData: [UInt8])? {
+    ) throws -> PowerAuthSignatureMatch? {
         let chain = try keys.keys(for: type)
         guard counterData.count == PowerAuth.keyByteCount else {
             throw CryptoError(.invalidInput, "CTR_DATA must be 16 bytes, got \(counterData.count)")
         }
+        guard let provided = provided(signature, count: chain.count, format: format) else { return nil }
+        // Possession is the first key of the chain, and its component depends on no other key.
+        let separable = type.countsFailedAttempts
         let hmac = PowerAuthHMAC()
-        // Base64 signatures are compared as bytes (decoded once), decimal ones as text.
-        let providedBytes: [UInt8]?
-        if case .base64 = format {
-            guard let decoded = Base64.decodeStrict(signature), decoded.count == 16 * chain.count else { return nil }
-            providedBytes = decoded
-        } else {
-            providedBytes = nil
-        }
-        let providedText = Array(signature.utf8)
+        var possessionOnly: PowerAuthSignatureMatch?
         var value = counterData
         for distance in 0..<max(0, lookAhead) {
-            let components = components(chain: chain, counterData: value, data: data, hmac: hmac)
-            let matches: Bool
-            if let providedBytes {
-                matches = ConstantTime.equals(components.flatMap { $0.suffix(16) }, providedBytes)
-            } else {
-                matches = ConstantTime.equals(Array(try self.format(components, as: format).utf8), providedText)
-            }
+            let written = try self.written(components(chain: chain, counterData: value, data: data, hmac: hmac), as: format)
+            let equal = zip(written, provided).map { ConstantTime.equals($0, $1) }
             let following = PowerAuth.convert32Bto16B(hmac.hash(value))
-            if matches {
-                return (distance, following)
+            if !equal.contains(false) {
+                return PowerAuthSignatureMatch(extent: .allFactors, distance: distance, nextCounterData: following)
+            }
+            // Keep searching for a full match: only a collision of the possession component could put one later.
+            if separable, equal[0], possessionOnly == nil {
+                possessionOnly = PowerAuthSignatureMatch(extent: .possessionOnly, distance: distance, nextCounterData: following)
             }
             value = following
         }
-        return nil
+        return possessionOnly
     }
 }
 

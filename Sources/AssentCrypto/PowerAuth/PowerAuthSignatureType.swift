@@ -31,10 +31,13 @@ public enum PowerAuthSignatureType: String, Sendable, Hashable, CaseIterable, Co
         Set(required.factors).isSubset(of: Set(factors))
     }
 
-    /// Whether a failed signature of this type counts as a failed attempt. PowerAuth counts every type except
-    /// `possession` (a possession-only signature proves nothing the user could guess).
+    /// Whether a failed signature of this type can count as a failed attempt: it has a possession component beside
+    /// other factors, and a failure counts only when that component verifies (so only the device itself, which holds
+    /// the possession key, can spend its attempts on a wrong PIN or biometry). `possession` proves nothing the user
+    /// could guess; `knowledge` and `biometry` alone have no possession component, so their failures count nowhere
+    /// (a stranger could make them up).
     public var countsFailedAttempts: Bool {
-        self != .possession
+        factors.count > 1 && factors.first == .possession
     }
 }
 

@@ -5,7 +5,9 @@ import AssentWire
 import Foundation
 
 /// The device side of PowerAuth activations: `POST /v1/client/activations` (Bearer track token),
-/// `POST /v1/client/activations/status` and `POST /v1/client/vault/unlock` (PowerAuth-signed). See docs/powerauth.md.
+/// `POST /v1/client/activations/status` and `POST /v1/client/vault/unlock` (PowerAuth-signed). The last two name their
+/// tenant as every device call does (`Authorization: Basic`, ``ClientCredentials/tenant(_:)``), and only that tenant's
+/// activations are found. See docs/powerauth.md.
 struct ActivationClientAPI: Sendable {
     let credentials: ClientCredentials
     let activations: ActivationService
@@ -29,13 +31,17 @@ struct ActivationClientAPI: Sendable {
     }
 
     private func status(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let tenant = try await credentials.tenant(request)
         let status = try decoder.decode(ActivationStatusRequest.self, from: request)
-        return APIResponses.ok(try await activations.status(activationID: status.activationId, challenge: status.challenge))
+        return APIResponses.ok(
+            try await activations.status(tenant: tenant, activationID: status.activationId, challenge: status.challenge))
     }
 
     private func vaultUnlock(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let tenant = try await credentials.tenant(request)
         let reason = try decoder.decode(VaultUnlockRequest.self, from: request).reason
-        let answer = try await activations.vaultUnlock(header: request.headers[PowerAuthAuthorizationHeader.name], body: request.body)
+        let answer = try await activations.vaultUnlock(
+            tenant: tenant, header: request.headers[PowerAuthAuthorizationHeader.name], body: request.body)
         logger.log(.info, "vault unlocked", ["requestId": .string(request.requestID), "reason": .string(reason)])
         return APIResponses.ok(answer)
     }

@@ -10,8 +10,6 @@ package struct ActivationService: Sendable {
     let store: any ActivationStore
     let clock: WallClock
     let sealer: SecretSealer
-    /// Reads a tenant's settings (its failed-attempt limit), so this service needs no ``TenantStore``.
-    let tenantSettings: @Sendable (String) async throws -> TenantSettings?
     /// Where blocks and backend changes are recorded (ids and states only, never keys, counters or signatures).
     let logger: Logger?
     /// Applications by tenant id (immutable once created).
@@ -19,17 +17,13 @@ package struct ActivationService: Sendable {
     /// Counter values tried ahead of the server's (distances 0..<lookAhead).
     let lookAhead = PowerAuth.defaultLookAhead
 
-    /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`, reading
-    /// tenant settings with `tenantSettings`.
-    package init(
-        store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil,
-        tenantSettings: @escaping @Sendable (String) async throws -> TenantSettings?
-    ) {
+    /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`. Tenant
+    /// settings (the failed-attempt limit, legacy 3.0) come with the tenant each call names.
+    package init(store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil) {
         self.store = store
         self.clock = clock
         self.sealer = SecretSealer(masterKey: masterKey)
         self.logger = logger
-        self.tenantSettings = tenantSettings
     }
 
     // MARK: Application
@@ -114,15 +108,16 @@ package struct ActivationService: Sendable {
             masterSecret: sealer.open(activation.sealedMasterSecret, context: Self.masterSecretContext(activation.id)))
     }
 
-    /// The encrypted status blob for the device's 16-byte `challenge`.
-    package func status(activationID: String, challenge: String) async throws -> ActivationStatusResponse {
+    /// The encrypted status blob of the tenant's activation `activationID` for the device's 16-byte `challenge`.
+    /// Another tenant's activation is as unknown as one that does not exist (`404 activation_not_found`).
+    package func status(tenant: Tenant, activationID: String, challenge: String) async throws -> ActivationStatusResponse {
         guard let challengeBytes = Base64.decode(challenge), challengeBytes.count == 16 else {
             throw AssentError(.invalidRequest, "challenge must be Base64 of 16 bytes.")
         }
-        guard let activation = try await store.activation(id: activationID.lowercased()) else {
+        guard let activation = try await store.activation(id: activationID.lowercased()), activation.tenantID == tenant.id else {
             throw AssentError(.activationNotFound, "No such activation.")
         }
-        let maxFailed = try await maxFailedAttempts(tenantID: activation.tenantID)
+        let maxFailed = tenant.settings.maxFailedAttempts
         let transport = try keys(of: activation).transport
         let status = PowerAuthActivationStatus(
             status: activation.status.code, counterByte: UInt8(truncatingIfNeeded: activation.counter),
@@ -134,28 +129,38 @@ package struct ActivationService: Sendable {
         return ActivationStatusResponse(encryptedStatusBlob: Base64.encode(blob), nonce: Base64.encode(nonce))
     }
 
-    /// The tenant's failed-attempt limit.
-    private func maxFailedAttempts(tenantID: String) async throws -> Int {
-        try await tenantSettings(tenantID)?.maxFailedAttempts ?? PowerAuth.defaultMaxFailedAttempts
-    }
-
     /// Vault unlock: after a valid `possession_knowledge` (or `possession_knowledge_biometry`) signature over the
-    /// request, the vault key encrypted under the transport key.
-    package func vaultUnlock(header value: String?, body: [UInt8]) async throws -> VaultUnlockResponse {
+    /// request by an activation of `tenant`, the vault key encrypted under the transport key.
+    package func vaultUnlock(tenant: Tenant, header value: String?, body: [UInt8]) async throws -> VaultUnlockResponse {
         let header = try Self.parse(value)
         guard header.signatureType == .possessionKnowledge || header.signatureType == .possessionKnowledgeBiometry else {
             throw AssentError(.factorRequired, "Vault unlock needs a possession_knowledge signature.")
         }
-        guard let activation = try await store.activation(id: header.activationID),
-              let settings = try await tenantSettings(activation.tenantID)
-        else { throw AssentError(.invalidSignature, "The signature does not verify.") }
-        let result = try await verify(
-            tenantID: activation.tenantID, settings: settings, method: "POST", uriID: PowerAuthURI.vaultUnlock, body: body,
-            header: header)
-        guard result.valid, let verified = result.activation else { throw Self.refusal(result) }
+        let verified = try await verifyClient(
+            tenant: tenant, method: "POST", uriID: PowerAuthURI.vaultUnlock, body: body, header: header)
         let keys = try keys(of: verified)
         let encrypted = try AES.CBC.encrypt(keys.vault, key: keys.transport, iv: [UInt8](repeating: 0, count: 16), padding: true)
         return VaultUnlockResponse(encryptedVaultEncryptionKey: Base64.encode(encrypted))
+    }
+
+    /// Verifies the signature a device sent to a client endpoint (vault unlock, an approval under a factor policy)
+    /// and returns its activation, or throws `401 invalid_signature`. This is the one place where a failed client
+    /// verification is decided: every client endpoint that checks a PowerAuth signature comes through here, and
+    /// every refusal it throws is a failed client verification of `header.activationID` (of which only a
+    /// ``SignatureVerification/Failure/counted`` one spent one of the activation's attempts). When `userID` is
+    /// given, an activation of another user is refused before anything is verified or counted.
+    func verifyClient(
+        tenant: Tenant, userID: String? = nil, method: String, uriID: String, body: [UInt8], header: PowerAuthAuthorizationHeader
+    ) async throws -> ActivationRecord {
+        if let userID {
+            guard let activation = try await store.activation(id: header.activationID), activation.tenantID == tenant.id,
+                  activation.userID == userID
+            else { throw AssentError(.invalidSignature, "The signature's activation does not belong to this user.") }
+        }
+        let result = try await verify(
+            tenantID: tenant.id, settings: tenant.settings, method: method, uriID: uriID, body: body, header: header)
+        guard result.valid, let activation = result.activation else { throw Self.refusal(result) }
+        return activation
     }
 
     static func parse(_ value: String?) throws -> PowerAuthAuthorizationHeader {
@@ -171,10 +176,12 @@ package struct ActivationService: Sendable {
 
     /// The error a device sees for a signature that did not verify.
     static func refusal(_ result: SignatureVerification) -> AssentError {
-        switch result.status {
-        case .active:
+        switch (result.failure, result.status) {
+        case (.legacyVersionRefused, _):
+            return AssentError(.invalidSignature, "This tenant does not accept pa_version 3.0 signatures.")
+        case (_, .active):
             return AssentError(.invalidSignature, "The signature does not verify; \(result.remainingAttempts) attempts remain.")
-        case .blocked:
+        case (_, .blocked):
             return AssentError(.invalidSignature, "The activation is blocked.")
         default:
             return AssentError(.invalidSignature, "The activation is not active.")
@@ -185,7 +192,12 @@ package struct ActivationService: Sendable {
 
     /// Verifies a signature made by an activation of tenant `tenantID` over (`method`, `uriID`, `body`): PowerAuth's
     /// look-ahead over `lookAhead` counter values, then — in one atomic store operation — the counter advance past the
-    /// match, or a failed attempt (not for `possession`) and the block at the tenant's limit.
+    /// match, or, when only the possession component verified, a failed attempt and the block at the tenant's limit.
+    ///
+    /// A failure counts only when the possession component verified (``PowerAuthSignatureMatch/Extent/possessionOnly``):
+    /// then the device itself signed this very request with a wrong PIN or biometry key, and the counter moves past
+    /// the value it used, so a replay of it cannot count again. Anything else — a made-up or replayed signature, another
+    /// application key, a refused `pa_version` 3.0 — changes nothing: strangers cannot spend an activation's attempts.
     ///
     /// The HMAC work runs before the store operation against the counter read just before; inside the operation
     /// it is reused when the counter is unchanged and redone when a concurrent request moved it, so the outcome is
@@ -195,87 +207,90 @@ package struct ActivationService: Sendable {
         header: PowerAuthAuthorizationHeader
     ) async throws -> SignatureVerification {
         let type = header.signatureType
-        func missing() -> SignatureVerification {
-            SignatureVerification(valid: false, activationID: header.activationID, activation: nil, signatureType: type,
-                                  remainingAttempts: 0)
+        let maxFailed = settings.maxFailedAttempts
+        func verification(
+            _ failure: SignatureVerification.Failure?, _ activation: ActivationRecord?, distance: Int? = nil
+        ) -> SignatureVerification {
+            let remaining = activation?.status == .active ? max(0, maxFailed - (activation?.failedAttempts ?? 0)) : 0
+            return SignatureVerification(failure: failure, activationID: header.activationID, activation: activation,
+                                         signatureType: type, remainingAttempts: remaining, distance: distance)
         }
         guard let snapshot = try await store.activation(id: header.activationID), snapshot.tenantID == tenantID else {
-            return missing()
+            return verification(.unknownActivation, nil)
+        }
+        if case .decimal = header.signatureFormat, !settings.allowLegacyPowerAuth30 {
+            return verification(.legacyVersionRefused, snapshot)
         }
         let application = try await application(tenantID: tenantID)
+        guard ConstantTime.equals(Base64.decode(header.applicationKey) ?? [], Base64.decode(application.applicationKey) ?? [0])
+        else { return verification(.wrongApplicationKey, snapshot) }
         let keys = try keys(of: snapshot).signatureKeys
-        let applicationKeyMatches = ConstantTime.equals(
-            Base64.decode(header.applicationKey) ?? [], Base64.decode(application.applicationKey) ?? [0])
         let data = PowerAuthRequestData.normalized(
             method: method, uriID: uriID, nonce: header.nonceBytes, body: body, applicationSecret: application.applicationSecret)
         let signature = header.signature
         let format = header.signatureFormat
         let lookAhead = self.lookAhead
-        let maxFailed = settings.maxFailedAttempts
         let now = clock.nowMilliseconds()
-        @Sendable func search(_ counterData: [UInt8]) throws -> (distance: Int, nextCounterData: [UInt8])? {
-            guard applicationKeyMatches else { return nil }
-            return try PowerAuthSignature.match(
+        @Sendable func search(_ counterData: [UInt8]) throws -> PowerAuthSignatureMatch? {
+            try PowerAuthSignature.match(
                 signature, type: type, keys: keys, counterData: counterData, data: data, format: format, lookAhead: lookAhead)
         }
         let searched = snapshot.status == .active
         let precomputed = searched ? try search(snapshot.counterData) : nil
         let snapshotCounter = snapshot.counterData
 
-        let outcome = try await store.updateActivation(id: snapshot.id) { record -> (Bool, Int?, ActivationRecord) in
+        let outcome = try await store.updateActivation(id: snapshot.id) {
+            record -> (SignatureVerification.Failure?, Int?, ActivationRecord) in
             // Reuse the search when it ran against this very counter; redo it when a concurrent request moved the
             // counter in between, or when the activation was not ACTIVE at first (unblocked in between), so a valid
-            // signature is never counted as a failure for want of a search.
+            // signature is never refused for want of a search.
             let stale = !searched || record.counterData != snapshotCounter
             let match = record.status == .active && stale ? try search(record.counterData) : precomputed
-            let (valid, distance) = Self.apply(to: &record, type: type, maxFailed: maxFailed, now: now, match: match)
-            return (valid, distance, record)
+            let (failure, distance) = Self.apply(to: &record, type: type, maxFailed: maxFailed, now: now, match: match)
+            return (failure, distance, record)
         }
-        guard let (valid, distance, after) = outcome else { return missing() }
+        guard let (failure, distance, after) = outcome else { return verification(.unknownActivation, nil) }
         if after.status == .blocked, after.blockedReason == .maxFailedAttempts, after.updatedAt == now,
            snapshot.status == .active {
             logger?.warning("activation blocked", [
                 "tenantId": .string(after.tenantID), "activationId": .string(after.id), "userId": .string(after.userID),
                 "reason": .string(ActivationBlockedReason.maxFailedAttempts.rawValue)])
         }
-        let remaining = after.status == .active ? max(0, maxFailed - after.failedAttempts) : 0
-        return SignatureVerification(
-            valid: valid, activationID: header.activationID, activation: after, signatureType: type,
-            remainingAttempts: remaining, distance: distance)
+        return verification(failure, after, distance: distance)
     }
 
     /// PowerAuth's state rules for one verification, applied to the record read inside the store operation: only an
-    /// ACTIVE activation verifies; one at its failure limit is blocked first; a match advances the counter past it
-    /// (and resets failures unless the type is `possession`); a miss counts a failure (unless `possession`) and
-    /// blocks at the limit.
+    /// ACTIVE activation verifies; one at its failure limit is blocked first; a full match advances the counter past
+    /// it (and resets failures unless the type is `possession`); a possession-only match advances the counter past it
+    /// too, counts a failure and blocks at the limit; no match changes nothing.
     static func apply(
         to record: inout ActivationRecord, type: PowerAuthSignatureType, maxFailed: Int, now: Int64,
-        match: (distance: Int, nextCounterData: [UInt8])?
-    ) -> (Bool, Int?) {
-        guard record.status == .active else { return (false, nil) }
+        match: PowerAuthSignatureMatch?
+    ) -> (SignatureVerification.Failure?, Int?) {
+        guard record.status == .active else { return (.notActive, nil) }
         if record.failedAttempts >= maxFailed {
             record.status = .blocked
             record.blockedReason = .maxFailedAttempts
             record.updatedAt = now
-            return (false, nil)
+            return (.notActive, nil)
         }
-        if let match {
-            record.counterData = match.nextCounterData
-            record.counter += Int64(match.distance + 1)
+        guard let match else { return (.noMatch, nil) }
+        record.counterData = match.nextCounterData
+        record.counter += Int64(match.distance + 1)
+        record.updatedAt = now
+        switch match.extent {
+        case .allFactors:
             if type != .possession { record.failedAttempts = 0 }
             record.lastUsedAt = now
-            record.updatedAt = now
-            return (true, match.distance)
-        }
-        if type.countsFailedAttempts {
+            return (nil, match.distance)
+        case .possessionOnly:
             record.failedAttempts += 1
             if record.failedAttempts >= maxFailed {
                 record.status = .blocked
                 record.blockedReason = .maxFailedAttempts
             }
-            record.updatedAt = now
+            return (.counted, nil)
         }
-        return (false, nil)
     }
 
     /// Checks the approval-factor policy for an approval of `action` by `userID`: when the tenant requires a factor
@@ -291,12 +306,8 @@ package struct ActivationService: Sendable {
         guard header.signatureType.satisfies(required) else {
             throw AssentError(.factorRequired, "This tenant requires approvals signed with at least \(required.rawValue).")
         }
-        guard let activation = try await store.activation(id: header.activationID), activation.tenantID == tenant.id,
-              activation.userID == userID
-        else { throw AssentError(.invalidSignature, "The signature's activation does not belong to this user.") }
-        let result = try await verify(
-            tenantID: tenant.id, settings: tenant.settings, method: "POST", uriID: proof.uriID, body: proof.body, header: header)
-        guard result.valid else { throw Self.refusal(result) }
+        _ = try await verifyClient(
+            tenant: tenant, userID: userID, method: "POST", uriID: proof.uriID, body: proof.body, header: header)
     }
 
     // MARK: Backend operations

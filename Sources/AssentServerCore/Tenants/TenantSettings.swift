@@ -54,6 +54,9 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     package var approvalFactorRules: [String: PowerAuthSignatureType] = [:]
     /// New activations wait in `PENDING_COMMIT` until the backend commits them.
     package var requireActivationCommit = false
+    /// PowerAuth signatures of `pa_version` 3.0 (the decimal format: 8 digits per component, easier to guess than the
+    /// 16 bytes of 3.1+) are accepted; off by default, refused without counting anything.
+    package var allowLegacyPowerAuth30 = false
 
     /// Default settings.
     package init() {}
@@ -108,5 +111,6 @@ package struct TenantSettings: Codable, Sendable, Hashable {
         requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)
         approvalFactorRules = try container.decodeIfPresent([String: PowerAuthSignatureType].self, forKey: .approvalFactorRules) ?? [:]
         requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
+        allowLegacyPowerAuth30 = try container.decodeIfPresent(Bool.self, forKey: .allowLegacyPowerAuth30) ?? false
     }
 }

@@ -24,6 +24,7 @@ struct SettingsChange {
     /// `.some(nil)` removes the requirement.
     var requiredApprovalFactor: PowerAuthSignatureType??
     var requireActivationCommit: Bool?
+    var allowLegacyPowerAuth30: Bool?
     /// Per action: a type to require, or nil to remove the action's rule.
     var approvalFactorRules: [(action: String, factor: PowerAuthSignatureType?)] = []
 
@@ -72,6 +73,7 @@ struct SettingsChange {
             }
         }
         requireActivationCommit = try Self.onOff(options, "--require-activation-commit")
+        allowLegacyPowerAuth30 = try Self.onOff(options, "--allow-legacy-powerauth-30")
         for text in options.strings("--action-approval-factor") {
             guard let colon = text.lastIndex(of: ":") else {
                 throw CLIError.usage("--action-approval-factor must be ACTION:TYPE or ACTION:none, got '\(text)'")
@@ -105,7 +107,7 @@ struct SettingsChange {
             && challengeTimeout == nil && pushCredentialLifetime == nil && publicCustomKeys == nil
             && publicUserCustomKeys == nil && numberMatching == nil && requireBoundSignature == nil && maxPendingPush == nil
             && maxFailedAttempts == nil && requiredApprovalFactor == nil && requireActivationCommit == nil
-            && approvalFactorRules.isEmpty
+            && allowLegacyPowerAuth30 == nil && approvalFactorRules.isEmpty
     }
 
     private static func number(_ options: ParsedOptions, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
@@ -148,6 +150,7 @@ struct SettingsChange {
         if let maxFailedAttempts { settings.maxFailedAttempts = maxFailedAttempts }
         if let requiredApprovalFactor { settings.requiredApprovalFactor = requiredApprovalFactor }
         if let requireActivationCommit { settings.requireActivationCommit = requireActivationCommit }
+        if let allowLegacyPowerAuth30 { settings.allowLegacyPowerAuth30 = allowLegacyPowerAuth30 }
         for (action, factor) in approvalFactorRules { settings.approvalFactorRules[action] = factor }
     }
 

@@ -18,7 +18,7 @@ extension TenantCommands {
             guard try await store.tenant(id: tenantID) != nil else {
                 throw CLIError.failure("no tenant with id \(tenantID)", errorCode: "not_found")
             }
-            let service = ActivationService(store: store, clock: .system, masterKey: masterKey) { _ in nil }
+            let service = ActivationService(store: store, clock: .system, masterKey: masterKey)
             return try await service.application(tenantID: tenantID)
         }
         let json = PowerAuthJSON(

@@ -102,6 +102,8 @@ enum TenantCommands {
             .optional("--required-approval-factor", "TYPE|none",
                       "push and QR approvals must carry a PowerAuth signature with these factors, e.g. possession_biometry"),
             .optional("--require-activation-commit", "on|off", "new activations wait for the backend to commit them"),
+            .optional("--allow-legacy-powerauth-30", "on|off",
+                      "accept PowerAuth pa_version 3.0 (decimal) signatures; off by default"),
             .repeatable("--action-approval-factor", "ACTION:TYPE|ACTION:none",
                         "require a factor for approvals of one action (overrides --required-approval-factor); none removes it"),
         ]
