@@ -60,7 +60,7 @@ import Testing
 
     @Test func `expiries count once, in time order, and not from before the mark`() {
         var state = guarded()
-        state.countExpiries([Self.t0 - 1, Self.t0 + 2000, Self.t0 + 1000], through: Self.t0 + 3000, throttleSeconds: 60)
+        state.countExpiries([Self.t0 - PushGuard.window - 1, Self.t0 + 2000, Self.t0 + 1000], through: Self.t0 + 3000, throttleSeconds: 60)
         #expect(state.consecutiveFailures == 2 && state.recentFailures == [Self.t0 + 1000, Self.t0 + 2000])
         state.countExpiries([Self.t0 + 2000], through: Self.t0 + 4000, throttleSeconds: 60)
         #expect(state.consecutiveFailures == 2 && state.expiriesCountedThrough == Self.t0 + 4000)

@@ -549,17 +549,22 @@ def pb_reset_api(tenant, user):
     assert r.json() == {"userId": user, "reset": True}
 
 
-def test_push_bombing_three_denials_throttle_new_push_starts(server):
+def pb_throttled(server):
+    """A user whose three pushes were denied, with a fourth still open; returns it and the first Retry-After."""
     tenant = PBTenant(server, "--max-pending-push", "5")
     user = pb_user()
     device = tenant.enrol(user)
     challenges = [pb_started(tenant, user)[1] for _ in range(4)]
     for challenge_id in challenges[:3]:
         pb_deny(device, challenge_id)
-    first = pb_refused(tenant.start(user)[1], "push_throttled")
+    return tenant, user, device, challenges[3], pb_refused(tenant.start(user)[1], "push_throttled")
+
+
+def test_push_bombing_three_denials_throttle_new_push_starts(server):
+    tenant, user, device, open_challenge, first = pb_throttled(server)
     assert 50 <= first <= 60, first
     # Another denial before any approval doubles the wait.
-    pb_deny(device, challenges[3])
+    pb_deny(device, open_challenge)
     second = pb_refused(tenant.start(user)[1], "push_throttled")
     assert 110 <= second <= 120 and second > first, (first, second)
     # Another user of the tenant is not affected, and the pending cap keeps its own code.
@@ -603,14 +608,8 @@ def test_push_bombing_approval_resets_the_count(server):
 
 
 def test_push_bombing_approval_of_an_open_challenge_ends_the_throttle(server):
-    tenant = PBTenant(server, "--max-pending-push", "5")
-    user = pb_user()
-    device = tenant.enrol(user)
-    challenges = [pb_started(tenant, user)[1] for _ in range(4)]
-    for challenge_id in challenges[:3]:
-        pb_deny(device, challenge_id)
-    pb_refused(tenant.start(user)[1], "push_throttled")
-    assert device.answer(challenges[3], approved=True).status_code == 200
+    tenant, user, device, open_challenge, _ = pb_throttled(server)
+    assert device.answer(open_challenge, approved=True).status_code == 200
     pb_started(tenant, user)
 
 
