@@ -55,7 +55,9 @@ package final class AssentApplication: Sendable {
         let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
         let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger)
         self.activations = activations
-        let decisions = ChallengeDecisions(store: store, clock: clock, events: challengeEvents, activations: activations)
+        let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
+        let decisions = ChallengeDecisions(
+            store: store, clock: clock, events: challengeEvents, activations: activations, guards: pushGuards)
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
 
@@ -102,13 +104,14 @@ package final class AssentApplication: Sendable {
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey))
+                tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey)),
+            guards: pushGuards
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
-                webhook: pushWebhook, wake: { pushWorker.wake() }),
+                webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards),
             decisions: decisions, decoder: decoder, logger: logger
         ).register(in: &router)
         QRCodeAPI(

@@ -645,3 +645,262 @@ def test_v3_client_powerauth_endpoints_are_tenant_scoped(server):
     assert _v3_backend_view(server, device)["failedAttempts"] == 0
     assert device.status()["status"] == 3
     _v3_unlocked(device.unlock_vault(device.vault_header()))
+
+# --- Push bombing: consecutive failed pushes throttle push starts; "this wasn't me" locks them ---
+import json as pb_json
+import os as pb_os
+import subprocess as pb_subprocess
+import tempfile as pb_tempfile
+import time as pb_time
+from concurrent.futures import ThreadPoolExecutor as PBPool
+
+import pytest as pb_pytest
+
+from conftest import BIN as PB_BIN, Server as PBServer
+from test_push import Tenant as PBTenant
+from test_webhooks import Receiver as PBReceiver, verify as pb_verify_webhook
+
+
+def pb_user():
+    return f"pb-{uuid.uuid4().hex[:8]}"
+
+
+def pb_refused(r, code):
+    """A push start refused 429 with `code` and a Retry-After; returns its seconds."""
+    assert r.status_code == 429, r.text
+    body = r.json()
+    assert body["error"] == code and body["errorCode"] == code and body["errorDescription"], body
+    return int(r.headers["Retry-After"])
+
+
+def pb_started(tenant, user):
+    tracked, r = tenant.start(user)
+    assert r.status_code == 200, r.text
+    return tracked, r.json()["challengeId"]
+
+
+def pb_deny(device, challenge_id):
+    r = device.answer(challenge_id, approved=False)
+    assert r.status_code == 200, r.text
+
+
+def pb_decision(device, challenge_id, approved=False, fraud=False, sign_fraud=None, code=""):
+    """An update-challenge body with Assent's bound signature; `sign_fraud` (default `fraud`) is what the device
+    signed, `fraud` what travels."""
+    signed = fraud if sign_fraud is None else sign_fraud
+    lines = ["assent-decision-v1", challenge_id, "approve" if approved else "deny", code] + (["report-fraud"] if signed else [])
+    body = {"challengeId": challenge_id, "publicKey": device.public_key, "approved": approved,
+            "signature": device.sign(challenge_id), "boundSignature": device.sign("\n".join(lines))}
+    if fraud:
+        body["reportFraud"] = True
+    return body
+
+
+def pb_post(device, body):
+    return requests.post(device.url("push/challenge"), json=body, headers=device.basic)
+
+
+def pb_reset_api(tenant, user):
+    r = requests.post(f"{tenant.server.api}/users/{user}/push/reset", auth=(tenant.secret, ""), timeout=10)
+    assert r.status_code == 200, r.text
+    assert r.json() == {"userId": user, "reset": True}
+
+
+def pb_throttled(server):
+    """A user whose three pushes were denied, with a fourth still open; returns it and the first Retry-After."""
+    tenant = PBTenant(server, "--max-pending-push", "5")
+    user = pb_user()
+    device = tenant.enrol(user)
+    challenges = [pb_started(tenant, user)[1] for _ in range(4)]
+    for challenge_id in challenges[:3]:
+        pb_deny(device, challenge_id)
+    return tenant, user, device, challenges[3], pb_refused(tenant.start(user)[1], "push_throttled")
+
+
+def test_push_bombing_three_denials_throttle_new_push_starts(server):
+    tenant, user, device, open_challenge, first = pb_throttled(server)
+    assert 50 <= first <= 60, first
+    # Another denial before any approval doubles the wait.
+    pb_deny(device, open_challenge)
+    second = pb_refused(tenant.start(user)[1], "push_throttled")
+    assert 110 <= second <= 120 and second > first, (first, second)
+    # Another user of the tenant is not affected, and the pending cap keeps its own code.
+    other = pb_user()
+    tenant.enrol(other)
+    for _ in range(5):
+        pb_started(tenant, other)
+    r = tenant.start(other)[1]
+    assert r.status_code == 429 and r.json()["errorCode"] == "too_many_requests", r.text
+
+
+def test_push_bombing_wrong_codes_and_expiries_count_each_once(server):
+    tenant = PBTenant(server, "--number-matching", "on", "--challenge-timeout", "10", "--max-pending-push", "5")
+    user = pb_user()
+    device = tenant.enrol(user)
+    pb_started(tenant, user)
+    pb_started(tenant, user)
+    pb_time.sleep(10.5)
+    # Two expiries counted (once: the second start does not count them again), not yet three.
+    _, r = tenant.start(user)
+    assert r.status_code == 200, r.text
+    third, code = r.json()["challengeId"], r.json()["verificationCode"]
+    pb_started(tenant, user)
+    # A wrong verification code declines the challenge and is the third failure.
+    r = device.answer(third, approved=True, code=f"{(int(code) + 1) % 1000:03d}")
+    assert r.status_code == 400, r.text
+    pb_refused(tenant.start(user)[1], "push_throttled")
+
+
+def test_push_bombing_approval_resets_the_count(server):
+    tenant = PBTenant(server, "--max-pending-push", "5")
+    user = pb_user()
+    device = tenant.enrol(user)
+    for approved in (False, False, True, False, False):
+        _, challenge_id = pb_started(tenant, user)
+        assert device.answer(challenge_id, approved=approved).status_code == 200
+    # Two failures since the approval: starts go on.
+    _, challenge_id = pb_started(tenant, user)
+    pb_deny(device, challenge_id)
+    pb_refused(tenant.start(user)[1], "push_throttled")
+
+
+def test_push_bombing_approval_of_an_open_challenge_ends_the_throttle(server):
+    tenant, user, device, open_challenge, _ = pb_throttled(server)
+    assert device.answer(open_challenge, approved=True).status_code == 200
+    pb_started(tenant, user)
+
+
+def test_push_bombing_admin_push_reset_ends_the_throttle_cli_and_api(server):
+    tenant = PBTenant(server, "--max-pending-push", "5")
+    user = pb_user()
+    device = tenant.enrol(user)
+    for reset in ("cli", "api"):
+        for _ in range(3):
+            pb_deny(device, pb_started(tenant, user)[1])
+        pb_refused(tenant.start(user)[1], "push_throttled")
+        if reset == "cli":
+            out = assent("admin", "user", "push-reset", "--database", server.database, "--tenant", tenant.id,
+                         "--user", user)
+            assert out == {"tenantId": tenant.id, "userId": user, "reset": True}
+        else:
+            pb_reset_api(tenant, user)
+        # Starts go on at once.
+        assert device.answer(pb_started(tenant, user)[1], approved=True).status_code == 200
+    # The reset needs the tenant's secret key.
+    r = requests.post(f"{server.api}/users/{user}/push/reset", auth=("wrong", ""), timeout=10)
+    assert r.status_code == 401, r.text
+
+
+def test_fraud_report_locks_push_and_fires_webhook(store):
+    receiver = PBReceiver()
+    with pb_tempfile.TemporaryDirectory() as directory:
+        s = PBServer(directory)
+        tenant = PBTenant(s, "--webhook-url", receiver.url, "--fraud-lock", "3600", "--max-pending-push", "5")
+        s.start("--webhook-retry", "1")
+        try:
+            user = pb_user()
+            device = tenant.enrol(user)
+            tracked, challenge_id = pb_started(tenant, user)
+            _, other = pb_started(tenant, user)
+            r = pb_post(device, pb_decision(device, challenge_id, fraud=True))
+            assert r.status_code == 200 and r.json() == {"isVerified": False}, r.text
+            locked = pb_refused(tenant.start(user)[1], "push_locked")
+            assert 3590 <= locked <= 3600, locked
+            # The action failed and its challenge's timeline records the report.
+            assert tenant.sdk.get_action(user, "signIn", tracked["idempotency_key"])["state"] == "CHALLENGE_FAILED"
+            t = requests.get(f"{s.api}/challenges/{challenge_id}/timeline", auth=(tenant.secret, ""), timeout=10).json()
+            reported = [e for e in t["timeline"] if e["event"] == "push.fraud_reported"]
+            assert len(reported) == 1 and reported[0]["userAuthenticatorId"] == device.authenticator_id, t
+            # The backend hears of it through the webhook outbox, signed like every event.
+            deadline = pb_time.time() + 20
+            hooks = []
+            while pb_time.time() < deadline and not hooks:
+                hooks = [(h, b) for h, b in receiver.received if pb_json.loads(b)["type"] == "push.fraud_reported"]
+                pb_time.sleep(0.1)
+            assert len(hooks) == 1, receiver.received
+            headers, body = hooks[0]
+            assert pb_verify_webhook(headers, body, tenant.secret)
+            event = pb_json.loads(body)
+            assert event["tenantId"] == tenant.id
+            assert event["data"]["userId"] == user and event["data"]["challengeId"] == challenge_id
+            assert event["data"]["userAuthenticatorId"] == device.authenticator_id and event["data"]["lockedUntil"]
+            # Approving another open challenge does not lift the lock; an administrator does.
+            assert device.answer(other, approved=True).status_code == 200
+            pb_refused(tenant.start(user)[1], "push_locked")
+            pb_reset_api(tenant, user)
+            pb_started(tenant, user)
+            # A report goes only with a denial.
+            _, third = pb_started(tenant, user)
+            r = pb_post(device, pb_decision(device, third, approved=True, fraud=True))
+            assert r.status_code == 400 and r.json()["errorCode"] == "invalid_request", r.text
+        finally:
+            s.stop()
+            receiver.close()
+
+
+def test_fraud_report_from_the_cli_not_me_locks_push(server):
+    tenant = PBTenant(server)
+    user = pb_user()
+    with pb_tempfile.TemporaryDirectory() as home:
+        def device(*args):
+            out = pb_subprocess.run([pb_os.path.join(PB_BIN, "assent"), "device", "push", *args, "--home", home, "--json"],
+                                    capture_output=True, text=True, timeout=60)
+            assert out.returncode == 0, out.stderr
+            return pb_json.loads(out.stdout)
+
+        token = tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        device("enrol", "--url", server.url, "--tenant", tenant.id, "--token", token)
+        tracked, challenge_id = pb_started(tenant, user)
+        answered = device("deny", "--not-me")
+        assert answered["challengeId"] == challenge_id and answered["approved"] is False and answered["reportedFraud"]
+        pb_refused(tenant.start(user)[1], "push_locked")
+
+
+def test_fraud_report_flipped_by_an_on_path_box_is_refused_for_a_bound_signature(server):
+    tenant = PBTenant(server)
+    user = pb_user()
+    device = tenant.enrol(user)
+    _, challenge_id = pb_started(tenant, user)
+    before = server.snapshot()
+    # The device denied without a report; the box adds one to lock the user out of push.
+    r = pb_post(device, pb_decision(device, challenge_id, fraud=True, sign_fraud=False))
+    assert r.status_code == 401 and r.json()["errorCode"] == "invalid_signature", r.text
+    # The device reported fraud; the box strips the report so the backend never hears of it.
+    body = pb_decision(device, challenge_id, fraud=False, sign_fraud=True)
+    r = pb_post(device, body)
+    assert r.status_code == 401 and r.json()["errorCode"] == "invalid_signature", r.text
+    assert server.snapshot() == before
+    # The device's own answer still goes through, and push is not locked.
+    assert pb_post(device, pb_decision(device, challenge_id)).status_code == 200
+    pb_started(tenant, user)
+
+
+@pb_pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
+def test_push_bombing_state_holds_across_two_instances(store):
+    from test_scale_out import Pair, on
+    with pb_tempfile.TemporaryDirectory() as directory:
+        pair = Pair(directory)
+        pair.start()
+        try:
+            tenant = PBTenant(pair.a, "--max-pending-push", "5")
+            user = pb_user()
+            device_a = tenant.enrol(user)
+            device_b = on(device_a, pair.b)
+            tenant_b = PBTenant.__new__(PBTenant)
+            tenant_b.__dict__.update(tenant.__dict__, server=pair.b)
+            # Three denials at once, through both instances: each counts.
+            challenges = [pb_started(tenant, user)[1] for _ in range(3)]
+            with PBPool(3) as pool:
+                answers = list(pool.map(lambda x: (device_a if x[0] % 2 else device_b).answer(x[1], approved=False),
+                                        enumerate(challenges)))
+            assert [r.status_code for r in answers] == [200, 200, 200]
+            assert pb_refused(tenant.start(user)[1], "push_throttled") <= 60
+            assert pb_refused(tenant_b.start(user)[1], "push_throttled") <= 60
+            # A reset through B holds on A; a fraud report through B locks A's starts.
+            pb_reset_api(tenant_b, user)
+            _, challenge_id = pb_started(tenant, user)
+            assert pb_post(device_b, pb_decision(device_b, challenge_id, fraud=True)).status_code == 200
+            pb_refused(tenant.start(user)[1], "push_locked")
+            pb_refused(tenant_b.start(user)[1], "push_locked")
+        finally:
+            pair.stop()

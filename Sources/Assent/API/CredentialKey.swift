@@ -117,8 +117,8 @@ struct CredentialKey: Sendable {
     /// With `signer`, its key signs (once, and only after the user authenticated with it); without, the key is
     /// loaded and its policy authorized here (prompting when needed).
     func answer(
-        challengeId: String, approved: Bool, verificationCode: String?, signer: CredentialSigner? = nil,
-        authentication: PowerAuthAuthentication? = nil, powerAuth: AssentPowerAuth? = nil
+        challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false,
+        signer: CredentialSigner? = nil, authentication: PowerAuthAuthentication? = nil, powerAuth: AssentPowerAuth? = nil
     ) async -> AssentResponse<Bool> {
         await .run { () async throws(ClientFailure) -> Bool? in
             let key: any SigningKey
@@ -133,8 +133,11 @@ struct CredentialKey: Sendable {
                 signature: try await Self.sign(SignedMessage.challenge(challengeId), with: key),
                 verificationCode: verificationCode,
                 boundSignature: try await Self.sign(
-                    SignedMessage.decision(challengeId: challengeId, approved: approved, verificationCode: verificationCode),
-                    with: key))
+                    SignedMessage.decision(
+                        challengeId: challengeId, approved: approved, verificationCode: verificationCode,
+                        reportFraud: reportFraud),
+                    with: key),
+                reportFraud: reportFraud ? true : nil)
             if let authentication, let powerAuth {
                 // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
                 let body = try ClientAPI.encode(request)

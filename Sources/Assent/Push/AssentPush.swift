@@ -162,6 +162,23 @@ public final class AssentPush: Sendable {
         await credential.answer(challengeId: challengeId, approved: approved, verificationCode: verificationCode)
     }
 
+    /// Denies a challenge and, with `reportFraud`, says "this wasn't me": the server then locks push for the user
+    /// for the tenant's `fraudLockSeconds` and tells the tenant's backend (`push.fraud_reported`). The report is
+    /// covered by the bound signature, so it can be neither added nor removed in transit.
+    ///
+    /// - Parameters:
+    ///   - challengeId: The challenge from ``getChallenge()``.
+    ///   - approved: Must be `false` when `reportFraud` is `true` (an approval with a report is refused).
+    ///   - verificationCode: The code the initiating page shows, when the challenge requires one.
+    ///   - reportFraud: Whether the user says the push was not theirs.
+    /// - Returns: `true` when the server recorded the answer, or an error.
+    public func updateChallenge(
+        challengeId: String, approved: Bool, verificationCode: String? = nil, reportFraud: Bool
+    ) async -> AssentResponse<Bool> {
+        await credential.answer(
+            challengeId: challengeId, approved: approved, verificationCode: verificationCode, reportFraud: reportFraud)
+    }
+
     /// A signer for one answer: when the key requires user authentication it becomes usable only after
     /// ``CredentialSigner/authenticate(prompt:)`` succeeds (the analogue of Android's `CryptoObject`).
     ///

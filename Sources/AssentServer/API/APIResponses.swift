@@ -34,7 +34,9 @@ enum APIResponses {
     static func failure(_ error: any Error, request: HTTPRequest, logger: Logger) -> HTTPResponse {
         switch error {
         case let error as AssentError:
-            return .error(error.code.status, code: error.code.wire, description: error.reason)
+            var response = HTTPResponse.error(error.code.status, code: error.code.wire, description: error.reason)
+            if let seconds = error.retryAfterSeconds { response.headers.replace("Retry-After", String(seconds)) }
+            return response
         case let error as StoreError where error.code == .busy:
             logger.repeatedWarning("database busy", ["requestId": .string(request.requestID), "error": .string(error.description)])
             return .error(503, code: AssentError.Code.unavailable.wire, description: "The database is busy; try again.")

@@ -13,6 +13,8 @@ struct ServerAPI: Sendable {
     let publicURL: PublicURL
     /// Push settings and delivery timelines.
     let push: PushAdministration
+    /// Push throttles and fraud locks, reset by the backend.
+    let guards: PushGuards
 
     func register(in router: inout Router) {
         router.add(.getPushSettings, authenticated { _, _, tenant in push.settings(tenant) })
@@ -29,6 +31,7 @@ struct ServerAPI: Sendable {
         router.add(.getUser, authenticated(getUser))
         router.add(.updateUser, authenticated(updateUser))
         router.add(.deleteUser, authenticated(deleteUser))
+        router.add(.resetUserPush, authenticated(resetUserPush))
         router.add(.getAuthenticators, authenticated(getAuthenticators))
         router.add(.enrollAuthenticator, authenticated(enrollAuthenticator))
         router.add(.deleteAuthenticator, authenticated(deleteAuthenticator))
@@ -107,6 +110,12 @@ struct ServerAPI: Sendable {
         let userID = try PathParameter.userID(parameters)
         let deleted = try await users.delete(tenant: tenant, userID: userID)
         return APIResponses.ok(["userId": JSONValue.string(userID), "deleted": .bool(deleted)])
+    }
+
+    private func resetUserPush(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
+        let userID = try PathParameter.userID(parameters)
+        try await guards.reset(tenantID: tenant.id, userID: userID)
+        return APIResponses.ok(["userId": JSONValue.string(userID), "reset": .bool(true)])
     }
 
     private func getAuthenticators(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {

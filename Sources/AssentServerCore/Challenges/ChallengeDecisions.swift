@@ -9,6 +9,8 @@ package struct ChallengeDecisions: Sendable {
     let events: ChallengeEvents
     /// Checks the tenant's approval-factor policy (PowerAuth signature) for approvals.
     let activations: ActivationService
+    /// Counts push answers against push bombing and records "this wasn't me".
+    let guards: PushGuards
 
     /// Records `authenticator`'s approval or denial of a challenge, signed over its id (and, when sent or required,
     /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
@@ -20,8 +22,15 @@ package struct ChallengeDecisions: Sendable {
             throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
         }
         let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
+        let fraud = request.reportFraud == true
+        if fraud {
+            guard !request.approved, kind == .push else {
+                throw AssentError(.invalidRequest, "reportFraud goes only with the denial of a push challenge.")
+            }
+        }
         if let bound = request.boundSignature {
-            let message = SignedMessage.decision(challengeId: request.challengeId, approved: request.approved, verificationCode: code)
+            let message = SignedMessage.decision(
+                challengeId: request.challengeId, approved: request.approved, verificationCode: code, reportFraud: fraud)
             guard key.verifies(bound, message: message) else {
                 throw AssentError(.invalidSignature, "The bound signature does not verify over this decision.")
             }
@@ -49,6 +58,8 @@ package struct ChallengeDecisions: Sendable {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
                 if let declined = try? await record(challenge, approved: false, authenticator, now) {
                     events.publish(declined)
+                    try await guards.recordAnswer(
+                        tenant: tenant, challenge: declined, approved: false, fraud: false, authenticator: authenticator)
                 }
                 throw AssentError(
                     .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
@@ -56,6 +67,9 @@ package struct ChallengeDecisions: Sendable {
         }
         let answered = try await record(challenge, approved: request.approved, authenticator, now)
         events.publish(answered)
+        // Counted once the answer stands (a refused answer counts nothing).
+        try await guards.recordAnswer(
+            tenant: tenant, challenge: answered, approved: request.approved, fraud: fraud, authenticator: authenticator)
         return answered
     }
 
@@ -73,16 +87,19 @@ package struct ChallengeDecisions: Sendable {
         }
     }
 
-    /// Answers recorded in `store` and announced on `events`; `activations` checks the tenant's approval factors.
+    /// Answers recorded in `store` and announced on `events`; `activations` checks the tenant's approval factors;
+    /// `guards` counts push answers.
     package init(
         store: any ChallengeStore,
         clock: WallClock,
         events: ChallengeEvents,
-        activations: ActivationService
+        activations: ActivationService,
+        guards: PushGuards
     ) {
         self.store = store
         self.clock = clock
         self.events = events
         self.activations = activations
+        self.guards = guards
     }
 }

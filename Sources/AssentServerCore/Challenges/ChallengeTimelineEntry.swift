@@ -2,7 +2,7 @@
 /// call. Kept beside the challenge and shown by the server API (`GET /v1/challenges/{challengeId}/timeline`).
 package struct ChallengeTimelineEntry: Sendable, Hashable, Codable {
     /// What happened. Stable names: `push.queued`, `push.skipped`, `push.delivered`, `push.retry`,
-    /// `push.stale_token`, `push.failed`, `push.expired`, `webhook.delivered`, `webhook.failed`.
+    /// `push.stale_token`, `push.failed`, `push.expired`, `webhook.delivered`, `webhook.failed`, `push.fraud_reported`.
     package var event: String
     /// The tenant.
     package var tenantID: String

@@ -19,6 +19,8 @@ package struct PushChallengeService: Sendable {
     let webhook: PushWebhookSender
     /// Tells the delivery worker something was queued.
     let wake: @Sendable () -> Void
+    /// Refuses starts for a user being push-bombed or who reported a push as not theirs.
+    let guards: PushGuards
 
     /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them, and
     /// returns it with one delivery result per targeted authenticator (no `errorCode`: queued or sent).
@@ -36,6 +38,7 @@ package struct PushChallengeService: Sendable {
         guard tracked.state == .challengeRequired else {
             throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
         }
+        try await guards.admitStart(tenant: tenant, userID: claims.sub)
         let now = clock.nowMilliseconds()
         var targets = try await store.authenticators(tenantID: tenant.id, userID: claims.sub).filter {
             $0.verificationMethod == .push && !$0.isExpired(at: now)
@@ -159,7 +162,8 @@ package struct PushChallengeService: Sendable {
     }
 
     /// Push challenges in `store`; `deliveries` queues their notifications, `webhook` calls a tenant's own provider
-    /// synchronously and `wake` starts the delivery worker at once.
+    /// synchronously, `wake` starts the delivery worker at once and `guards` refuses starts for throttled or locked
+    /// users.
     package init(
         store: any ActionStore & CredentialStore & ChallengeStore & UserStore,
         clock: WallClock,
@@ -167,8 +171,10 @@ package struct PushChallengeService: Sendable {
         defaultTokenLifetime: Int64,
         deliveries: any PushDeliveryStore,
         webhook: PushWebhookSender,
-        wake: @escaping @Sendable () -> Void
+        wake: @escaping @Sendable () -> Void,
+        guards: PushGuards
     ) {
+        self.guards = guards
         self.store = store
         self.clock = clock
         self.tokens = tokens

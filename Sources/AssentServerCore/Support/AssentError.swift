@@ -40,6 +40,10 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
         package static let pushDeliveryFailed = Code(wire: "push_delivery_failed")
         /// The service cannot answer right now.
         package static let unavailable = Code(wire: "service_unavailable")
+        /// Push starts for this user are throttled after consecutive denials, expiries or wrong codes.
+        package static let pushThrottled = Code(wire: "push_throttled")
+        /// Push starts for this user are locked after a device reported a push as not theirs.
+        package static let pushLocked = Code(wire: "push_locked")
 
         /// The wire spelling.
         package var description: String { wire }
@@ -53,11 +57,16 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
     package let file: String
     /// Where it was raised.
     package let line: Int
+    /// When to try again, seconds (sent as `Retry-After`); nil when not said.
+    package let retryAfterSeconds: Int?
 
     /// Creates an error.
-    package init(_ code: Code, _ reason: String, file: String = #fileID, line: Int = #line) {
+    package init(
+        _ code: Code, _ reason: String, retryAfterSeconds: Int? = nil, file: String = #fileID, line: Int = #line
+    ) {
         self.code = code
         self.reason = reason
+        self.retryAfterSeconds = retryAfterSeconds
         self.file = file
         self.line = line
     }

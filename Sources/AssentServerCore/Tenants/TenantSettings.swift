@@ -43,6 +43,11 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     package var requireBoundSignature = false
     /// Most open push challenges a user may have at once (push-bombing defence).
     package var maxPendingPushChallenges: Int = 3
+    /// Seconds push starts are refused (`push_throttled`) after consecutive failed pushes; doubles with every further
+    /// failure before an approval (default 60, at most an hour).
+    package var pushThrottleSeconds: Int = 60
+    /// Seconds push starts are locked (`push_locked`) after a device reports a push as not theirs (default 3600).
+    package var fraudLockSeconds: Int = 3600
     /// How push challenges are delivered; nil (tenants from before push delivery) means pull only.
     package var push: PushSettings?
     /// Failed non-possession PowerAuth signatures after which an activation is blocked (default 5, 1...64).
@@ -106,6 +111,8 @@ package struct TenantSettings: Codable, Sendable, Hashable {
         numberMatching = try container.decodeIfPresent(Bool.self, forKey: .numberMatching) ?? false
         requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
         maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
+        pushThrottleSeconds = try container.decodeIfPresent(Int.self, forKey: .pushThrottleSeconds) ?? 60
+        fraudLockSeconds = try container.decodeIfPresent(Int.self, forKey: .fraudLockSeconds) ?? 3600
         push = try container.decodeIfPresent(PushSettings.self, forKey: .push)
         maxFailedAttempts = try container.decodeIfPresent(Int.self, forKey: .maxFailedAttempts) ?? PowerAuth.defaultMaxFailedAttempts
         requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)

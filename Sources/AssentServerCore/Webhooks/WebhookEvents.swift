@@ -43,13 +43,42 @@ package struct WebhookEvents: Sendable {
         if let agent = challenge.userAgent { data["userAgent"] = .string(agent) }
         if let ip = challenge.ipAddress { data["ipAddress"] = .string(ip) }
         let id = UUID().uuidString.lowercased()
+        return (id, envelope(id: id, type: "push.created", data: data, tenant: tenant, now: now) ?? "{}")
+    }
+
+    /// `push.fraud_reported` for a push challenge a device answered "this wasn't me":
+    /// `{challengeId, userId, userAuthenticatorId, idempotencyKey?, actionCode?, lockedUntil}`; none when the tenant has
+    /// no webhook URL.
+    func pushFraudReported(
+        _ challenge: Challenge, authenticatorID: String, lockedUntil: Int64, tenant: Tenant
+    ) -> [WebhookEvent] {
+        guard tenant.settings.webhookURL != nil else { return [] }
+        let now = clock.nowMilliseconds()
+        var data: [String: JSONValue] = [
+            "challengeId": .string(challenge.id), "userAuthenticatorId": .string(authenticatorID),
+            "lockedUntil": .string(Timestamp.iso8601(milliseconds: lockedUntil)),
+        ]
+        if let user = challenge.userID { data["userId"] = .string(user) }
+        if let key = challenge.idempotencyKey { data["idempotencyKey"] = .string(key) }
+        if let code = challenge.actionCode { data["actionCode"] = .string(code) }
+        return event("push.fraud_reported", data: data, tenant: tenant, now: now)
+    }
+
+    /// One outbox event of `type` with `data`, or none when it cannot be encoded.
+    private func event(_ type: String, data: [String: JSONValue], tenant: Tenant, now: Int64) -> [WebhookEvent] {
+        let id = UUID().uuidString.lowercased()
+        guard let body = envelope(id: id, type: type, data: data, tenant: tenant, now: now) else { return [] }
+        return [WebhookEvent(id: id, tenantID: tenant.id, type: type, body: body, createdAt: now)]
+    }
+
+    /// The signed envelope's text.
+    private func envelope(id: String, type: String, data: [String: JSONValue], tenant: Tenant, now: Int64) -> String? {
         let envelope = Envelope(
             id: id, source: source.current, time: Timestamp.iso8601(milliseconds: now), tenantId: tenant.id,
-            type: "push.created", data: data)
+            type: type, data: data)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(envelope)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return (id, body)
+        return (try? encoder.encode(envelope)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The event for `authenticator`, or none when the tenant has no webhook URL.
@@ -70,13 +99,6 @@ package struct WebhookEvents: Sendable {
         if let phone = authenticator.phoneNumber { data["phoneNumber"] = .string(phone) }
         if let platform = authenticator.devicePlatform { data["devicePlatform"] = .string(platform) }
         if let expiresAt = authenticator.expiresAt { data["expiresAt"] = .string(Timestamp.iso8601(milliseconds: expiresAt)) }
-        let id = UUID().uuidString.lowercased()
-        let envelope = Envelope(
-            id: id, source: source.current, time: Timestamp.iso8601(milliseconds: now), tenantId: tenant.id,
-            type: type.rawValue, data: data)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let body = try? encoder.encode(envelope) else { return [] }
-        return [WebhookEvent(id: id, tenantID: tenant.id, type: type.rawValue, body: String(decoding: body, as: UTF8.self), createdAt: now)]
+        return event(type.rawValue, data: data, tenant: tenant, now: now)
     }
 }

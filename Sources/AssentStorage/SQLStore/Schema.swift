@@ -169,6 +169,24 @@ enum Schema {
     /// Step 6: the location the backend tracked with an action, shown to the device that claims its QR challenge.
     static let actionLocation: SQL = "ALTER TABLE actions ADD COLUMN location TEXT;"
 
+    /// Step 7: each user's push-bombing state (``PushGuard``): consecutive failed pushes, the throttle they cause,
+    /// the fraud lock, and up to when expired push challenges were counted. `recent_failures` holds the newest
+    /// failures' times, comma-separated.
+    static let pushGuards: SQL = """
+        CREATE TABLE push_guards (
+            tenant_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            recent_failures TEXT NOT NULL,
+            consecutive_failures \(integer) NOT NULL,
+            throttle_level \(integer) NOT NULL,
+            throttled_until \(integer),
+            locked_until \(integer),
+            counted_through \(integer) NOT NULL,
+            updated_at \(integer) NOT NULL,
+            PRIMARY KEY (tenant_id, user_id)
+        )\(sqlite: " WITHOUT ROWID");
+        """
+
     /// Step 4: PowerAuth applications and activations.
     static let powerAuth: SQL = """
         CREATE TABLE powerauth_applications (

@@ -76,11 +76,14 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
     /// Assent's bound signature over ``SignedMessage/decision(challengeId:approved:verificationCode:)``; a tenant
     /// can require it so that `approved` and the code cannot be altered in transit.
     public var boundSignature: String?
+    /// "This wasn't me", on a denial of a push challenge (Assent's; the official SDKs never send it): push is locked
+    /// for the user for a while. Covered by the bound signature when one is sent.
+    public var reportFraud: Bool?
 
     /// Creates a request.
     public init(
         challengeId: String, publicKey: String, approved: Bool, signature: String, verificationCode: String? = nil,
-        boundSignature: String? = nil
+        boundSignature: String? = nil, reportFraud: Bool? = nil
     ) {
         self.challengeId = challengeId
         self.publicKey = publicKey
@@ -88,6 +91,7 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
         self.signature = signature
         self.verificationCode = verificationCode
         self.boundSignature = boundSignature
+        self.reportFraud = reportFraud
     }
 
     /// Reads the request with the server's limits; `verificationCode` may be null (Android sends it so).
@@ -99,6 +103,7 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
         signature = try body.requiredString("signature", maxLength: 256)
         verificationCode = try body.string("verificationCode", maxLength: 16)
         boundSignature = try body.string("boundSignature", maxLength: 256)
+        reportFraud = try body.bool("reportFraud")
     }
 }
 

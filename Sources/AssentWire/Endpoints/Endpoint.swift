@@ -15,6 +15,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case getUser = "GET /v1/users/{userId}"
     case updateUser = "PATCH /v1/users/{userId}"
     case deleteUser = "DELETE /v1/users/{userId}"
+    /// Ends a user's push throttle and fraud lock (Assent's own).
+    case resetUserPush = "POST /v1/users/{userId}/push/reset"
     case getAuthenticators = "GET /v1/users/{userId}/authenticators"
     case enrollAuthenticator = "POST /v1/users/{userId}/authenticators"
     case deleteAuthenticator = "DELETE /v1/users/{userId}/authenticators/{userAuthenticatorId}"

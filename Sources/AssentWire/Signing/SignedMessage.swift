@@ -17,10 +17,14 @@ public enum SignedMessage {
     /// The compatible approval message: the challenge id itself.
     public static func challenge(_ challengeId: String) -> String { challengeId }
 
-    /// Assent's bound decision message: the challenge id, the decision and the verification code, so none of them
-    /// can be changed in transit. Lines separated by `\n`: `assent-decision-v1`, challengeId, `approve` or `deny`,
-    /// the code (empty when none).
-    public static func decision(challengeId: String, approved: Bool, verificationCode: String?) -> String {
-        ["assent-decision-v1", challengeId, approved ? "approve" : "deny", verificationCode ?? ""].joined(separator: "\n")
+    /// Assent's bound decision message: the challenge id, the decision, the verification code and a fraud report,
+    /// so none of them can be changed in transit. Lines separated by `\n`: `assent-decision-v1`, challengeId,
+    /// `approve` or `deny`, the code (empty when none), and only when `reportFraud` a last line `report-fraud` (so a
+    /// message without a report is what it always was).
+    public static func decision(
+        challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false
+    ) -> String {
+        (["assent-decision-v1", challengeId, approved ? "approve" : "deny", verificationCode ?? ""]
+            + (reportFraud ? ["report-fraud"] : [])).joined(separator: "\n")
     }
 }

@@ -56,9 +56,15 @@ struct DeviceFactor {
     }
 
     /// Answers a push challenge, factor-signed when `--factor` was given.
-    func answerPush(challengeId: String, approved: Bool, verificationCode: String?) async throws -> AssentResponse<Bool> {
+    /// `reportFraud` ("this wasn't me", a denial) needs no factor and is sent without one.
+    func answerPush(
+        challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false
+    ) async throws -> AssentResponse<Bool> {
         let response: AssentResponse<Bool>
-        if let authentication {
+        if reportFraud {
+            response = await assent.push.updateChallenge(
+                challengeId: challengeId, approved: approved, verificationCode: verificationCode, reportFraud: true)
+        } else if let authentication {
             response = await assent.push.updateChallenge(
                 challengeId: challengeId, approved: approved, verificationCode: verificationCode, authentication: authentication)
         } else {

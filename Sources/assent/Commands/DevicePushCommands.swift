@@ -109,7 +109,9 @@ enum DevicePushCommands {
             options: DeviceHome.options + [
                 .optional("--challenge", "ID", "the challenge to answer (default: the pending one)"),
                 .optional("--code", "CODE", "the verification code the sign-in page shows, when it asks for one"),
-            ] + DeviceFactor.options
+            ] + (approved ? [] : [
+                .flag("--not-me", "this wasn't me: report the push as fraud, which locks push for the user for a while"),
+            ]) + DeviceFactor.options
         ) { invocation in
             let options = invocation.options
             let home = try DeviceHome(invocation)
@@ -131,10 +133,16 @@ enum DevicePushCommands {
                 shown = pending
                 challengeId = pending.challengeId
             }
-            _ = try await answering.answerPush(challengeId: challengeId, approved: approved, verificationCode: code)
-                .value("cannot \(name) the challenge")
-            try invocation.output.result(AnswerJSON(challengeId: challengeId, approved: approved, challenge: shown)) {
-                approved ? "Approved challenge \(challengeId)." : "Denied challenge \(challengeId)."
+            let notMe = !approved && options.flag("--not-me")
+            _ = try await answering.answerPush(
+                challengeId: challengeId, approved: approved, verificationCode: code, reportFraud: notMe
+            ).value("cannot \(name) the challenge")
+            try invocation.output.result(
+                AnswerJSON(challengeId: challengeId, approved: approved, reportedFraud: notMe ? true : nil, challenge: shown)
+            ) {
+                approved
+                    ? "Approved challenge \(challengeId)."
+                    : notMe ? "Denied challenge \(challengeId) and reported it as not yours." : "Denied challenge \(challengeId)."
             }
         }
     }
@@ -178,6 +186,8 @@ enum DevicePushCommands {
     struct AnswerJSON: Encodable {
         var challengeId: String
         var approved: Bool
+        /// True when denied with `--not-me`.
+        var reportedFraud: Bool?
         var challenge: AppChallenge?
     }
 

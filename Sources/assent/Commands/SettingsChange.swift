@@ -20,6 +20,8 @@ struct SettingsChange {
     var numberMatching: Bool?
     var requireBoundSignature: Bool?
     var maxPendingPush: Int?
+    var pushThrottle: Int?
+    var fraudLock: Int?
     var maxFailedAttempts: Int?
     /// `.some(nil)` removes the requirement.
     var requiredApprovalFactor: PowerAuthSignatureType??
@@ -61,6 +63,8 @@ struct SettingsChange {
         numberMatching = try Self.onOff(options, "--number-matching")
         requireBoundSignature = try Self.onOff(options, "--require-bound-signature")
         maxPendingPush = try Self.number(options, "--max-pending-push", 1...100)
+        pushThrottle = try Self.number(options, "--push-throttle", 1...3600)
+        fraudLock = try Self.number(options, "--fraud-lock", 0...(30 * 86_400))
         maxFailedAttempts = try Self.number(options, "--max-failed-attempts", 1...64)
         if let text = options.string("--required-approval-factor") {
             if text.lowercased() == "none" {
@@ -106,6 +110,7 @@ struct SettingsChange {
         unenrolledState == nil && removedRules.isEmpty && rules.isEmpty && tokenLifetime == nil && webhookURL == nil
             && challengeTimeout == nil && pushCredentialLifetime == nil && publicCustomKeys == nil
             && publicUserCustomKeys == nil && numberMatching == nil && requireBoundSignature == nil && maxPendingPush == nil
+            && pushThrottle == nil && fraudLock == nil
             && maxFailedAttempts == nil && requiredApprovalFactor == nil && requireActivationCommit == nil
             && allowLegacyPowerAuth30 == nil && approvalFactorRules.isEmpty
     }
@@ -147,6 +152,8 @@ struct SettingsChange {
         if let numberMatching { settings.numberMatching = numberMatching }
         if let requireBoundSignature { settings.requireBoundSignature = requireBoundSignature }
         if let maxPendingPush { settings.maxPendingPushChallenges = maxPendingPush }
+        if let pushThrottle { settings.pushThrottleSeconds = pushThrottle }
+        if let fraudLock { settings.fraudLockSeconds = fraudLock }
         if let maxFailedAttempts { settings.maxFailedAttempts = maxFailedAttempts }
         if let requiredApprovalFactor { settings.requiredApprovalFactor = requiredApprovalFactor }
         if let requireActivationCommit { settings.requireActivationCommit = requireActivationCommit }

@@ -53,8 +53,9 @@ extension TenantCommands {
         private enum CodingKeys: String, CodingKey {
             case unenrolledState, actionRules, tokenLifetimeSeconds, webhookURL, challengeTimeoutSeconds,
                  pushCredentialLifetimeSeconds, publicCustomKeys, publicUserCustomKeys, numberMatching,
-                 requireBoundSignature, maxPendingPushChallenges, maxFailedAttempts, requiredApprovalFactor,
-                 requireActivationCommit, approvalFactorRules, allowLegacyPowerAuth30
+                 requireBoundSignature, maxPendingPushChallenges, pushThrottleSeconds, fraudLockSeconds,
+                 maxFailedAttempts, requiredApprovalFactor, requireActivationCommit, approvalFactorRules,
+                 allowLegacyPowerAuth30
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -70,6 +71,8 @@ extension TenantCommands {
             try container.encode(settings.numberMatching, forKey: .numberMatching)
             try container.encode(settings.requireBoundSignature, forKey: .requireBoundSignature)
             try container.encode(settings.maxPendingPushChallenges, forKey: .maxPendingPushChallenges)
+            try container.encode(settings.pushThrottleSeconds, forKey: .pushThrottleSeconds)
+            try container.encode(settings.fraudLockSeconds, forKey: .fraudLockSeconds)
             try container.encode(settings.maxFailedAttempts, forKey: .maxFailedAttempts)
             try container.encode(settings.requiredApprovalFactor?.rawValue, forKey: .requiredApprovalFactor)
             try container.encode(settings.requireActivationCommit, forKey: .requireActivationCommit)

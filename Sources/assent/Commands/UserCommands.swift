@@ -3,7 +3,9 @@ import AssentWire
 
 /// `assent admin user ...` and `assent admin authenticators ...` through the server API of a running `assentd`.
 enum UserCommands {
-    static let user = Command.group("user", "read, update or delete a user (server API)", [getUser, updateUser, deleteUser])
+    static let user = Command.group(
+        "user", "read, update or delete a user (server API); reset their push throttle (database)",
+        [getUser, updateUser, deleteUser, pushReset])
 
     static let getUser = Command.leaf(
         "get", "show a user", details: "GET /v1/users/{user}. An unknown user is shown as not enrolled.",

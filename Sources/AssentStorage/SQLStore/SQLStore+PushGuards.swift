@@ -1,0 +1,81 @@
+import AssentServerCore
+
+/// The push guards' statements, the same in both dialects.
+enum PushGuardQueries {
+    static let columns = "recent_failures, consecutive_failures, throttle_level, throttled_until, locked_until, counted_through"
+    static let byUser: SQL = "SELECT \(columns) FROM push_guards WHERE tenant_id = $1 AND user_id = $2"
+    /// When the user's push challenges expired unanswered in ($3, $4]. A challenge whose start failed (the tenant's
+    /// push webhook refused it, so it was ended at once) is not the user's doing and does not count.
+    static let expiries: SQL = """
+        SELECT c.expires_at FROM challenges c
+        WHERE c.tenant_id = $1 AND c.user_id = $2 AND c.kind = 'push' AND c.state = 'pending'
+          AND c.expires_at > $3 AND c.expires_at <= $4
+          AND NOT EXISTS (SELECT 1 FROM challenge_timeline t WHERE t.challenge_id = c.id AND t.event = 'webhook.failed')
+        """
+    static let upsert: SQL = """
+        INSERT INTO push_guards (tenant_id, user_id, \(columns), updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        ON CONFLICT (tenant_id, user_id) DO UPDATE SET recent_failures = excluded.recent_failures,
+          consecutive_failures = excluded.consecutive_failures, throttle_level = excluded.throttle_level,
+          throttled_until = excluded.throttled_until, locked_until = excluded.locked_until,
+          counted_through = excluded.counted_through, updated_at = excluded.updated_at
+        """
+    static let insertTimelineEntry: SQL = """
+        INSERT INTO challenge_timeline (tenant_id, challenge_id, at, event, authenticator_id, provider, attempt, status,
+          detail)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        """
+
+    /// The stored guard and the expiries it has not counted, read on `db`.
+    static func read(
+        tenantID: String, userID: String, now: Int64, in db: some StoreConnection
+    ) throws -> (PushGuard?, [Int64]) {
+        let stored = try db.queryOne(byUser, [.text(tenantID), .text(userID)]) { row in
+            var state = PushGuard(tenantID: tenantID, userID: userID, now: now)
+            state.recentFailures = try row.string(0).split(separator: ",").compactMap { Int64($0) }
+            state.consecutiveFailures = Int(row.int64(1))
+            state.throttleLevel = Int(row.int64(2))
+            state.throttledUntil = row.optionalInt64(3)
+            state.lockedUntil = row.optionalInt64(4)
+            state.expiriesCountedThrough = row.int64(5)
+            return state
+        }
+        let since = stored?.expiriesCountedThrough ?? PushGuard(tenantID: tenantID, userID: userID, now: now).expiriesCountedThrough
+        let expired = try db.query(expiries, [.text(tenantID), .text(userID), .integer(since), .integer(now)]) { $0.int64(0) }
+        return (stored, expired)
+    }
+}
+
+extension SQLStore {
+    package func pushGuard(tenantID: String, userID: String, now: Int64) async throws -> (PushGuard?, [Int64]) {
+        try await read { db in try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db) }
+    }
+
+    package func updatePushGuard(
+        tenantID: String, userID: String, now: Int64, timeline: [ChallengeTimelineEntry], events: [WebhookEvent],
+        _ change: @escaping @Sendable (inout PushGuard, _ expiredAt: [Int64]) -> Void
+    ) async throws -> PushGuard {
+        try await write { db in
+            // The lock push starts for this user take (``ChallengeQueries/lockCap``): every change to the guard, from
+            // any instance, takes turns on it, so the read below sees every change committed before it.
+            try ChallengeQueries.lockCap(tenantID: tenantID, userID: userID, in: db)
+            let (stored, expired) = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
+            var state = stored ?? PushGuard(tenantID: tenantID, userID: userID, now: now)
+            change(&state, expired)
+            state.expiriesCountedThrough = max(state.expiriesCountedThrough, now)
+            try db.update(
+                PushGuardQueries.upsert,
+                [.text(tenantID), .text(userID), .text(state.recentFailures.map(String.init).joined(separator: ",")),
+                 .integer(Int64(state.consecutiveFailures)), .integer(Int64(state.throttleLevel)),
+                 .optional(state.throttledUntil), .optional(state.lockedUntil), .integer(state.expiriesCountedThrough),
+                 .integer(now)])
+            for e in timeline {
+                try db.update(
+                    PushGuardQueries.insertTimelineEntry,
+                    [.text(e.tenantID), .text(e.challengeID), .integer(e.at), .text(e.event), .optional(e.authenticatorID),
+                     .optional(e.provider), .optional(e.attempt), .optional(e.status), .optional(e.detail)])
+            }
+            try WebhookQueries.enqueue(events, in: db)
+            return state
+        }
+    }
+}
