@@ -171,9 +171,13 @@ package final class AssentApplication: Sendable {
     /// Every route the server serves, in the order they were added (preflight `OPTIONS` routes included).
     package let routes: [(method: String, pattern: String)]
 
-    /// Creates the development tenant when the database has no tenant, then starts listening.
+    /// Creates the development tenant when asked (``ServerConfiguration/createDevelopmentTenant``, SQLite only) and
+    /// the database has no tenant, then starts listening.
     package func start() async throws -> Started {
         var development: TenantDirectory.Credentials?
+        if configuration.createDevelopmentTenant, configuration.databaseLocation.isShared {
+            throw ServerConfiguration.Invalid(description: ServerConfiguration.developmentTenantOnPostgres)
+        }
         if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
             development = try await tenants.create(name: "Development")
         }
