@@ -52,7 +52,8 @@ package final class AssentApplication: Sendable {
         let challengeEvents = ChallengeEvents()
         bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
-        let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
+        let devices = DeviceCredentialService(
+            store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock))
         let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger) { [store] tenantID in
             try await store.tenant(id: tenantID)?.settings
         }

@@ -137,15 +137,6 @@ enum StoreRecords {
 
     static let nonceColumns = "id, tenant_id, authenticator_id, purpose, message, created_at, expires_at, used_at"
 
-    static func nonce(_ row: some StoreRow) throws -> Nonce {
-        guard let purpose = Nonce.Purpose(rawValue: try row.string(3)) else {
-            throw StoreError(.corrupt, "unknown nonce purpose")
-        }
-        return Nonce(
-            id: try row.string(0), tenantID: try row.string(1), authenticatorID: try row.string(2), purpose: purpose,
-            message: try row.string(4), createdAt: row.int64(5), expiresAt: row.int64(6), usedAt: row.optionalInt64(7))
-    }
-
     // MARK: Challenges
 
     static let challengeColumns = """
