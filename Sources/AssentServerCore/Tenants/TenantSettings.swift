@@ -54,6 +54,16 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     package var approvalFactorRules: [String: PowerAuthSignatureType] = [:]
     /// New activations wait in `PENDING_COMMIT` until the backend commits them.
     package var requireActivationCommit = false
+    /// The action codes an anonymous QR start (tenant ID only, no track token) may name; any other is refused
+    /// `403 action_not_allowed`. Anyone who knows the tenant ID can start one, so only codes the tenant means for
+    /// anonymous sign-in belong here.
+    package var anonymousActionCodes: [String] = Self.defaultAnonymousActionCodes
+    /// The factors approvals of anonymous QR challenges need, whatever action code the start named (the caller
+    /// picks the code, so per-action rules do not apply to it); nil falls back to ``requiredApprovalFactor``.
+    package var anonymousApprovalFactor: PowerAuthSignatureType?
+
+    /// ``anonymousActionCodes`` unless set.
+    package static let defaultAnonymousActionCodes = ["signIn"]
 
     /// Default settings.
     package init() {}
@@ -78,6 +88,12 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     /// ``requiredApprovalFactor``; nil when none.
     package func approvalFactor(forAction action: String?) -> PowerAuthSignatureType? {
         action.flatMap { approvalFactorRules[$0] } ?? requiredApprovalFactor
+    }
+
+    /// The factors an approval of `challenge` must prove: ``anonymousApprovalFactor`` (else ``requiredApprovalFactor``)
+    /// for an anonymous one, whatever its action code; otherwise ``approvalFactor(forAction:)``.
+    package func approvalFactor(for challenge: Challenge) -> PowerAuthSignatureType? {
+        challenge.isAnonymous ? anonymousApprovalFactor ?? requiredApprovalFactor : approvalFactor(forAction: challenge.actionCode)
     }
 
     /// The state the rule above gives.
@@ -108,5 +124,8 @@ package struct TenantSettings: Codable, Sendable, Hashable {
         requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)
         approvalFactorRules = try container.decodeIfPresent([String: PowerAuthSignatureType].self, forKey: .approvalFactorRules) ?? [:]
         requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
+        anonymousActionCodes = try container.decodeIfPresent([String].self, forKey: .anonymousActionCodes)
+            ?? Self.defaultAnonymousActionCodes
+        anonymousApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .anonymousApprovalFactor)
     }
 }

@@ -169,6 +169,9 @@ enum Schema {
     /// Step 6: the location the backend tracked with an action, shown to the device that claims its QR challenge.
     static let actionLocation: SQL = "ALTER TABLE actions ADD COLUMN location TEXT;"
 
+    /// Step 7: whether a challenge was opened anonymously (its context is the caller's, not the tenant's).
+    static let challengeAnonymous: SQL = "ALTER TABLE challenges ADD COLUMN anonymous \(boolean) NOT NULL DEFAULT \(`false`);"
+
     /// Step 4: PowerAuth applications and activations.
     static let powerAuth: SQL = """
         CREATE TABLE powerauth_applications (

@@ -54,7 +54,7 @@ extension TenantCommands {
             case unenrolledState, actionRules, tokenLifetimeSeconds, webhookURL, challengeTimeoutSeconds,
                  pushCredentialLifetimeSeconds, publicCustomKeys, publicUserCustomKeys, numberMatching,
                  requireBoundSignature, maxPendingPushChallenges, maxFailedAttempts, requiredApprovalFactor,
-                 requireActivationCommit, approvalFactorRules
+                 requireActivationCommit, approvalFactorRules, anonymousActionCodes, anonymousApprovalFactor
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -74,6 +74,8 @@ extension TenantCommands {
             try container.encode(settings.requiredApprovalFactor?.rawValue, forKey: .requiredApprovalFactor)
             try container.encode(settings.requireActivationCommit, forKey: .requireActivationCommit)
             try container.encode(settings.approvalFactorRules.mapValues(\.rawValue), forKey: .approvalFactorRules)
+            try container.encode(settings.anonymousActionCodes, forKey: .anonymousActionCodes)
+            try container.encode(settings.anonymousApprovalFactor?.rawValue, forKey: .anonymousApprovalFactor)
         }
     }
 

@@ -104,6 +104,10 @@ enum TenantCommands {
             .optional("--require-activation-commit", "on|off", "new activations wait for the backend to commit them"),
             .repeatable("--action-approval-factor", "ACTION:TYPE|ACTION:none",
                         "require a factor for approvals of one action (overrides --required-approval-factor); none removes it"),
+            .optional("--anonymous-actions", "A1,A2|none",
+                      "action codes an anonymous QR start (tenant ID only) may name (default signIn); none allows no anonymous start"),
+            .optional("--anonymous-approval-factor", "TYPE|none",
+                      "factors approvals of anonymous QR challenges need, whatever their action (default: --required-approval-factor)"),
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
