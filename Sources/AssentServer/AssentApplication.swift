@@ -105,7 +105,8 @@ package final class AssentApplication: Sendable {
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey))
+                tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey)),
+            qrCode: QRCodeAdministration(tenants: tenants)
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,

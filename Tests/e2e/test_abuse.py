@@ -572,6 +572,29 @@ def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(ser
     assert tenant.start_anonymous(action="payment").status_code == 403
 
 
+def test_v5_anonymous_settings_are_set_over_the_server_api(server):
+    tenant = _V5Tenant(server)
+    secret = {"Authorization": "Basic " + v5_base64.b64encode((tenant.sdk.api_secret_key + ":").encode()).decode()}
+    url = f"{server.api}/tenant/qr-code"
+    assert requests.get(url, headers=secret, timeout=10).json() == {
+        "anonymousActionCodes": ["signIn"], "anonymousApprovalFactor": None}
+    assert requests.get(url, headers=tenant.basic, timeout=10).status_code == 401, "the tenant ID alone is no secret"
+    before = server.snapshot()
+    for bad in [{"anonymousActionCodes": ["pay\u202ement"]}, {"anonymousActionCodes": "signIn"},
+                {"anonymousApprovalFactor": "none_at_all"}, {"anonymousActionCodes": ["a"] * 65}]:
+        r = requests.patch(url, json=bad, headers=secret, timeout=10)
+        assert r.status_code == 400 and r.json()["errorCode"] == "invalid_request", (bad, r.text)
+    assert server.snapshot() == before
+    r = requests.patch(url, json={"anonymousActionCodes": ["signIn", "kiosk"],
+                                  "anonymousApprovalFactor": "possession_biometry"}, headers=secret, timeout=10)
+    assert r.status_code == 200 and r.json() == {"anonymousActionCodes": ["signIn", "kiosk"],
+                                                 "anonymousApprovalFactor": "possession_biometry"}, r.text
+    assert tenant.start_anonymous(action="kiosk").status_code == 200, "the server's own change is seen at once"
+    r = requests.patch(url, json={"anonymousActionCodes": [], "anonymousApprovalFactor": None}, headers=secret, timeout=10)
+    assert r.json() == {"anonymousActionCodes": [], "anonymousApprovalFactor": None}, r.text
+    assert tenant.start_anonymous(action="signIn").status_code == 403, "an empty allowlist allows no anonymous start"
+
+
 def _v5_cli_device(home, *args, password=None, ok=True):
     env = {"PATH": v5_os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
     if password is not None:
