@@ -112,9 +112,8 @@ for instance in $(seq "$instances"); do
     instance_log=$log
     (( instances > 1 )) && instance_log=$workdir/assentd-$instance.log
 
-    # --no-dev-tenant: an empty database would otherwise get a development tenant whose
-    # secret key assentd prints to stdout, i.e. into the log this script may show.
-    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --no-dev-tenant \
+    # No --dev: the benchmark creates its own tenant, and no secret key reaches the log this script may show.
+    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" \
         ${server_args[@]+"${server_args[@]}"} >"$instance_log" 2>&1 &
     server_pid=$!
     server_pids+=("$server_pid")

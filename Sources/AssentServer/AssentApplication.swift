@@ -52,7 +52,8 @@ package final class AssentApplication: Sendable {
         let challengeEvents = ChallengeEvents()
         bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
-        let devices = DeviceCredentialService(store: store, clock: clock, webhooks: webhookEvents)
+        let devices = DeviceCredentialService(
+            store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock))
         let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
@@ -105,7 +106,8 @@ package final class AssentApplication: Sendable {
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
                 tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey)),
-            guards: pushGuards
+            guards: pushGuards,
+            qrCode: QRCodeAdministration(tenants: tenants)
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
@@ -172,9 +174,13 @@ package final class AssentApplication: Sendable {
     /// Every route the server serves, in the order they were added (preflight `OPTIONS` routes included).
     package let routes: [(method: String, pattern: String)]
 
-    /// Creates the development tenant when the database has no tenant, then starts listening.
+    /// Creates the development tenant when asked (``ServerConfiguration/createDevelopmentTenant``, SQLite only) and
+    /// the database has no tenant, then starts listening.
     package func start() async throws -> Started {
         var development: TenantDirectory.Credentials?
+        if configuration.createDevelopmentTenant, configuration.databaseLocation.isShared {
+            throw ServerConfiguration.Invalid(description: ServerConfiguration.developmentTenantOnPostgres)
+        }
         if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
             development = try await tenants.create(name: "Development")
         }

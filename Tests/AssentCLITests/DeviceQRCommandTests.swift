@@ -151,7 +151,7 @@ import AssentTestSupport
 
     /// The kiosk page: an anonymous challenge opened with only the tenant ID; answers `qrPayload`, `deviceCode`, ...
     private func start(_ server: ServerProcess, custom: [String: Any]? = nil) async throws -> [String: Any] {
-        var body: [String: Any] = ["action": "kioskSignIn"]
+        var body: [String: Any] = ["action": "signIn"]
         body["custom"] = custom
         return try await page(server, "/v1/client/challenge/qr-code", body)
     }
@@ -200,10 +200,11 @@ import AssentTestSupport
         let payload = try #require(challenge["qrPayload"] as? String)
         let claimed = try qr(home, ["claim", payload])
         #expect(claimed.status == 0, "\(claimed.stderr)")
-        for text in [challengeId, "kioskSignIn", "127.0.0.1", Self.kioskAgent, #""terminal":"Lobby 2""#, "qr approve"] {
+        for text in [challengeId, "signIn", "127.0.0.1", Self.kioskAgent, "qr approve"] {
             #expect(claimed.stdout.contains(text), "\(text) in \(claimed.stdout)")
         }
-        #expect(!claimed.stdout.contains("secret"))
+        // An anonymous page's custom data is never shown as the tenant's.
+        #expect(!claimed.stdout.contains("Lobby 2") && !claimed.stdout.contains("secret"))
         let remembered = try #require(try home.state()["lastClaim"] as? [String: Any])
         #expect(remembered["challengeId"] as? String == challengeId)
         #expect(try await poll(server, challenge)["isClaimed"] as? Bool == true)
@@ -261,14 +262,14 @@ import AssentTestSupport
         #expect(claimed.status == 0, "\(claimed.stderr)")
         let claim = try claimed.object()
         #expect(claim["challengeId"] as? String == challengeId && claim["success"] as? Bool == true)
-        #expect(claim["actionCode"] as? String == "kioskSignIn" && claim["userAgent"] as? String == Self.kioskAgent)
+        #expect(claim["actionCode"] as? String == "signIn" && claim["userAgent"] as? String == Self.kioskAgent)
         #expect(claim["ipAddress"] as? String == "127.0.0.1")
 
         let declined = try qr(home, ["decline", "--challenge", challengeId, "--json"])
         #expect(declined.status == 0, "\(declined.stderr)")
         #expect(try declined.object()["approved"] as? Bool == false)
         #expect(try declined.object()["challengeId"] as? String == challengeId)
-        #expect((try declined.object()["challenge"] as? [String: Any])?["actionCode"] as? String == "kioskSignIn")
+        #expect((try declined.object()["challenge"] as? [String: Any])?["actionCode"] as? String == "signIn")
         let verdict = try await poll(server, challenge)
         #expect(verdict["isConsumed"] as? Bool == true && verdict["isVerified"] as? Bool == false)
         #expect(verdict["accessToken"] == nil)

@@ -124,7 +124,7 @@ import AssentTestSupport
             headers: ["Authorization": "Bearer \(token)"])
         #expect(enrolled.status == 200)
         let started = try await server.request(
-            "POST", "/v1/client/challenge/qr-code", json: ["action": "kioskSignIn"], headers: server.tenantAuth)
+            "POST", "/v1/client/challenge/qr-code", json: ["action": "signIn"], headers: server.tenantAuth)
         let challengeID = try #require(started.json["challengeId"] as? String)
         server.clock.advance(seconds: 121)
         let before = try await server.rowCounts()

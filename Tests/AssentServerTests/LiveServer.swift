@@ -34,11 +34,11 @@ final class LiveServer: Sendable {
             configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }), clock: clock.wallClock)
         let started = try await application.start()
         baseURL = started.publicURL
-        tenant = try #require(started.developmentTenant)
+        tenant = try await application.tenantDirectory.create(name: "Development")
     }
 
     /// A server on a fresh PostgreSQL database (`sharing` nil), or a second instance on `sharing`'s database with its
-    /// master key and development tenant, as behind a load balancer. `databasePath` is then the database URL.
+    /// master key and tenant, as behind a load balancer. `databasePath` is then the database URL.
     init(postgresSharing other: LiveServer?) async throws {
         let clock = ManualClock()
         self.clock = clock
@@ -62,7 +62,7 @@ final class LiveServer: Sendable {
         if let other {
             tenant = other.tenant
         } else {
-            tenant = try #require(started.developmentTenant)
+            tenant = try await application.tenantDirectory.create(name: "Development")
         }
     }
 

@@ -22,7 +22,6 @@ import FoundationNetworking
         configuration.port = 0
         configuration.database = directory.file("assent.sqlite")
         configuration.threads = 1
-        configuration.createDevelopmentTenant = false
         configure(&configuration)
         let application = try AssentApplication(configuration: configuration, logger: Logger(minimumLevel: .error, sink: { _ in }))
         let started = try await application.start()

@@ -96,6 +96,20 @@ import Testing
         #expect(throws: ServerConfiguration.Invalid.self) { _ = try unnamed.loadMasterKey() }
     }
 
+    @Test func `the development tenant is created only when asked, never on PostgreSQL`() throws {
+        #expect(try !ServerConfiguration.parse(arguments: [], environment: [:]).createDevelopmentTenant)
+        #expect(try !ServerConfiguration.parse(arguments: ["--no-dev-tenant"], environment: [:]).createDevelopmentTenant)
+        #expect(try ServerConfiguration.parse(arguments: ["--dev"], environment: [:]).createDevelopmentTenant)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: ["ASSENT_DEV": "1"]).createDevelopmentTenant)
+        #expect(try ServerConfiguration.parse(arguments: ["--dev", "--no-dev-tenant"], environment: [:]).createDevelopmentTenant)
+        let postgres = ["ASSENT_DATABASE_URL": "postgres://localhost/assent", "ASSENT_MASTER_KEY": "x"]
+        #expect(try !ServerConfiguration.parse(arguments: [], environment: postgres).createDevelopmentTenant)
+        #expect(throws: ServerConfiguration.Invalid.self) { try ServerConfiguration.parse(arguments: ["--dev"], environment: postgres) }
+        #expect(throws: ServerConfiguration.Invalid.self) {
+            try ServerConfiguration.parse(arguments: [], environment: postgres.merging(["ASSENT_DEV": "true"]) { $1 })
+        }
+    }
+
     @Test(arguments: [
         ["--listen", "nonsense"], ["--listen", "127.0.0.1:70000"], ["--token-lifetime", "5"], ["--log-level", "loud"],
         ["--threads", "zero"], ["--bogus"], ["--database"], ["--public-url", "ftp://x"],

@@ -121,8 +121,7 @@ import AssentTestSupport
         _ = try await source.enrollDevice(StoreTests.device("d1", key: 1), enrolmentKey: "enrol") { a, _ in
             [WebhookEvent(id: "e1", tenantID: "t1", type: "authenticator.created", body: "{}", createdAt: 1)]
         }
-        try await source.insertNonce(Nonce(id: "n", tenantID: "t1", authenticatorID: "d1", purpose: .getChallenge,
-                                           message: "m", createdAt: 1, expiresAt: 100, usedAt: nil))
+        #expect(try await source.spendNonce(StoreTests.spentNonce("n")))
         #expect(try await source.insertChallenge(StoreTests.pushChallenge("c1", key: "enrol"), maxOpenForUser: nil))
         let application = ActivationStoreTests.application()
         _ = try await source.insertPowerAuthApplication(application)
@@ -147,7 +146,7 @@ import AssentTestSupport
         #expect(try await target.user(tenantID: "t1", userID: "u") == user)
         #expect(try await target.authenticators(tenantID: "t1", userID: "u") == [StoreTests.device("d1", key: 1)])
         #expect(try await target.challenge(tenantID: "t1", id: "c1") == StoreTests.pushChallenge("c1", key: "enrol"))
-        #expect(try await target.openNonce(id: "n", authenticatorID: "d1", purpose: .getChallenge, now: 5)?.message == "m")
+        #expect(try await !target.spendNonce(StoreTests.spentNonce("n")), "the spent nonce was copied")
         #expect(try await target.dueWebhookEvents(now: 10, limit: 10).map(\.id) == ["e1"])
         #expect(try await target.powerAuthApplication(tenantID: "t1") == application)
         #expect(try await target.activation(id: "pa") == activation)

@@ -64,14 +64,12 @@ import Testing
         } == 1)
     }
 
-    @Test(arguments: StoreKind.allCases) func `a nonce is consumed once across instances`(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func `a nonce is spent once across instances`(kind: StoreKind) async throws {
         let (fixture, stores) = try await Self.instances(kind)
         defer { withExtendedLifetime(fixture) {} }
         try await stores[0].insertAuthenticator(StoreTests.device("d1", key: 1))
-        try await stores[0].insertNonce(Nonce(id: "n", tenantID: "t1", authenticatorID: "d1", purpose: .updateCredential,
-                                              message: "m", createdAt: 1, expiresAt: 100, usedAt: nil))
         #expect(try await Self.race(stores, count: 32) { store, _ in
-            try await store.consumeNonce(id: "n", authenticatorID: "d1", purpose: .updateCredential, now: 5) != nil
+            try await store.spendNonce(StoreTests.spentNonce("n"))
         } == 1)
     }
 

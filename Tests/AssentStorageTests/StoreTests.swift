@@ -170,22 +170,22 @@ import Testing
         #expect(try await !store.deleteAuthenticator(tenantID: "t1", userID: "u", id: "d1") { _ in [] })
     }
 
-    @Test(arguments: StoreKind.allCases) func `nonces are single use and expire`(kind: StoreKind) async throws {
+    static func spentNonce(_ id: String, expiresAt: Int64 = 100) -> Nonce {
+        Nonce(id: id, tenantID: "t1", authenticatorID: "d1", purpose: .updateCredential, message: id, createdAt: 1,
+              expiresAt: expiresAt, usedAt: 5)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `a nonce is spent once and kept until it expires`(kind: StoreKind) async throws {
         let fixture = try await Self.fixture(kind)
         let store = fixture.store
         defer { withExtendedLifetime(fixture) {} }
         try await store.insertAuthenticator(Self.device("d1", key: 1))
-        for i in 0..<10 {
-            try await store.insertNonce(Nonce(id: "n\(i)", tenantID: "t1", authenticatorID: "d1", purpose: .getChallenge,
-                                              message: "m\(i)", createdAt: Int64(10 + i), expiresAt: 100, usedAt: nil))
-        }
-        let open = try await store.openNonces(authenticatorID: "d1", purpose: .getChallenge, now: 50)
-        #expect(open.map(\.id) == (2..<10).reversed().map { "n\($0)" })
-        #expect(try await store.openNonce(id: "n9", authenticatorID: "d1", purpose: .getChallenge, now: 50)?.message == "m9")
-        #expect(try await store.openNonce(id: "n9", authenticatorID: "d1", purpose: .updateCredential, now: 50) == nil)
-        #expect(try await store.consumeNonce(id: "n9", authenticatorID: "d1", purpose: .getChallenge, now: 50)?.usedAt == 50)
-        #expect(try await store.consumeNonce(id: "n9", authenticatorID: "d1", purpose: .getChallenge, now: 51) == nil)
-        #expect(try await store.consumeNonce(id: "n8", authenticatorID: "d1", purpose: .getChallenge, now: 100) == nil)
+        #expect(try await store.spendNonce(Self.spentNonce("n1")))
+        #expect(try await !store.spendNonce(Self.spentNonce("n1")))
+        #expect(try await store.spendNonce(Self.spentNonce("n2", expiresAt: 50)))
+        _ = try await store.sweep(now: 60, challengesBefore: 0, eventsBefore: 0)
+        #expect(try await !store.spendNonce(Self.spentNonce("n1")), "an unexpired record outlives the sweep")
+        #expect(try await store.spendNonce(Self.spentNonce("n2", expiresAt: 50)), "an expired one is swept")
     }
 
     @Test(arguments: StoreKind.allCases)

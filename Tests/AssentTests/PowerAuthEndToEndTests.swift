@@ -389,7 +389,7 @@ import AssentTestSupport
         // The same policy holds for QR approvals.
         #expect(await assent.qr.addCredential(token: try await server.enrolmentToken("alice")).data != nil)
         let page = "Basic " + Data("\(server.tenantID):".utf8).base64EncodedString()
-        let qr = try await server.call("POST", "/v1/client/challenge/qr-code", authorization: page, body: ["action": "kioskSignIn"])
+        let qr = try await server.call("POST", "/v1/client/challenge/qr-code", authorization: page, body: ["action": "signIn"])
         let qrChallenge = try #require(qr.json["challengeId"] as? String, "\(qr.json)")
         #expect(await assent.qr.claimChallenge(challengeId: qrChallenge).data != nil)
         #expect(await assent.qr.updateChallenge(challengeId: qrChallenge, approved: true).errorCode == AssentErrorCode.factorRequired)

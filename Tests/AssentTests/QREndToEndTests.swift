@@ -52,7 +52,7 @@ import AssentTestSupport
 
     /// The page opens an anonymous challenge; answers it (with `qrPayload` and `deviceCode`).
     private func start(_ server: ServerProcess, custom: [String: Any]? = nil) async throws -> [String: Any] {
-        var body: [String: Any] = ["action": "kioskSignIn"]
+        var body: [String: Any] = ["action": "signIn"]
         body["custom"] = custom
         let started = try await page(server, "/v1/client/challenge/qr-code", body)
         #expect(started.status == 200, "\(started.json)")
@@ -95,9 +95,9 @@ import AssentTestSupport
         // The phone scans it, claims it and shows who is asking.
         let claimed = await assent.qr.claimChallenge(payload: payload)
         let claim = try #require(claimed.data, "\(claimed.error ?? "") \(claimed.errorCode ?? "")\n\(server.log)")
-        #expect(claim.success && claim.challengeId == challengeId && claim.actionCode == "kioskSignIn")
+        #expect(claim.success && claim.challengeId == challengeId && claim.actionCode == "signIn")
         #expect(claim.ipAddress == "127.0.0.1" && claim.userAgent == Self.kioskAgent)
-        #expect(claim.custom == ["terminal": .string("Lobby 2")])
+        #expect(claim.custom == nil, "an anonymous page's custom data is never shown as the tenant's")
         #expect(claim.user == ChallengeUser(custom: ["tier": .string("gold")]))
         #expect(claim.idempotencyKey?.isEmpty == false)
         #expect(claim.location == nil, "an anonymous challenge has no tracked location")
@@ -122,7 +122,7 @@ import AssentTestSupport
         #expect(validated.json["isValid"] as? Bool == true, "\(validated.json)")
         #expect(validated.json["verificationMethod"] as? String == "DEVICE")
         #expect(validated.json["userId"] as? String == "alice")
-        #expect(validated.json["actionCode"] as? String == "kioskSignIn")
+        #expect(validated.json["actionCode"] as? String == "signIn")
         #expect(validated.json["idempotencyKey"] as? String == claim.idempotencyKey)
 
         // Answered once: a second answer and a second claim are refused.
@@ -150,7 +150,7 @@ import AssentTestSupport
 
         // A bare challenge ID is understood too.
         let claimed = await assent.qr.claimChallenge(payload: challengeId)
-        #expect(claimed.data?.actionCode == "kioskSignIn", "\(claimed.error ?? "")")
+        #expect(claimed.data?.actionCode == "signIn", "\(claimed.error ?? "")")
         let declined = await assent.qr.updateChallenge(challengeId: challengeId, approved: false)
         #expect(declined.data == true, "\(declined.error ?? "")")
 

@@ -130,7 +130,7 @@ class Server:
         self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{self.port}", "--database", self.database,
-             "--no-dev-tenant", *extra],
+             *extra],
             stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:

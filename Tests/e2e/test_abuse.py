@@ -249,7 +249,7 @@ def files_run_assentd(directory, key_file, timeout=15):
     database = files_os.path.join(directory, "data", "assent.sqlite")
     process = files_subprocess.Popen(
         [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{files_free_port()}",
-         "--database", database, "--master-key-file", key_file, "--no-dev-tenant"],
+         "--database", database, "--master-key-file", key_file],
         stdout=files_subprocess.PIPE, stderr=files_subprocess.STDOUT, env=files_env(), preexec_fn=files_umask_022)
     try:
         code = process.wait(timeout=timeout)
@@ -288,8 +288,7 @@ def test_data_directory_and_database_files_are_owner_only(store):
         database = files_os.path.join(directory, "data", "nested", "assent.sqlite")
         port = files_free_port()
         process = files_subprocess.Popen(
-            [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database,
-             "--no-dev-tenant"],
+            [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database],
             stdout=files_subprocess.DEVNULL, stderr=files_subprocess.DEVNULL, env=files_env(),
             preexec_fn=files_umask_022)
         try:
@@ -516,6 +515,158 @@ def _v3_device(server, *settings):
 
 def _v3_backend_view(server, device):
     r = requests.get(f"{server.api}/activations/{device.activation_id}", headers=device.secret_basic, timeout=10)
+
+# --- V5, V6, --dev: anonymous QR context, signing messages no stranger can evict, the development tenant ---
+import base64 as v5_base64
+import json as v5_json
+import os as v5_os
+import subprocess as v5_subprocess
+import tempfile as v5_tempfile
+import time as v5_time
+
+import pytest as v5_pytest
+import websocket as v5_websocket
+
+from conftest import BIN as V5_BIN, free_port as v5_free_port, postgres as v5_postgres
+
+
+class _V5Tenant:
+    def __init__(self, server, *settings):
+        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v5-" + uuid.uuid4().hex[:6])
+        self.id, self.server = created["tenantId"], server
+        if settings:
+            assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
+        self.sdk = AuthsignalClient(created["secretKey"], api_url=server.api)
+        self.basic = {"Authorization": "Basic " + v5_base64.b64encode((self.id + ":").encode()).decode()}
+
+    def enrol(self, kind="push"):
+        user = f"v5-{uuid.uuid4().hex[:8]}"
+        device = Device(self.server, self.id)
+        r = device.add(self.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"], kind=kind)
+        assert r.status_code == 200, r.text
+        device.user = user
+        return device
+
+    def start_anonymous(self, **body):
+        return requests.post(f"{self.server.api}/client/challenge/qr-code", json=body, headers=self.basic, timeout=10)
+
+
+def _v5_claim(device, challenge_id):
+    body = {"challengeId": challenge_id, "publicKey": device.public_key, "signature": device.sign(challenge_id)}
+    return device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=device.basic, timeout=10)
+
+
+def test_v5_anonymous_qr_start_cannot_present_custom_data_as_trusted(server):
+    tenant = _V5Tenant(server, "--public-custom-keys", "merchant,amount")
+    victim = tenant.enrol(kind="qr-code")
+    # The attacker knows only the tenant ID (it is in every QR code) and names a key the tenant marked public.
+    r = tenant.start_anonymous(action="signIn", custom={"merchant": "Your Bank (verified)", "amount": "0.00"})
+    assert r.status_code == 200, r.text
+    started = r.json()
+    claimed = _v5_claim(victim, started["challengeId"])
+    assert claimed.status_code == 200, claimed.text
+    assert "custom" not in claimed.json(), f"the caller's words reached the device as the tenant's: {claimed.json()}"
+    # The backend's own tracked context still reaches the device: only anonymous custom data is left out.
+    tracked = tenant.sdk.track(victim.user, "signIn", {"custom": {"merchant": "Shop", "internal": "x"}})
+    own = requests.post(f"{server.api}/client/challenge/qr-code", json={},
+                        headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10).json()
+    assert _v5_claim(victim, own["challengeId"]).json()["custom"] == {"merchant": "Shop"}
+
+
+def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(server):
+    tenant = _V5Tenant(server)
+    before = server.snapshot()
+    for action in ["payment", "approvePayment", "signin"]:
+        r = tenant.start_anonymous(action=action)
+        assert r.status_code == 403, r.text
+        body = r.json()
+        assert body["errorCode"] == "action_not_allowed" and "signIn" in body["errorDescription"], body
+    ws = v5_websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
+                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant.id}"])
+    try:
+        ws.send(v5_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "payment"}}))
+        refused = v5_json.loads(ws.recv())
+        assert refused["type"] == "ERROR" and refused["data"]["errorCode"] == "action_not_allowed", refused
+    finally:
+        ws.close()
+    assert server.snapshot() == before, "a refused start stored nothing"
+    assert tenant.start_anonymous(action="signIn").status_code == 200, "the default allowlist is signIn"
+    # The tenant widens its allowlist; then, and only then, the code may be named anonymously.
+    assent("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant.id,
+           "--anonymous-actions", "signIn,kioskSignIn")
+    v5_time.sleep(1.1)  # a tenant changed by the CLI is read again within a second
+    widened = tenant.start_anonymous(action="kioskSignIn")
+    assert widened.status_code == 200, widened.text
+    assert tenant.start_anonymous(action="payment").status_code == 403
+
+
+def test_v5_anonymous_settings_are_set_over_the_server_api(server):
+    tenant = _V5Tenant(server)
+    secret = {"Authorization": "Basic " + v5_base64.b64encode((tenant.sdk.api_secret_key + ":").encode()).decode()}
+    url = f"{server.api}/tenant/qr-code"
+    assert requests.get(url, headers=secret, timeout=10).json() == {
+        "anonymousActionCodes": ["signIn"], "anonymousApprovalFactor": None}
+    assert requests.get(url, headers=tenant.basic, timeout=10).status_code == 401, "the tenant ID alone is no secret"
+    before = server.snapshot()
+    for bad in [{"anonymousActionCodes": ["pay\u202ement"]}, {"anonymousActionCodes": "signIn"},
+                {"anonymousApprovalFactor": "none_at_all"}, {"anonymousActionCodes": ["a"] * 65}]:
+        r = requests.patch(url, json=bad, headers=secret, timeout=10)
+        assert r.status_code == 400 and r.json()["errorCode"] == "invalid_request", (bad, r.text)
+    assert server.snapshot() == before
+    r = requests.patch(url, json={"anonymousActionCodes": ["signIn", "kiosk"],
+                                  "anonymousApprovalFactor": "possession_biometry"}, headers=secret, timeout=10)
+    assert r.status_code == 200 and r.json() == {"anonymousActionCodes": ["signIn", "kiosk"],
+                                                 "anonymousApprovalFactor": "possession_biometry"}, r.text
+    assert tenant.start_anonymous(action="kiosk").status_code == 200, "the server's own change is seen at once"
+    r = requests.patch(url, json={"anonymousActionCodes": [], "anonymousApprovalFactor": None}, headers=secret, timeout=10)
+    assert r.json() == {"anonymousActionCodes": [], "anonymousApprovalFactor": None}, r.text
+    assert tenant.start_anonymous(action="signIn").status_code == 403, "an empty allowlist allows no anonymous start"
+
+
+def _v5_cli_device(home, *args, password=None, ok=True):
+    env = {"PATH": v5_os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
+    if password is not None:
+        env["ASSENT_DEVICE_PASSWORD"] = password
+    out = v5_subprocess.run([v5_os.path.join(V5_BIN, "assent"), "device", *args, "--home", v5_os.path.join(home, "d"),
+                             "--json"], capture_output=True, text=True, timeout=60, env=env, stdin=v5_subprocess.DEVNULL)
+    assert (out.returncode == 0) == ok, out.stderr + out.stdout
+    return v5_json.loads(out.stdout) if out.stdout.strip() else {}
+
+
+def test_v5_anonymous_approvals_follow_the_anonymous_approval_factor_whatever_the_action(server):
+    # `kiosk` has the weakest rule (a PIN); anonymous approvals must prove biometry whatever code the start names.
+    tenant = _V5Tenant(server, "--anonymous-actions", "signIn,kiosk", "--action-approval-factor",
+                       "kiosk:possession_knowledge", "--anonymous-approval-factor", "possession_biometry")
+    master = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant.id)
+    user = f"v5-{uuid.uuid4().hex[:6]}"
+    with v5_tempfile.TemporaryDirectory() as home:
+        enrol = lambda: tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        _v5_cli_device(home, "activate", "--url", server.url, "--tenant", tenant.id, "--token", enrol(),
+                       "--master-public-key", master["masterPublicKey"], password="2468")
+        _v5_cli_device(home, "biometry", "add", password="2468")
+        _v5_cli_device(home, "qr", "enrol", "--url", server.url, "--tenant", tenant.id, "--token", enrol())
+
+        anonymous = tenant.start_anonymous(action="kiosk").json()
+        _v5_cli_device(home, "qr", "claim", anonymous["challengeId"])
+        weak = _v5_cli_device(home, "qr", "approve", "--challenge", anonymous["challengeId"],
+                              "--factor", "possession_knowledge", password="2468", ok=False)
+        assert weak["errorCode"] == "factor_required", weak
+        _v5_cli_device(home, "qr", "approve", "--challenge", anonymous["challengeId"], "--factor", "possession_biometry")
+        polled = requests.post(f"{server.api}/client/verify/qr-code", headers=tenant.basic, timeout=10,
+                               json={"challengeId": anonymous["challengeId"], "deviceCode": anonymous["deviceCode"]})
+        assert polled.json()["isVerified"] is True, polled.text
+
+        # A challenge the backend tracked for `kiosk` keeps the action's own rule.
+        tracked = tenant.sdk.track(user, "kiosk")
+        own = requests.post(f"{server.api}/client/challenge/qr-code", json={}, timeout=10,
+                            headers={"Authorization": "Bearer " + tracked["token"]}).json()
+        _v5_cli_device(home, "qr", "claim", own["challengeId"])
+        _v5_cli_device(home, "qr", "approve", "--challenge", own["challengeId"], "--factor", "possession_knowledge",
+                       password="2468")
+
+
+def _v6_sign(device, what):
+    r = requests.post(device.url(what) + "?publicKey=" + device.query, headers=device.basic, timeout=10)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -904,3 +1055,112 @@ def test_push_bombing_state_holds_across_two_instances(store):
             pb_refused(tenant_b.start(user)[1], "push_locked")
         finally:
             pair.stop()
+
+def test_v6_nonce_flood_does_not_make_a_device_update_fail(server):
+    tenant = _V5Tenant(server)
+    device = tenant.enrol()
+    nonce = _v6_sign(device, "push/sign")
+    before = server.snapshot()
+    for _ in range(50):  # anyone who knows the tenant ID and the public key
+        _v6_sign(device, "push/sign")
+    assert server.snapshot() == before, "asking for nonces stores nothing"
+    body = {"challengeId": nonce["challengeId"], "publicKey": device.public_key, "signature": device.sign(nonce["message"]),
+            "pushToken": "after-the-flood"}
+    r = requests.patch(device.url("push"), json=body, headers=device.basic, timeout=10)
+    assert r.status_code == 200, f"the flood made the device's update fail: {r.text}"
+    assert r.json()["pushToken"] == "after-the-flood"
+
+
+def test_v6_replayed_update_nonce_is_refused(server):
+    tenant = _V5Tenant(server)
+    device = tenant.enrol()
+    r, nonce, body = device.update(push_token="first")
+    assert r.status_code == 200, r.text
+    before = server.snapshot()
+    replay = requests.patch(device.url("push"), json={**body, "pushToken": "replayed"}, headers=device.basic, timeout=10)
+    assert replay.status_code == 401 and replay.json()["errorCode"] == "invalid_signature", replay.text
+    assert server.snapshot() == before
+    # Nor does a nonce serve another credential, nor a forged one (its MAC is the server's).
+    other = tenant.enrol()
+    fresh = _v6_sign(device, "push/sign")
+    for challenge_id in [fresh["challengeId"], fresh["challengeId"][:-2] + ("AA" if fresh["challengeId"][-2:] != "AA" else "AB")]:
+        stolen = {"challengeId": challenge_id, "publicKey": other.public_key, "signature": other.sign(challenge_id)}
+        refused = requests.patch(other.url("push"), json=stolen, headers=other.basic, timeout=10)
+        assert refused.status_code == 401 and refused.json()["errorCode"] == "invalid_signature", refused.text
+
+
+def test_v6_get_challenge_flood_does_not_withhold_public_custom_data(server):
+    tenant = _V5Tenant(server, "--public-custom-keys", "amount")
+    device = tenant.enrol()
+    tracked = tenant.sdk.track(device.user, "signIn", {"custom": {"amount": 5}})
+    started = requests.post(f"{server.api}/client/challenge/push", json={}, timeout=10,
+                            headers={"Authorization": "Bearer " + tracked["token"]})
+    assert started.status_code == 200, started.text
+    message = _v6_sign(device, "push/challenge/sign")["message"]
+    before = server.snapshot()
+    for _ in range(50):
+        _v6_sign(device, "push/challenge/sign")
+    assert server.snapshot() == before, "asking for messages stores nothing"
+    r = requests.get(device.url("push/challenge") + "?publicKey=" + device.query, timeout=10,
+                     headers={**device.basic, "X-Authsignal-Signature": device.sign(message)})
+    assert r.status_code == 200 and r.json()["challengeId"] == started.json()["challengeId"], r.text
+    assert r.json().get("custom") == {"amount": 5}, f"the flood withheld the public custom data: {r.json()}"
+    # A signature over anything else, or by another key, still gets no custom data.
+    stranger = Device(server, tenant.id)
+    for signature in [device.sign("not-the-message"), stranger.sign(message)]:
+        r = requests.get(device.url("push/challenge") + "?publicKey=" + device.query, timeout=10,
+                         headers={**device.basic, "X-Authsignal-Signature": signature})
+        assert r.status_code == 200 and "custom" not in r.json(), r.text
+
+
+def _dev_run(database, *flags, timeout=5, env=None):
+    """Starts assentd with `flags`; returns (exit code or None if it kept running, output)."""
+    command = [v5_os.path.join(V5_BIN, "assentd"), "--listen", f"127.0.0.1:{v5_free_port()}", "--database", database,
+               *flags]
+    key = {"PATH": "/usr/bin:/bin", "ASSENT_MASTER_KEY": "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="}
+    try:  # still serving after `timeout` seconds: stopped (killed) by subprocess.run
+        done = v5_subprocess.run(command, stdout=v5_subprocess.PIPE, stderr=v5_subprocess.STDOUT, timeout=timeout,
+                                 env={**key, **(env or {})})
+        return done.returncode, done.stdout.decode("utf-8", "replace")
+    except v5_subprocess.TimeoutExpired as running:
+        return None, (running.output or b"").decode("utf-8", "replace")
+
+
+_dev_sqlite_only = v5_pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
+_dev_postgres_only = v5_pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
+
+
+@_dev_sqlite_only
+def test_no_development_tenant_without_dev(store):
+    with v5_tempfile.TemporaryDirectory() as directory:
+        database = v5_os.path.join(directory, "assent.sqlite")
+        code, output = _dev_run(database)
+        assert code is None, output
+        assert "development tenant" not in output and "secret key" not in output, output
+        assert assent("admin", "tenant", "list", "--database", database) == [], "an empty database stays empty"
+        code, output = _dev_run(database, "--no-dev-tenant")  # still accepted, and changes nothing
+        assert code is None and "secret key" not in output, output
+
+
+@_dev_sqlite_only
+def test_dev_creates_the_development_tenant_on_sqlite(store):
+    with v5_tempfile.TemporaryDirectory() as directory:
+        for index, (flags, env) in enumerate([(["--dev"], None), ([], {"ASSENT_DEV": "1"})]):
+            database = v5_os.path.join(directory, f"assent{index}.sqlite")
+            code, output = _dev_run(database, *flags, env=env)
+            assert code is None, output
+            assert "Created a development tenant" in output and "secret key:" in output, output
+            tenants = assent("admin", "tenant", "list", "--database", database)
+            assert [t["name"] for t in tenants] == ["Development"], tenants
+
+
+@_dev_postgres_only
+def test_dev_is_refused_on_postgresql(store):
+    database = v5_postgres().create_database()
+    for flags, env in [(["--dev"], None), ([], {"ASSENT_DEV": "yes"})]:
+        code, output = _dev_run(database, *flags, env=env, timeout=15)
+        assert code == 2, f"assentd served a PostgreSQL database with --dev:\n{output}"
+        assert "--dev" in output and "PostgreSQL" in output, output
+    code, output = _dev_run(database)
+    assert code is None, output
+    assert assent("admin", "tenant", "list", "--database", database) == []

@@ -293,7 +293,7 @@ def test_qr_sign_in_with_the_cli_as_the_phone(web, browser, shots, mode):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_qr_decline_then_a_new_code_from_the_keyboard(web, browser, shots, mode):
-    tenant = Tenant(web)
+    tenant = Tenant(web, "--anonymous-actions", "signIn,approvePayment")
     phone = CLIDevice(tenant, f"kiosk-{uuid.uuid4().hex[:6]}")
     try:
         open_qr_page(browser, web, tenant, "&action=approvePayment" + MODES[mode][0])

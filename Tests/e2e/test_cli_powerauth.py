@@ -63,7 +63,7 @@ def test_cli_device_meets_a_possession_biometry_approval_policy(server):
         device(home, "qr", "enrol", "--url", server.url, "--tenant", tenant_id,
                "--token", sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"])
         page = {"Authorization": "Basic " + __import__("base64").b64encode(f"{tenant_id}:".encode()).decode()}
-        qr = requests.post(f"{server.api}/client/challenge/qr-code", json={"action": "kiosk"}, headers=page).json()
+        qr = requests.post(f"{server.api}/client/challenge/qr-code", json={"action": "signIn"}, headers=page).json()
         device(home, "qr", "claim", qr["challengeId"])
         assert device(home, "qr", "approve", ok=False)["errorCode"] == "factor_required"
         device(home, "qr", "approve", "--challenge", qr["challengeId"], "--factor", "possession_biometry")

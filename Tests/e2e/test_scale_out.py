@@ -107,7 +107,7 @@ def test_twenty_devices_racing_through_both_instances_leave_one_winner(pair):
     devices = [tenant.enrol(f"race-{i}-{uuid.uuid4().hex[:4]}") for i in range(20)]
     devices = [d if i % 2 == 0 else on(d, pair.b) for i, d in enumerate(devices)]
     for _ in range(3):
-        challenge = tenant.start(action="race")
+        challenge = tenant.start(action="signIn")
         barrier = threading.Barrier(len(devices))
         results = [None] * len(devices)
 
@@ -132,7 +132,7 @@ def test_an_access_token_validated_through_both_instances_at_once_is_valid_once(
     device = on(tenant.enrol(f"once-{uuid.uuid4().hex[:6]}"), pair.b)
     sdks = [tenant.sdk, AuthsignalClient(tenant.secret, api_url=pair.b.api)]
     for _ in range(3):
-        challenge = tenant.start(action="once")
+        challenge = tenant.start(action="signIn")
         assert claim(device, challenge["challengeId"]).status_code == 200
         assert answer(device, challenge["challengeId"]).status_code == 200
         token = tenant.poll(challenge)["accessToken"]

@@ -74,9 +74,8 @@ struct ClientAPI: Sendable {
     private func sign(_ request: HTTPRequest, _ purpose: Nonce.Purpose) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: try queryKey(request))
-        let nonce = try await devices.issueNonce(tenant: tenant, authenticator: authenticator, purpose: purpose)
-        return APIResponses.ok(
-            SigningMessageResponse(challengeId: purpose == .updateCredential ? nonce.id : nil, message: nonce.message))
+        let signing = devices.signingMessage(tenant: tenant, authenticator: authenticator, purpose: purpose)
+        return APIResponses.ok(SigningMessageResponse(challengeId: signing.id, message: signing.message))
     }
 
     private func updateCredential(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -98,9 +97,12 @@ struct ClientAPI: Sendable {
         let tenant = try await credentials.tenant(request)
         let key = try queryKey(request)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
-        let signature = request.headers["X-Authsignal-Signature"].flatMap { $0.isEmpty ? nil : $0 }
-        return APIResponses.ok(
-            try await push.pending(tenant: tenant, authenticator: authenticator, key: key, signature: signature))
+        // A signature that verifies over no current message only withholds the public custom data: the challenge
+        // itself is the wire protocol's to show to anyone who names the key.
+        let signed = request.headers["X-Authsignal-Signature"].map {
+            !$0.isEmpty && devices.verifiesChallengeFetch(tenant: tenant, authenticator: authenticator, key: key, signature: $0)
+        } ?? false
+        return APIResponses.ok(try await push.pending(tenant: tenant, authenticator: authenticator, signed: signed))
     }
 
     private func updateChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -52,6 +52,12 @@ struct FoundationRequestDecoding: RequestDecoding {
             return integer
         }
 
+        func rawStrings(_ field: String) throws(WireDecodingError) -> [String]? {
+            guard let value = value(field) else { return nil }
+            guard let strings = value as? [String] else { throw .wrongType(field, "an array of strings") }
+            return strings
+        }
+
         func object(_ field: String, maxBytes: Int) throws(WireDecodingError) -> [String: JSONValue]? {
             guard let value = value(field) else { return nil }
             guard value is [String: Any], let converted = JSONValue(foundation: value)?.objectValue else {

@@ -62,7 +62,7 @@ struct QRCodeAPI: Sendable {
             ? try await credentials.bearer(request) : (try await credentials.tenant(request), nil)
         let start = try decoder.decode(StartQRChallengeRequest.self, from: request)
         let (challenge, deviceCode) = try await qr.start(
-            tenant: tenant, claims: claims, action: start.action, custom: start.custom, initiator: Self.initiator(request))
+            tenant: tenant, claims: claims, action: start.action, initiator: Self.initiator(request))
         return APIResponses.ok(
             StartQRChallengeResponse(
                 challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),

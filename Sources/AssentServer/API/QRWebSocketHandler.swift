@@ -99,8 +99,7 @@ final class QRWebSocketHandler: WebSocketHandler {
             let start = try startRequest(object["data"])
             let initiator = QRCodeAPI.initiator(socket.request)
             let (challenge, _) = try await qr.start(
-                tenant: session.tenant, claims: session.claims, action: start.action, custom: start.custom,
-                initiator: initiator)
+                tenant: session.tenant, claims: session.claims, action: start.action, initiator: initiator)
             watch(challenge, tenant: session.tenant, socket: socket)
             send(socket, ["type": "CHALLENGE_CREATED", "data": [
                 "challengeId": challenge.id, "challengeType": "QR_CODE",

@@ -15,11 +15,17 @@ struct ServerAPI: Sendable {
     let push: PushAdministration
     /// Push throttles and fraud locks, reset by the backend.
     let guards: PushGuards
+    /// What anonymous QR starts may do.
+    let qrCode: QRCodeAdministration
 
     func register(in router: inout Router) {
         router.add(.getPushSettings, authenticated { _, _, tenant in push.settings(tenant) })
         router.add(.updatePushSettings, authenticated { request, _, tenant in
             try await push.update(try decoder.decode(UpdatePushSettingsRequest.self, from: request), tenant)
+        })
+        router.add(.getAnonymousQRSettings, authenticated { _, _, tenant in qrCode.settings(tenant) })
+        router.add(.updateAnonymousQRSettings, authenticated { request, _, tenant in
+            try await qrCode.update(try decoder.decode(AnonymousQRSettings.self, from: request), tenant)
         })
         router.add(.getChallengeTimeline, authenticated { _, parameters, tenant in
             try await push.timeline(tenant, challengeID: try PathParameter.identifier(parameters, "challengeId"))

@@ -32,8 +32,9 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// Where the master key lives when not given directly; defaults to `master.key` beside the SQLite file. With
     /// PostgreSQL it must be given (here or as ``masterKey``): every instance needs the same key.
     package var masterKeyFile: String?
-    /// Whether to create a development tenant when the database has none.
-    package var createDevelopmentTenant = true
+    /// Whether to create a development tenant when the database has none (`--dev`; SQLite only). Off by default:
+    /// a production database never gets a tenant nobody asked for.
+    package var createDevelopmentTenant = false
     /// Seconds before the first webhook retry (doubling after each further failure).
     package var webhookRetrySeconds: Double = 30
     /// Webhook attempts in all before an event is given up.
@@ -95,7 +96,8 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
         ("--metrics-listen HOST:PORT", "ASSENT_METRICS_LISTEN", "separate listener serving only GET /metrics (default: none)"),
         ("--metrics-token TOKEN", "ASSENT_METRICS_TOKEN", "bearer token for GET /metrics, which it also enables on --listen (16+ chars)"),
-        ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "don't create a development tenant in an empty database"),
+        ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
+        ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "accepted for compatibility and ignored: no development tenant without --dev"),
     ]
 
     /// Reads the environment, then the arguments (without the program name).
@@ -119,14 +121,16 @@ package struct ServerConfiguration: Sendable, Hashable {
             if let value = environment[env], !value.isEmpty { values[flag] = value }
         }
         config.masterKey = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        if let value = environment["ASSENT_NO_DEV_TENANT"], ["1", "true", "yes"].contains(value.lowercased()) {
-            config.createDevelopmentTenant = false
+        if let value = environment["ASSENT_DEV"], ["1", "true", "yes"].contains(value.lowercased()) {
+            config.createDevelopmentTenant = true
         }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--no-dev-tenant" {
-                config.createDevelopmentTenant = false
+            // `--no-dev-tenant` (and ASSENT_NO_DEV_TENANT) once turned off what is now off unless asked for; scripts
+            // that still pass it keep working.
+            if argument == "--dev" || argument == "--no-dev-tenant" {
+                if argument == "--dev" { config.createDevelopmentTenant = true }
                 index += 1
                 continue
             }
@@ -243,11 +247,20 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
         if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
+        if config.databaseLocation.isShared, config.createDevelopmentTenant {
+            throw Invalid(description: Self.developmentTenantOnPostgres)
+        }
         if config.databaseLocation.isShared, config.masterKey == nil, config.masterKeyFile == nil {
             throw Invalid(description: DatabaseLocation.sharedMasterKeyAdvice)
         }
         return config
     }
+
+    /// Why `--dev` is refused with PostgreSQL: a shared database is a deployment, where a tenant created by a flag
+    /// (its secret key printed on one instance's terminal) is a tenant nobody manages.
+    package static let developmentTenantOnPostgres =
+        "--dev (ASSENT_DEV) creates a development tenant and is for a local SQLite database only; with PostgreSQL, "
+        + "create tenants with `assent admin tenant create`"
 
     /// The database ``database`` names.
     package var databaseLocation: DatabaseLocation { DatabaseLocation(database) }

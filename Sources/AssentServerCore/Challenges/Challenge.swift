@@ -77,6 +77,9 @@ package struct Challenge: Sendable, Hashable {
     package var custom: [String: JSONValue]?
     /// SHA-256 of the QR poller's device code.
     package var deviceCodeHash: [UInt8]?
+    /// Opened anonymously (a QR challenge started with the tenant ID only): its context is the caller's word, not the
+    /// tenant's, and its approvals follow ``TenantSettings/anonymousApprovalFactor``. Stays set after the claim.
+    package var isAnonymous = false
 
     /// Creates a pending challenge.
     package init(id: String, tenantID: String, kind: Kind, createdAt: Int64, expiresAt: Int64) {

@@ -51,7 +51,7 @@ package struct ChallengeDecisions: Sendable {
         if request.approved {
             // Before anything changes: a refused factor leaves the challenge open.
             try await activations.requireApprovalFactor(
-                tenant: tenant, action: challenge.actionCode, userID: authenticator.userID, proof: proof)
+                tenant: tenant, challenge: challenge, userID: authenticator.userID, proof: proof)
         }
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {

@@ -8,8 +8,7 @@ package struct DeviceCredentialService: Sendable {
     let store: any CredentialStore
     let clock: WallClock
     let webhooks: WebhookEvents
-    /// How long a nonce from `.../sign` stays usable.
-    static let nonceLifetimeMilliseconds: Int64 = 120_000
+    let nonces: NonceIssuer
 
     /// Enrols (or re-enrols) the key in `request` for the token's user. The token needs scope `add:authenticators`.
     package func add(
@@ -81,15 +80,23 @@ package struct DeviceCredentialService: Sendable {
         return authenticator
     }
 
-    /// A fresh single-use message for `authenticator` to sign.
-    package func issueNonce(tenant: Tenant, authenticator: Authenticator, purpose: Nonce.Purpose) async throws -> Nonce {
-        let now = clock.nowMilliseconds()
-        let nonce = Nonce(
-            id: UUID().uuidString.lowercased(), tenantID: tenant.id, authenticatorID: authenticator.id, purpose: purpose,
-            message: Base64.encodeURL(SecureRandom.bytes(32)), createdAt: now,
-            expiresAt: now + Self.nonceLifetimeMilliseconds, usedAt: nil)
-        try await store.insertNonce(nonce)
-        return nonce
+    /// The message `authenticator` signs for `purpose`: a fresh update nonce, or the current get-challenge message.
+    /// Nothing is stored (``NonceIssuer``), so however often anyone asks, no device's message is evicted.
+    package func signingMessage(tenant: Tenant, authenticator: Authenticator, purpose: Nonce.Purpose) -> (id: String?, message: String) {
+        switch purpose {
+        case .updateCredential:
+            let nonce = nonces.updateNonce(tenantID: tenant.id, authenticatorID: authenticator.id)
+            return (nonce.id, nonce.message)
+        case .getChallenge:
+            return (nil, nonces.challengeMessage(tenantID: tenant.id, authenticatorID: authenticator.id))
+        }
+    }
+
+    /// Whether `signature` is `key`'s over a get-challenge message of the current or previous window for
+    /// `authenticator` (which unlocks public custom data).
+    package func verifiesChallengeFetch(tenant: Tenant, authenticator: Authenticator, key: DeviceKey, signature: String) -> Bool {
+        nonces.acceptedChallengeMessages(tenantID: tenant.id, authenticatorID: authenticator.id)
+            .contains { key.verifies(signature, message: $0) }
     }
 
     /// Update credential: the device signed the nonce `nonceID`; sets a new push token and/or renews the lease.
@@ -98,17 +105,17 @@ package struct DeviceCredentialService: Sendable {
     ) async throws -> Authenticator {
         let authenticator = try await credential(tenant: tenant, method: .push, key: key)
         let now = clock.nowMilliseconds()
-        // Verify before consuming, so a bad signature cannot burn the device's nonce; consuming is then the
-        // compare-and-set that makes the nonce single-use.
-        guard let nonce = try await store.openNonce(
-            id: nonceID, authenticatorID: authenticator.id, purpose: .updateCredential, now: now)
-        else {
-            throw AssentError(.invalidSignature, "The signing message is unknown, used or expired; ask for a new one.")
+        // The nonce proves itself (its MAC names this credential and its time); the device's signature is checked
+        // before it is spent, so only the device can spend it, and spending it (an insert that a second spend finds)
+        // makes it single-use.
+        guard var nonce = nonces.openUpdateNonce(id: nonceID, tenantID: tenant.id, authenticatorID: authenticator.id) else {
+            throw AssentError(.invalidSignature, "The signing message is unknown or expired; ask for a new one.")
         }
         guard key.verifies(signature, message: nonce.message) else {
             throw AssentError(.invalidSignature, "The signature does not verify for this key and message.")
         }
-        guard try await store.consumeNonce(id: nonceID, authenticatorID: authenticator.id, purpose: .updateCredential, now: now) != nil else {
+        nonce.usedAt = now
+        guard try await store.spendNonce(nonce) else {
             throw AssentError(.invalidSignature, "The signing message was already used; ask for a new one.")
         }
         let lease = resetExpiry ? tenant.settings.pushCredentialLifetimeSeconds.map { now + Int64($0) * 1000 } : nil
@@ -120,9 +127,10 @@ package struct DeviceCredentialService: Sendable {
     }
 
     /// Device credentials in `store`; each change queues its `authenticator.*` event through `webhooks`.
-    package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents) {
+    package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents, nonces: NonceIssuer) {
         self.store = store
         self.clock = clock
         self.webhooks = webhooks
+        self.nonces = nonces
     }
 }

@@ -1,4 +1,5 @@
-/// A single-use, short-lived message a device signs to prove it holds its key (get challenge, update credential).
+/// A short-lived message a device signs to prove it holds its key (get challenge, update credential). Made and
+/// checked by ``NonceIssuer`` without storage; an update nonce is stored only once spent, to make it single-use.
 package struct Nonce: Sendable, Hashable {
     /// What the nonce may be used for.
     package enum Purpose: String, Sendable {
@@ -8,7 +9,7 @@ package struct Nonce: Sendable, Hashable {
         case updateCredential = "update_credential"
     }
 
-    /// Identifier (returned as `challengeId` by `.../push/sign`).
+    /// Identifier (returned as `challengeId` by `.../push/sign`; for an update nonce the same text as ``message``).
     package var id: String
     /// The tenant.
     package var tenantID: String
@@ -22,7 +23,7 @@ package struct Nonce: Sendable, Hashable {
     package var createdAt: Int64
     /// Milliseconds since the epoch.
     package var expiresAt: Int64
-    /// Set once used.
+    /// When it was spent.
     package var usedAt: Int64?
 
     /// A nonce with every field given.

@@ -293,12 +293,12 @@ package struct ActivationService: Sendable {
         }
     }
 
-    /// Checks the approval-factor policy for an approval of `action` by `userID`: when the tenant requires a factor
-    /// for it (``TenantSettings/approvalFactor(forAction:)``), the request must carry an `X-PowerAuth-Authorization`
+    /// Checks the approval-factor policy for an approval of `challenge` by `userID`: when the tenant requires a factor
+    /// for it (``TenantSettings/approvalFactor(for:)``), the request must carry an `X-PowerAuth-Authorization`
     /// header of an ACTIVE activation of that user, with at least those factors, signed over (`POST`, `uriID`,
     /// `body`). Consumes the counter value; throws when refused.
-    func requireApprovalFactor(tenant: Tenant, action: String?, userID: String, proof: ApprovalProof) async throws {
-        guard let required = tenant.settings.approvalFactor(forAction: action) else { return }
+    func requireApprovalFactor(tenant: Tenant, challenge: Challenge, userID: String, proof: ApprovalProof) async throws {
+        guard let required = tenant.settings.approvalFactor(for: challenge) else { return }
         guard let value = proof.header, !value.isEmpty else {
             throw AssentError(.factorRequired, "This tenant requires approvals signed with \(required.rawValue) (\(PowerAuthAuthorizationHeader.name)).")
         }

@@ -102,21 +102,11 @@ package struct PushChallengeService: Sendable {
         return String(value % 1000).leftPadded(to: 3)
     }
 
-    /// The newest challenge `authenticator` may answer. With a valid signature over a fresh nonce, the tenant's
-    /// public custom data comes along; the nonce is then used up.
-    package func pending(tenant: Tenant, authenticator: Authenticator, key: DeviceKey, signature: String?) async throws -> PushChallengeResponse {
+    /// The newest challenge `authenticator` may answer. When the request was `signed` by the device over the current
+    /// get-challenge message (``DeviceCredentialService/verifiesChallengeFetch(tenant:authenticator:key:signature:)``),
+    /// the tenant's public custom data comes along.
+    package func pending(tenant: Tenant, authenticator: Authenticator, signed: Bool) async throws -> PushChallengeResponse {
         let now = clock.nowMilliseconds()
-        var signed = false
-        if let signature {
-            // A signature that matches no open message only withholds the public custom data: a refusal here would
-            // let anyone who floods the nonce endpoint lock the device out of its challenges.
-            let open = try await store.openNonces(authenticatorID: authenticator.id, purpose: .getChallenge, now: now)
-            if let nonce = open.first(where: { key.verifies(signature, message: $0.message) }),
-               try await store.consumeNonce(id: nonce.id, authenticatorID: authenticator.id, purpose: .getChallenge, now: now) != nil
-            {
-                signed = true
-            }
-        }
         var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
         guard let challenge = try await store.pendingPushChallenge(
             tenantID: tenant.id, userID: authenticator.userID, authenticatorID: authenticator.id, now: now)

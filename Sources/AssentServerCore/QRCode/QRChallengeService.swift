@@ -25,9 +25,15 @@ package struct QRChallengeService: Sendable {
     }
 
     /// Opens a challenge. With `claims` it belongs to the tracked action (its custom data and context are used);
-    /// without, it is anonymous: `action` names it and the claiming device's user becomes its user.
+    /// without, it is anonymous: `action` names it (one of the tenant's ``TenantSettings/anonymousActionCodes``) and
+    /// the claiming device's user becomes its user.
+    ///
+    /// Anyone who knows the tenant ID can start an anonymous challenge, so nothing its caller says may reach the
+    /// approving device as the tenant's word: the start's `custom` is never read (the device's `custom` holds only what the backend
+    /// tracked; the official SDKs could not show a mark on it), the action code must be one the tenant allows
+    /// anonymously, and approvals follow ``TenantSettings/anonymousApprovalFactor`` whatever code it names.
     package func start(
-        tenant: Tenant, claims: TokenClaims?, action: String?, custom: [String: JSONValue]?, initiator: Initiator
+        tenant: Tenant, claims: TokenClaims?, action: String?, initiator: Initiator
     ) async throws -> (challenge: Challenge, deviceCode: String) {
         let now = clock.nowMilliseconds()
         let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
@@ -52,8 +58,15 @@ package struct QRChallengeService: Sendable {
             guard let action, !action.isEmpty else {
                 throw AssentError(.invalidRequest, "action is required for an anonymous QR challenge.")
             }
+            guard tenant.settings.anonymousActionCodes.contains(action) else {
+                throw AssentError(
+                    .actionNotAllowed,
+                    "The action '\(action)' cannot be started anonymously; the tenant allows "
+                        + Self.list(tenant.settings.anonymousActionCodes)
+                        + ". Track the action from the backend and start the challenge with its token.")
+            }
             challenge.actionCode = action
-            challenge.custom = custom
+            challenge.isAnonymous = true
             challenge.ipAddress = initiator.ipAddress
             challenge.userAgent = initiator.userAgent
         }
@@ -61,6 +74,11 @@ package struct QRChallengeService: Sendable {
         challenge.deviceCodeHash = SHA256.hash(Array(deviceCode.utf8))
         _ = try await store.insertChallenge(challenge, maxOpenForUser: nil)
         return (challenge, deviceCode)
+    }
+
+    /// `'a', 'b'` or `no action codes`.
+    private static func list(_ codes: [String]) -> String {
+        codes.isEmpty ? "no action codes" : codes.map { "'\($0)'" }.joined(separator: ", ")
     }
 
     /// Claims the challenge for `authenticator` (signed over the challenge id). Exactly one device wins; the

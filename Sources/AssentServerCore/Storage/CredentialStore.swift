@@ -39,12 +39,8 @@ package protocol CredentialStore: Sendable {
     ) async throws -> Authenticator?
 
     // MARK: Nonces
-    /// Stores a nonce, dropping that authenticator's expired or used nonces of the same purpose.
-    func insertNonce(_ nonce: Nonce) async throws
-    /// Unused, unexpired nonces of an authenticator for `purpose`, newest first.
-    func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce]
-    /// The open (unused, unexpired) nonce with this id issued to `authenticatorID` for `purpose`.
-    func openNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
-    /// Marks the nonce used, once: returns it for the first caller while unexpired, nil otherwise.
-    func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce?
+    /// Records `nonce` (with its `usedAt`) as spent: true for the first caller, false when a nonce with its id was
+    /// already spent (from any instance). Kept until it expires (the sweep deletes it then; it is refused by its
+    /// MAC's time after that).
+    func spendNonce(_ nonce: Nonce) async throws -> Bool
 }

@@ -62,6 +62,16 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     /// PowerAuth signatures of `pa_version` 3.0 (the decimal format: 8 digits per component, easier to guess than the
     /// 16 bytes of 3.1+) are accepted; off by default, refused without counting anything.
     package var allowLegacyPowerAuth30 = false
+    /// The action codes an anonymous QR start (tenant ID only, no track token) may name; any other is refused
+    /// `403 action_not_allowed`. Anyone who knows the tenant ID can start one, so only codes the tenant means for
+    /// anonymous sign-in belong here.
+    package var anonymousActionCodes: [String] = Self.defaultAnonymousActionCodes
+    /// The factors approvals of anonymous QR challenges need, whatever action code the start named (the caller
+    /// picks the code, so per-action rules do not apply to it); nil falls back to ``requiredApprovalFactor``.
+    package var anonymousApprovalFactor: PowerAuthSignatureType?
+
+    /// ``anonymousActionCodes`` unless set.
+    package static let defaultAnonymousActionCodes = ["signIn"]
 
     /// Default settings.
     package init() {}
@@ -86,6 +96,12 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     /// ``requiredApprovalFactor``; nil when none.
     package func approvalFactor(forAction action: String?) -> PowerAuthSignatureType? {
         action.flatMap { approvalFactorRules[$0] } ?? requiredApprovalFactor
+    }
+
+    /// The factors an approval of `challenge` must prove: ``anonymousApprovalFactor`` (else ``requiredApprovalFactor``)
+    /// for an anonymous one, whatever its action code; otherwise ``approvalFactor(forAction:)``.
+    package func approvalFactor(for challenge: Challenge) -> PowerAuthSignatureType? {
+        challenge.isAnonymous ? anonymousApprovalFactor ?? requiredApprovalFactor : approvalFactor(forAction: challenge.actionCode)
     }
 
     /// The state the rule above gives.
@@ -119,5 +135,8 @@ package struct TenantSettings: Codable, Sendable, Hashable {
         approvalFactorRules = try container.decodeIfPresent([String: PowerAuthSignatureType].self, forKey: .approvalFactorRules) ?? [:]
         requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
         allowLegacyPowerAuth30 = try container.decodeIfPresent(Bool.self, forKey: .allowLegacyPowerAuth30) ?? false
+        anonymousActionCodes = try container.decodeIfPresent([String].self, forKey: .anonymousActionCodes)
+            ?? Self.defaultAnonymousActionCodes
+        anonymousApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .anonymousApprovalFactor)
     }
 }

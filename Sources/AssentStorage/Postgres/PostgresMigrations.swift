@@ -16,6 +16,7 @@ enum PostgresMigrations {
         (5, Schema.pushDelivery.postgres),
         (6, Schema.actionLocation.postgres),
         (7, Schema.pushGuards.postgres),
+        (8, Schema.challengeAnonymous.postgres),
     ]
 
     /// Applies every step the database has not had, each in its own transaction, holding the advisory lock

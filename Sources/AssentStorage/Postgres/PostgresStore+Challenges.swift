@@ -43,7 +43,8 @@ extension PostgresStore {
                  .text(verificationMethod.rawValue)]
             ) { row in
                 let challenge = try StoreRecords.challenge(row)
-                if challenge.idempotencyKey != nil, row.int64(18) != 1 {
+                // The count of updated actions follows the challenge's columns.
+                if challenge.idempotencyKey != nil, row.int64(StoreRecords.challengeColumnCount) != 1 {
                     // The whole answer is undone (the transaction rolls back; nothing is announced).
                     throw StoreError(.constraintViolation, "the action is no longer waiting for a challenge")
                 }

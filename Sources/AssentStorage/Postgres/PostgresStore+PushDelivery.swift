@@ -44,14 +44,14 @@ extension PostgresStore {
         return .text(String(decoding: try JSONEncoder().encode(rows), as: UTF8.self))
     }
 
-    /// The challenge ($1…$18; refused when its user has $19 open ones, unless $19 is NULL), its deliveries ($20) and
-    /// its timeline ($21) in one statement: the deliveries and entries go in only when the challenge did.
+    /// The challenge ($1…$19; refused when its user has $20 open ones, unless $20 is NULL), its deliveries ($21) and
+    /// its timeline ($22) in one statement: the deliveries and entries go in only when the challenge did.
     static let insertPush = SQL("""
         WITH c AS (
           INSERT INTO challenges (\(StoreRecords.challengeColumns))
           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::bigint, $10::bigint, $11::bigint, $12, $13, $14, $15, $16,
-            $17, $18::bytea
-          WHERE $19::bigint IS NULL OR \(ChallengeQueries.openForUser.postgres) < $19::bigint
+            $17, $18::bytea, $19::boolean
+          WHERE $20::bigint IS NULL OR \(ChallengeQueries.openForUser.postgres) < $20::bigint
           RETURNING 1),
         d AS (
           INSERT INTO push_deliveries (id, tenant_id, challenge_id, authenticator_id, provider, created_at,
@@ -59,9 +59,9 @@ extension PostgresStore {
           SELECT e->>'id', e->>'tenantID', e->>'challengeID', e->>'authenticatorID', e->>'provider',
             (e->>'createdAt')::bigint, (e->>'expiresAt')::bigint, (e->>'nextAttemptAt')::bigint,
             (e->>'attempts')::bigint, e->>'state'
-          FROM json_array_elements($20::json) AS x(e) WHERE EXISTS (SELECT 1 FROM c)
+          FROM json_array_elements($21::json) AS x(e) WHERE EXISTS (SELECT 1 FROM c)
           RETURNING 1),
-        t AS (\(insertTimeline(parameter: 21, condition: "EXISTS (SELECT 1 FROM c)")) RETURNING 1)
+        t AS (\(insertTimeline(parameter: 22, condition: "EXISTS (SELECT 1 FROM c)")) RETURNING 1)
         SELECT (SELECT COUNT(*) FROM c), (SELECT COUNT(*) FROM d), (SELECT COUNT(*) FROM t)
         """)
 

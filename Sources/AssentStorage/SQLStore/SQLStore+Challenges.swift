@@ -4,24 +4,25 @@ import AssentWire
 /// Challenges' statements, the same in both dialects. Answering one is not here: PostgreSQL does it in one statement
 /// of three data-changing parts, which SQLite cannot say (see each store's `answerChallenge`).
 enum ChallengeQueries {
-    /// Inserts a challenge: parameters `$1`…`$18` are ``StoreRecords/challengeValues(_:)``.
+    /// Inserts a challenge: parameters `$1`…`$19` are ``StoreRecords/challengeValues(_:)``.
     static let insert: SQL = """
         INSERT INTO challenges (\(StoreRecords.challengeColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
         """
     /// Counts the open challenges of the user ($4) of the kind ($3) in the tenant ($2) at the new challenge's
-    /// creation ($9): ``insertUnderCap`` compares it with $19.
+    /// creation ($9): ``insertUnderCap`` compares it with $20.
     static let openForUser: SQL = """
         (SELECT COUNT(*) FROM challenges WHERE tenant_id = $2 AND user_id = $4 AND kind = $3
          AND state IN ('pending', 'claimed') AND expires_at > $9\(postgres: "::bigint"))
         """
-    /// ``insert`` unless ``openForUser`` has reached $19; reports 0 when refused. PostgreSQL needs the types of the
+    /// ``insert`` unless ``openForUser`` has reached $20; reports 0 when refused. PostgreSQL needs the types of the
     /// selected parameters that are not text.
     static let insertUnderCap: SQL = """
         INSERT INTO challenges (\(StoreRecords.challengeColumns))
         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9\(postgres: "::bigint"), $10\(postgres: "::bigint"),
-          $11\(postgres: "::bigint"), $12, $13, $14, $15, $16, $17, $18\(postgres: "::bytea")
-        WHERE \(openForUser) < $19\(postgres: "::bigint")
+          $11\(postgres: "::bigint"), $12, $13, $14, $15, $16, $17, $18\(postgres: "::bytea"),
+          $19\(postgres: "::boolean")
+        WHERE \(openForUser) < $20\(postgres: "::bigint")
         """
     static let byID: SQL = "SELECT \(StoreRecords.challengeColumns) FROM challenges WHERE id = $1 AND tenant_id = $2"
     static let pendingPush: SQL = """

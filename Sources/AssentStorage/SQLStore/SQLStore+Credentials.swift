@@ -90,33 +90,10 @@ enum CredentialQueries {
 
     // MARK: Nonces
 
-    /// Open nonces kept per authenticator and purpose.
-    static let maxOpenNonces = 8
-    static let dropSpentNonces: SQL = """
-        DELETE FROM nonces WHERE authenticator_id = $1 AND purpose = $2 AND (used_at IS NOT NULL OR expires_at <= $3)
-        """
-    static let insertNonce: SQL = """
-        INSERT INTO nonces (\(StoreRecords.nonceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)
-        """
-    /// At most $3 per authenticator and purpose: the oldest make way.
-    static let dropOldestNonces: SQL = """
-        DELETE FROM nonces WHERE authenticator_id = $1 AND purpose = $2 AND id NOT IN (
-          SELECT id FROM nonces WHERE authenticator_id = $1 AND purpose = $2 ORDER BY created_at DESC LIMIT $3)
-        """
-    static let openNonces: SQL = """
-        SELECT \(StoreRecords.nonceColumns) FROM nonces
-        WHERE authenticator_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
-        ORDER BY created_at DESC LIMIT 8
-        """
-    static let openNonce: SQL = """
-        SELECT \(StoreRecords.nonceColumns) FROM nonces
-        WHERE id = $1 AND authenticator_id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > $4
-        """
-    /// A conditional update: concurrent consumers serialise on the row lock and only the first finds it unused.
-    static let consumeNonce: SQL = """
-        UPDATE nonces SET used_at = $1
-        WHERE id = $2 AND authenticator_id = $3 AND purpose = $4 AND used_at IS NULL AND expires_at > $1
-        RETURNING \(StoreRecords.nonceColumns)
+    /// Records a spent nonce; a second spend of its id changes nothing (0 rows), from any instance.
+    static let spendNonce: SQL = """
+        INSERT INTO nonces (\(StoreRecords.nonceColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        ON CONFLICT (id) DO NOTHING
         """
 }
 
@@ -217,43 +194,13 @@ extension SQLStore {
 
     // MARK: Nonces
 
-    package func insertNonce(_ nonce: Nonce) async throws {
-        try await write { db in
-            try db.update(
-                CredentialQueries.dropSpentNonces,
-                [.text(nonce.authenticatorID), .text(nonce.purpose.rawValue), .integer(nonce.createdAt)])
-            try db.update(
-                CredentialQueries.insertNonce,
-                [.text(nonce.id), .text(nonce.tenantID), .text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
-                 .text(nonce.message), .integer(nonce.createdAt), .integer(nonce.expiresAt)])
-            try db.update(
-                CredentialQueries.dropOldestNonces,
-                [.text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
-                 .integer(Int64(CredentialQueries.maxOpenNonces))])
-        }
-    }
-
-    package func openNonces(authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> [Nonce] {
-        try await read { db in
-            try db.query(
-                CredentialQueries.openNonces, [.text(authenticatorID), .text(purpose.rawValue), .integer(now)],
-                StoreRecords.nonce)
-        }
-    }
-
-    package func openNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
-        try await read { db in
-            try db.queryOne(
-                CredentialQueries.openNonce, [.text(id), .text(authenticatorID), .text(purpose.rawValue), .integer(now)],
-                StoreRecords.nonce)
-        }
-    }
-
-    package func consumeNonce(id: String, authenticatorID: String, purpose: Nonce.Purpose, now: Int64) async throws -> Nonce? {
+    package func spendNonce(_ nonce: Nonce) async throws -> Bool {
         try await writeOne { db in
-            try db.queryOne(
-                CredentialQueries.consumeNonce, [.integer(now), .text(id), .text(authenticatorID), .text(purpose.rawValue)],
-                StoreRecords.nonce)
+            try db.update(
+                CredentialQueries.spendNonce,
+                [.text(nonce.id), .text(nonce.tenantID), .text(nonce.authenticatorID), .text(nonce.purpose.rawValue),
+                 .text(nonce.message), .integer(nonce.createdAt), .integer(nonce.expiresAt),
+                 .integer(nonce.usedAt ?? nonce.createdAt)]) == 1
         }
     }
 }

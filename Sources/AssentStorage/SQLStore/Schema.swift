@@ -187,6 +187,9 @@ enum Schema {
         )\(sqlite: " WITHOUT ROWID");
         """
 
+    /// Step 8: whether a challenge was opened anonymously (its context is the caller's, not the tenant's).
+    static let challengeAnonymous: SQL = "ALTER TABLE challenges ADD COLUMN anonymous \(boolean) NOT NULL DEFAULT \(`false`);"
+
     /// Step 4: PowerAuth applications and activations.
     static let powerAuth: SQL = """
         CREATE TABLE powerauth_applications (

@@ -137,22 +137,16 @@ enum StoreRecords {
 
     static let nonceColumns = "id, tenant_id, authenticator_id, purpose, message, created_at, expires_at, used_at"
 
-    static func nonce(_ row: some StoreRow) throws -> Nonce {
-        guard let purpose = Nonce.Purpose(rawValue: try row.string(3)) else {
-            throw StoreError(.corrupt, "unknown nonce purpose")
-        }
-        return Nonce(
-            id: try row.string(0), tenantID: try row.string(1), authenticatorID: try row.string(2), purpose: purpose,
-            message: try row.string(4), createdAt: row.int64(5), expiresAt: row.int64(6), usedAt: row.optionalInt64(7))
-    }
-
     // MARK: Challenges
 
     static let challengeColumns = """
         id, tenant_id, kind, user_id, action_code, idempotency_key, target_authenticator_id, state, created_at, \
         expires_at, answered_at, answered_by, verification_code, ip_address, user_agent, device_id, custom, \
-        device_code_hash
+        device_code_hash, anonymous
         """
+
+    /// How many columns ``challengeColumns`` names.
+    static let challengeColumnCount = challengeColumns.split(separator: ",").count
 
     static func challenge(_ row: some StoreRow) throws -> Challenge {
         guard let kind = Challenge.Kind(rawValue: try row.string(2)),
@@ -174,16 +168,17 @@ enum StoreRecords {
         challenge.deviceID = row.optionalString(15)
         challenge.custom = try decodeCustom(row.optionalString(16))
         challenge.deviceCodeHash = row.optionalBlob(17)
+        challenge.isAnonymous = row.bool(18)
         return challenge
     }
 
-    /// A challenge's ``challengeColumns`` values, `$1`…`$18` in that order.
+    /// A challenge's ``challengeColumns`` values, `$1`…`$19` in that order.
     static func challengeValues(_ c: Challenge) -> [StoreValue] {
         [.text(c.id), .text(c.tenantID), .text(c.kind.rawValue), .optional(c.userID), .optional(c.actionCode),
          .optional(c.idempotencyKey), .optional(c.targetAuthenticatorID), .text(c.state.rawValue),
          .integer(c.createdAt), .integer(c.expiresAt), .optional(c.answeredAt), .optional(c.answeredBy),
          .optional(c.verificationCode), .optional(c.ipAddress), .optional(c.userAgent), .optional(c.deviceID),
-         encodeCustom(c.custom), .optional(c.deviceCodeHash)]
+         encodeCustom(c.custom), .optional(c.deviceCodeHash), .bool(c.isAnonymous)]
     }
 
     // MARK: Webhook events

@@ -11,6 +11,7 @@ enum SQLiteMigrations {
         (5, Schema.pushDelivery.sqlite),
         (6, Schema.actionLocation.sqlite),
         (7, Schema.pushGuards.sqlite),
+        (8, Schema.challengeAnonymous.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

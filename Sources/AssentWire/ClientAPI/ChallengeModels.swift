@@ -200,7 +200,8 @@ public struct VerifyPushResponse: Codable, Sendable, Hashable {
 public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The action code (anonymous challenges).
     public var action: String?
-    /// Custom data (anonymous challenges).
+    /// Custom data: read for compatibility and never shown to a device (an anonymous caller is not the tenant; the
+    /// device sees only the custom data the backend tracked).
     public var custom: [String: JSONValue]?
     /// Creates a request.
     public init(action: String? = nil, custom: [String: JSONValue]? = nil) {

@@ -39,6 +39,10 @@ public struct WireDecodingError: Error, Hashable, Sendable {
     public static func notInRange(_ field: String, _ range: ClosedRange<Int>) -> Self {
         Self("\(field) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
     }
+    /// The array `field` has more than `count` entries.
+    public static func tooMany(_ field: String, _ count: Int) -> Self {
+        Self("\(field) may hold at most \(count) entries.")
+    }
     /// `field` is none of `allowed`.
     public static func notOneOf(_ field: String, _ allowed: [String]) -> Self {
         Self("\(field) must be one of " + allowed.joined(separator: ", ") + ".")

@@ -17,6 +17,9 @@ public protocol WireObject {
     func integer(_ field: String, range: ClosedRange<Int>) throws(WireDecodingError) -> Int?
     /// A JSON object of at most `maxBytes` bytes of JSON; nil when absent or null.
     func object(_ field: String, maxBytes: Int) throws(WireDecodingError) -> [String: JSONValue]?
+    /// An array of strings as sent, unchecked; nil when absent or null, ``WireDecodingError/wrongType(_:_:)`` when
+    /// not an array of strings. Request types read it through ``actionCodes(_:maxCount:)``.
+    func rawStrings(_ field: String) throws(WireDecodingError) -> [String]?
 }
 
 extension WireObject {
@@ -55,6 +58,18 @@ extension WireObject {
         guard let code = try string(field, maxLength: ActionCode.maxLength) else { return nil }
         guard ActionCode.isValid(code) else { throw .notActionCode(field) }
         return code
+    }
+
+    /// An array of at most `maxCount` action codes (``ActionCode``); nil when absent or null.
+    public func actionCodes(_ field: String, maxCount: Int) throws(WireDecodingError) -> [String]? {
+        guard let codes = try rawStrings(field) else { return nil }
+        guard codes.count <= maxCount else { throw .tooMany(field, maxCount) }
+        for code in codes {
+            guard !code.isEmpty, code.utf8.count <= ActionCode.maxLength, ActionCode.isValid(code) else {
+                throw .notActionCode(field)
+            }
+        }
+        return codes
     }
 
     /// A JSON object of at most 16 KiB of JSON; nil when absent or null.

@@ -22,6 +22,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case deleteAuthenticator = "DELETE /v1/users/{userId}/authenticators/{userAuthenticatorId}"
     case getPushSettings = "GET /v1/tenant/push"
     case updatePushSettings = "PATCH /v1/tenant/push"
+    case getAnonymousQRSettings = "GET /v1/tenant/qr-code"
+    case updateAnonymousQRSettings = "PATCH /v1/tenant/qr-code"
     case getChallengeTimeline = "GET /v1/challenges/{challengeId}/timeline"
     case getActivation = "GET /v1/activations/{activationId}"
     case getActivations = "GET /v1/users/{userId}/activations"

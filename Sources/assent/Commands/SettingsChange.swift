@@ -29,6 +29,10 @@ struct SettingsChange {
     var allowLegacyPowerAuth30: Bool?
     /// Per action: a type to require, or nil to remove the action's rule.
     var approvalFactorRules: [(action: String, factor: PowerAuthSignatureType?)] = []
+    /// The action codes anonymous QR starts may name (empty: none).
+    var anonymousActionCodes: [String]?
+    /// `.some(nil)`: anonymous approvals follow `requiredApprovalFactor`.
+    var anonymousApprovalFactor: PowerAuthSignatureType??
 
     /// The shortest and longest track token lifetime, as `assentd --token-lifetime` allows.
     static let lifetimeRange = 30...3600
@@ -66,15 +70,11 @@ struct SettingsChange {
         pushThrottle = try Self.number(options, "--push-throttle", 1...3600)
         fraudLock = try Self.number(options, "--fraud-lock", 0...(30 * 86_400))
         maxFailedAttempts = try Self.number(options, "--max-failed-attempts", 1...64)
-        if let text = options.string("--required-approval-factor") {
-            if text.lowercased() == "none" {
-                requiredApprovalFactor = .some(nil)
-            } else if let type = PowerAuthSignatureType(rawValue: text) {
-                requiredApprovalFactor = .some(type)
-            } else {
-                throw CLIError.usage("--required-approval-factor must be a PowerAuth signature type ("
-                    + PowerAuthSignatureType.allCases.map(\.rawValue).joined(separator: ", ") + ") or 'none', got '\(text)'")
-            }
+        requiredApprovalFactor = try Self.factor(options, "--required-approval-factor")
+        anonymousApprovalFactor = try Self.factor(options, "--anonymous-approval-factor")
+        if let text = options.string("--anonymous-actions") {
+            anonymousActionCodes = text.lowercased() == "none" ? [] : try text.split(separator: ",")
+                .map { try Self.actionCode($0.trimmingCharacters(in: .whitespaces), option: "--anonymous-actions") }
         }
         requireActivationCommit = try Self.onOff(options, "--require-activation-commit")
         allowLegacyPowerAuth30 = try Self.onOff(options, "--allow-legacy-powerauth-30")
@@ -112,7 +112,19 @@ struct SettingsChange {
             && publicUserCustomKeys == nil && numberMatching == nil && requireBoundSignature == nil && maxPendingPush == nil
             && pushThrottle == nil && fraudLock == nil
             && maxFailedAttempts == nil && requiredApprovalFactor == nil && requireActivationCommit == nil
-            && allowLegacyPowerAuth30 == nil && approvalFactorRules.isEmpty
+            && allowLegacyPowerAuth30 == nil && approvalFactorRules.isEmpty && anonymousActionCodes == nil
+            && anonymousApprovalFactor == nil
+    }
+
+    /// A PowerAuth signature type, or `none` (`.some(nil)`); nil when the option is absent.
+    private static func factor(_ options: ParsedOptions, _ name: String) throws -> PowerAuthSignatureType?? {
+        guard let text = options.string(name) else { return nil }
+        if text.lowercased() == "none" { return .some(nil) }
+        guard let type = PowerAuthSignatureType(rawValue: text) else {
+            throw CLIError.usage("\(name) must be a PowerAuth signature type ("
+                + PowerAuthSignatureType.allCases.map(\.rawValue).joined(separator: ", ") + ") or 'none', got '\(text)'")
+        }
+        return .some(type)
     }
 
     private static func number(_ options: ParsedOptions, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
@@ -159,6 +171,8 @@ struct SettingsChange {
         if let requireActivationCommit { settings.requireActivationCommit = requireActivationCommit }
         if let allowLegacyPowerAuth30 { settings.allowLegacyPowerAuth30 = allowLegacyPowerAuth30 }
         for (action, factor) in approvalFactorRules { settings.approvalFactorRules[action] = factor }
+        if let anonymousActionCodes { settings.anonymousActionCodes = anonymousActionCodes }
+        if let anonymousApprovalFactor { settings.anonymousApprovalFactor = anonymousApprovalFactor }
     }
 
     /// `ACTION:ENROLLED_STATE:UNENROLLED_STATE`, split at the last two colons (action codes may hold colons).

@@ -55,7 +55,7 @@ extension TenantCommands {
                  pushCredentialLifetimeSeconds, publicCustomKeys, publicUserCustomKeys, numberMatching,
                  requireBoundSignature, maxPendingPushChallenges, pushThrottleSeconds, fraudLockSeconds,
                  maxFailedAttempts, requiredApprovalFactor, requireActivationCommit, approvalFactorRules,
-                 allowLegacyPowerAuth30
+                 allowLegacyPowerAuth30, anonymousActionCodes, anonymousApprovalFactor
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -78,6 +78,8 @@ extension TenantCommands {
             try container.encode(settings.requireActivationCommit, forKey: .requireActivationCommit)
             try container.encode(settings.approvalFactorRules.mapValues(\.rawValue), forKey: .approvalFactorRules)
             try container.encode(settings.allowLegacyPowerAuth30, forKey: .allowLegacyPowerAuth30)
+            try container.encode(settings.anonymousActionCodes, forKey: .anonymousActionCodes)
+            try container.encode(settings.anonymousApprovalFactor?.rawValue, forKey: .anonymousApprovalFactor)
         }
     }
 

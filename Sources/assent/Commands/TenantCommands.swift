@@ -109,6 +109,10 @@ enum TenantCommands {
                       "accept PowerAuth pa_version 3.0 (decimal) signatures; off by default"),
             .repeatable("--action-approval-factor", "ACTION:TYPE|ACTION:none",
                         "require a factor for approvals of one action (overrides --required-approval-factor); none removes it"),
+            .optional("--anonymous-actions", "A1,A2|none",
+                      "action codes an anonymous QR start (tenant ID only) may name (default signIn); none allows no anonymous start"),
+            .optional("--anonymous-approval-factor", "TYPE|none",
+                      "factors approvals of anonymous QR challenges need, whatever their action (default: --required-approval-factor)"),
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
