@@ -28,7 +28,7 @@ package struct PushWebhookSender: Sendable {
         switch await transport.post(url: url, headers: headers, body: Array(body.utf8), timeout: timeout) {
         case .answered(let code) where (200..<300).contains(code): return (nil, code)
         case .answered(let code): (detail, status) = ("HTTP \(code)", code)
-        case .failed(let code): (detail, status) = (code, nil)
+        case .failed(let code, let reason): (detail, status) = ("\(code): \(reason)", nil)
         }
         logger.warning(
             "push webhook failed",

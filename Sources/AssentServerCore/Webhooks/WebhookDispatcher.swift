@@ -94,10 +94,10 @@ package final class WebhookDispatcher: Sendable {
             case .answered(let status):
                 failure = "HTTP \(status)"
                 recorded = failure
-            case .failed(let code):
+            case .failed(let code, let reason):
                 // The detail (a refused private address, a refused connection) is for the log; what is recorded,
                 // which a tenant may one day see, says only `delivery_failed`.
-                failure = "network error: \(code)"
+                failure = "network error: \(code): \(reason)"
                 recorded = OutboundURLPolicy.deliveryFailed
             }
             fields["host"] = .string(PushWebhookSender.host(of: url))
