@@ -134,7 +134,7 @@ package final class FCMSender: PushSender {
             let detail = (error as? HTTP2Client.TransportError)?.description ?? "transport_failed"
             logger.log(
                 .warning, "fcm token request failed",
-                ["tenantId": .string(tenant.id), "tokenHost": .string(URL(string: account.tokenURI)?.host ?? ""),
+                ["tenantId": .string(tenant.id), "tokenHost": .string(OutboundURLPolicy.loggableHost(of: account.tokenURI)),
                  "error": .string(detail)])
             return .failure(PushOutcomeBox(.retry(status: nil, reason: OutboundURLPolicy.deliveryFailed)))
         }

@@ -26,6 +26,12 @@ package struct OutboundURLPolicy: Sendable {
         self.resolver = resolver
     }
 
+    /// `host[:port]` of `url`, for the log: never its user, password, path or query, which may hold secrets.
+    package static func loggableHost(of url: String) -> String {
+        guard let parsed = URL(string: url), let host = parsed.host else { return "" }
+        return parsed.port.map { "\(host):\($0)" } ?? host
+    }
+
     /// Whether a connection to `address` may be opened.
     package func allowsConnection(to address: IPAddress) -> Bool {
         allowsPrivateAddresses || address.isGloballyReachable

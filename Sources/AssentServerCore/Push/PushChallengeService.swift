@@ -86,8 +86,7 @@ package struct PushChallengeService: Sendable {
             return (challenge, plan.results.map { DeliveryResult(userAuthenticatorId: $0.userAuthenticatorId, errorCode: "webhook_failed") })
         }
         try await deliveries.abandonChallenge(tenantID: tenant.id, id: challenge.id, at: at, entry: entry)
-        throw AssentError(
-            .pushDeliveryFailed, "The tenant's push webhook did not accept push.created (\(failure)); the challenge was not started.")
+        throw AssentError(.pushDeliveryFailed, "The tenant's push webhook did not accept push.created (\(failure)); the challenge was not started.")
     }
 
     /// A uniformly random 3-digit code.

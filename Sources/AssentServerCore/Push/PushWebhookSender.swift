@@ -32,15 +32,9 @@ package struct PushWebhookSender: Sendable {
         }
         logger.warning(
             "push webhook failed",
-            ["tenantId": .string(tenant.id), "challengeId": .string(challenge.id), "host": .string(Self.host(of: url)),
+            ["tenantId": .string(tenant.id), "challengeId": .string(challenge.id), "host": .string(OutboundURLPolicy.loggableHost(of: url)),
              "error": .string(detail)])
         return (OutboundURLPolicy.deliveryFailed, status)
-    }
-
-    /// `host[:port]` of `url`, for the log: never its user, password, path or query, which may hold secrets.
-    static func host(of url: String) -> String {
-        guard let parsed = URL(string: url), let host = parsed.host else { return "" }
-        return parsed.port.map { "\(host):\($0)" } ?? host
     }
 
     /// Posts through `transport`, signs with each tenant's `secret` and waits at most `timeout` seconds.

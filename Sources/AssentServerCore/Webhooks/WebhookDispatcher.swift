@@ -73,8 +73,8 @@ package final class WebhookDispatcher: Sendable {
             "eventId": .string(event.id), "type": .string(event.type), "tenantId": .string(event.tenantID),
             "attempt": .int(attempt),
         ]
-        var failure: String
-        var recorded: String
+        let failure: String
+        let recorded: String
         if let tenant = try? await store.tenant(id: event.tenantID), let url = tenant.settings.webhookURL {
             let headers = [
                 ("Content-Type", "application/json"),
@@ -100,7 +100,7 @@ package final class WebhookDispatcher: Sendable {
                 failure = "network error: \(code): \(reason)"
                 recorded = OutboundURLPolicy.deliveryFailed
             }
-            fields["host"] = .string(PushWebhookSender.host(of: url))
+            fields["host"] = .string(OutboundURLPolicy.loggableHost(of: url))
         } else {
             failure = "the tenant has no webhook URL"
             recorded = failure
