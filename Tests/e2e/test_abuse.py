@@ -512,7 +512,8 @@ from conftest import BIN as V4_BIN, Server as V4Server
 class V4Listener:
     """An 'internal service' on 127.0.0.1 that counts connections and answers 405, as the scanned service did."""
 
-    def __init__(self):
+    def __init__(self, response=b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"):
+        self.response = response
         self.sock = v4_socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
@@ -530,7 +531,7 @@ class V4Listener:
             self.connections += 1
             try:
                 conn.recv(65536)
-                conn.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                conn.sendall(self.response)
             except OSError:
                 pass
             conn.close()
@@ -744,3 +745,23 @@ def test_v4_fcm_token_uri_is_refused_when_connecting(v4):
     assert listener.connections == 0, "the internal listener was reached"
     log = server.log_text()
     assert "fcm token request failed" in log and "address_refused" in log
+
+
+def test_v4_push_webhook_redirect_is_not_followed(server):
+    """A public endpoint could answer with a redirect to an internal one: assentd never follows it (here both sit on
+    loopback, so the shared server's --allow-private-urls lets the first request through)."""
+    internal = V4Listener()
+    redirector = V4Listener(f"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:{internal.port}/push\r\n"
+                            "Content-Length: 0\r\nConnection: close\r\n\r\n".encode())
+    try:
+        tenant_id, secret = v4_tenant(server)
+        r = requests.patch(f"{server.api}/tenant/push", auth=(secret, ""), timeout=10,
+                           json={"provider": "webhook", "webhookUrl": f"http://127.0.0.1:{redirector.port}/push"})
+        assert r.status_code == 200, r.text
+        v4_time.sleep(1.1)  # assentd caches tenants for a second
+        r = v4_push_start(server, tenant_id, secret)
+        assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
+        assert redirector.connections == 1 and internal.connections == 0, "the redirect was followed"
+    finally:
+        internal.stop()
+        redirector.stop()
