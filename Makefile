@@ -1,4 +1,4 @@
-# Assent: `make run` starts assentd --dev (a development tenant in an empty database) on 127.0.0.1:8420; `make test` runs every test. Both install what is missing.
+# Assent: `make run` starts assentd --dev (a development tenant in an empty database; tenant URLs may reach localhost) on 127.0.0.1:8420; `make test` runs every test. Both install what is missing.
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev
@@ -18,7 +18,7 @@ build: deps
 	$(SWIFT) build -c release --product assent
 
 run: build
-	ASSENT_DEV=1 .build/release/assentd --listen $(LISTEN) --database $(DATABASE)
+	.build/release/assentd --listen $(LISTEN) --database $(DATABASE) --dev --allow-private-urls
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)

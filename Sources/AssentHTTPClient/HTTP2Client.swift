@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 internal import CCurl
 internal import CCurlShims
 import Foundation
@@ -20,6 +20,11 @@ package final class HTTP2Client: Sendable {
         var connectTimeout: Double = 5
         /// Most concurrent streams asked for on one HTTP/2 connection.
         var maxConcurrentStreams = 500
+        /// For a client that carries tenant-supplied URLs: every address it is about to connect to must pass this
+        /// policy (libcurl's `CURLOPT_OPENSOCKETFUNCTION`, before any packet is sent; a refusal is
+        /// `address_refused`), no proxy is used (the proxy's address is not the destination's) and redirects are
+        /// never followed. Nil for the operator's own providers.
+        package var destinations: OutboundURLPolicy?
 
         /// The defaults.
         package init() {}
@@ -53,7 +58,8 @@ package final class HTTP2Client: Sendable {
 
     /// A request that got no HTTP answer (refused, reset, timed out, TLS failure, client stopped).
     struct TransportError: Error, CustomStringConvertible, Sendable {
-        /// A short stable reason: `connect_failed`, `timeout`, `tls_failed`, `stopped` or `transport_failed`.
+        /// A short stable reason: `connect_failed`, `address_refused` (``Options/destinations`` refused every
+        /// address), `timeout`, `tls_failed`, `stopped` or `transport_failed`.
         var code: String
         /// libcurl's message (never contains request headers or bodies).
         var reason: String
@@ -103,6 +109,10 @@ package final class HTTP2Client: Sendable {
     fileprivate final class Transfer: @unchecked Sendable {
         let request: Request
         let continuation: CheckedContinuation<Response, any Error>
+        /// The policy every address must pass, when the client has one.
+        var destinations: OutboundURLPolicy?
+        /// The last address ``destinations`` refused (read after the transfer ended, on the client's thread).
+        var refusedAddress: IPAddress?
         var easy: UnsafeMutableRawPointer?
         var headers: UnsafeMutablePointer<curl_slist>?
         var body: [UInt8] = []
@@ -256,6 +266,14 @@ package final class HTTP2Client: Sendable {
             try check(assent_curl_easy_setopt_string(easy, Int32(ASSENT_CURLOPT_PROTOCOLS_STR), "http,https"), "protocols")
             try check(assent_curl_easy_setopt_long(easy, Int32(ASSENT_CURLOPT_NOSIGNAL), 1), "nosignal")
             try check(assent_curl_easy_setopt_long(easy, Int32(ASSENT_CURLOPT_FOLLOWLOCATION), 0), "follow")
+            if let destinations = options.destinations {
+                transfer.destinations = destinations
+                // An empty proxy turns off the environment's http_proxy/https_proxy/all_proxy for this request.
+                try check(assent_curl_easy_setopt_string(easy, Int32(ASSENT_CURLOPT_PROXY), ""), "proxy")
+                try check(
+                    assent_curl_easy_set_opensocket_function(easy, openSocket, Unmanaged.passUnretained(transfer).toOpaque()),
+                    "open socket function")
+            }
             try check(
                 assent_curl_easy_setopt_long(easy, Int32(ASSENT_CURLOPT_HTTP_VERSION), Int(ASSENT_CURL_HTTP_VERSION_2TLS)),
                 "HTTP version")
@@ -308,12 +326,16 @@ package final class HTTP2Client: Sendable {
             }
             if result != 0 {
                 let code = CURLcode(UInt32(result))
-                let message = String(cString: curl_easy_strerror(code))
-                let kind: String = switch code {
+                var message = String(cString: curl_easy_strerror(code))
+                var kind: String = switch code {
                 case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: "connect_failed"
                 case CURLE_OPERATION_TIMEDOUT: "timeout"
                 case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE: "tls_failed"
                 default: "transport_failed"
+                }
+                if code == CURLE_COULDNT_CONNECT, let refused = transfer.refusedAddress {
+                    kind = "address_refused"
+                    message = "\(refused) is not a globally reachable address (assentd --allow-private-urls permits it)"
                 }
                 transfer.release()
                 transfer.continuation.resume(throwing: TransportError(code: kind, reason: message))
@@ -336,6 +358,24 @@ package final class HTTP2Client: Sendable {
                     httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : 1))
         }
     }
+}
+
+/// CURLOPT_OPENSOCKETFUNCTION of a client with ``HTTP2Client/Options/destinations``: opens the socket only for an
+/// address the policy allows; for any other it answers `CURL_SOCKET_BAD`, so libcurl sends nothing and tries the
+/// next address, failing the transfer when none is left.
+private func openSocket(
+    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?
+) -> curl_socket_t {
+    guard let context, let address else { return curl_socket_t(ASSENT_CURL_SOCKET_BAD) }
+    let transfer = Unmanaged<HTTP2Client.Transfer>.fromOpaque(context).takeUnretainedValue()
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let length = Int(assent_curl_sockaddr_ip(address, &bytes))
+    guard let ip = IPAddress(bytes: bytes.prefix(length)) else { return curl_socket_t(ASSENT_CURL_SOCKET_BAD) }
+    guard transfer.destinations?.allowsConnection(to: ip) ?? true else {
+        transfer.refusedAddress = ip
+        return curl_socket_t(ASSENT_CURL_SOCKET_BAD)
+    }
+    return assent_curl_open_socket(address)
 }
 
 /// CURLOPT_HEADERFUNCTION: keeps `name: value` lines of the final response (a status line starts over), at most 64.

@@ -15,9 +15,9 @@ package struct HTTP2WebhookTransport: WebhookTransport {
         do {
             return .answered(status: try await client.send(request).status)
         } catch let error as HTTP2Client.TransportError {
-            return .failed(code: error.code)
+            return .failed(code: error.code, detail: error.reason)
         } catch {
-            return .failed(code: "transport_failed")
+            return .failed(code: "transport_failed", detail: String(describing: error))
         }
     }
 }

@@ -62,16 +62,23 @@ package final class AssentApplication: Sendable {
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
 
-        // Outbound requests: one HTTP/2 client (one connection per provider host) for APNs, FCM and OAuth; another for
-        // the tenants' webhooks (the outbox and the synchronous push.created), which may use several connections per
-        // host.
+        // Outbound requests: one HTTP/2 client (one connection per provider host) for APNs and FCM, the operator's
+        // hosts. Every URL a tenant supplies goes through a client that reaches only public addresses (checked for
+        // every socket it opens, no proxy) unless --allow-private-urls: one for its webhooks (the outbox and the
+        // synchronous push.created), which may use several connections per host, and one for its FCM service
+        // account's token_uri, which trusts --push-ca-file like the providers. Separate clients, so a tenant's request
+        // never reuses a connection the operator's opened to a private host.
         var providerOptions = HTTP2Client.Options()
         providerOptions.caFile = configuration.pushCAFile
         let providerClient = try HTTP2Client(options: providerOptions, name: "assent-push")
         var webhookOptions = HTTP2Client.Options()
         webhookOptions.maxConnectionsPerHost = 16
+        webhookOptions.destinations = configuration.outboundURLPolicy
         let webhookClient = try HTTP2Client(options: webhookOptions, name: "assent-push-webhook")
-        pushClients = [providerClient, webhookClient]
+        var oauthOptions = providerOptions
+        oauthOptions.destinations = configuration.outboundURLPolicy
+        let oauthClient = try HTTP2Client(options: oauthOptions, name: "assent-oauth")
+        pushClients = [providerClient, webhookClient, oauthClient]
         let sealer = try PushCredentialSealer(masterKey: masterKey)
         var apnsOptions = APNsSender.Options()
         apnsOptions.overrideURL = configuration.apnsURL
@@ -84,7 +91,9 @@ package final class AssentApplication: Sendable {
             store: store, tenants: store,
             senders: [
                 .apns: APNsSender(client: providerClient, sealer: sealer, clock: clock, options: apnsOptions),
-                .fcm: FCMSender(client: providerClient, sealer: sealer, clock: clock, options: fcmOptions),
+                .fcm: FCMSender(
+                    client: providerClient, tokenClient: oauthClient, sealer: sealer, clock: clock, logger: logger,
+                    options: fcmOptions),
             ],
             clock: clock, logger: logger, policy: pushPolicy)
         let pushWorker = self.pushWorker
@@ -92,7 +101,7 @@ package final class AssentApplication: Sendable {
         let webhookTransport = HTTP2WebhookTransport(client: webhookClient)
         let pushWebhook = PushWebhookSender(
             transport: webhookTransport, events: webhookEvents, clock: clock, secret: { directory.secret(of: $0) },
-            timeout: configuration.pushWebhookTimeoutSeconds)
+            timeout: configuration.pushWebhookTimeoutSeconds, logger: logger)
 
         var router = Router()
         let decoder = FoundationRequestDecoding()
@@ -105,7 +114,8 @@ package final class AssentApplication: Sendable {
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, deliveries: store, configuration: try PushConfiguration(masterKey: masterKey)),
+                tenants: tenants, deliveries: store, configuration: try PushConfiguration(
+                    masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
             qrCode: QRCodeAdministration(tenants: tenants)
         ).register(in: &router)

@@ -67,4 +67,27 @@ import Testing
             #expect(error.code == "stopped")
         }
     }
+
+    @Test(arguments: ["http://127.0.0.1:PORT/x", "http://127.1:PORT/x", "http://[::ffff:127.0.0.1]:PORT/x", "http://localhost:PORT/x"])
+    func `a client for tenant URLs refuses a loopback address before any packet`(_ template: String) async throws {
+        var options = HTTP2Client.Options()
+        options.destinations = OutboundURLPolicy(allowsPrivateAddresses: false, resolver: HostResolver { _ in [] })
+        let client = try HTTP2Client(options: options)
+        defer { client.stop() }
+        let (fd, port) = try Self.silentListener()
+        defer { close(fd) }
+        var request = HTTP2Client.Request(url: template.replacingOccurrences(of: "PORT", with: String(port)))
+        request.timeout = 2
+        do {
+            _ = try await client.send(request)
+            Issue.record("a loopback address answered")
+        } catch let error as HTTP2Client.TransportError {
+            #expect(error.code == "address_refused")
+            #expect(error.reason.contains("not a globally reachable address"))
+        }
+        // Nothing reached the listener: no connection waits in its backlog.
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&waiting, 1, 0) == 0)
+        #expect(client.connectionsOpened == 0)
+    }
 }

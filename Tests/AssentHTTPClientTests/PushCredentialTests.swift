@@ -17,6 +17,8 @@ import Testing
         -----END PRIVATE KEY-----
         """
     static let masterKey = [UInt8](repeating: 7, count: 32)
+    /// No name resolves: nothing here is sent anywhere.
+    static let destinations = OutboundURLPolicy(allowsPrivateAddresses: false, resolver: HostResolver { _ in [] })
 
     @Test func `a sealed credential opens only with the same master key, tenant and purpose`() throws {
         let sealer = try PushCredentialSealer(masterKey: Self.masterKey)
@@ -30,7 +32,7 @@ import Testing
     }
 
     @Test func `configuring APNs checks the key, seals it and shows only its public parts`() throws {
-        let configuration = try PushConfiguration(masterKey: Self.masterKey)
+        let configuration = try PushConfiguration(masterKey: Self.masterKey, destinations: Self.destinations)
         var settings = TenantSettings()
         var change = PushConfiguration.Change()
         change.provider = .apns
@@ -61,7 +63,7 @@ import Testing
     @Test func `the APNs provider token is reused for 50 minutes, then renewed`() throws {
         let now = Mutex<Int64>(1_800_000_000_000)
         let clock = WallClock { now.withLock { $0 } }
-        let configuration = try PushConfiguration(masterKey: Self.masterKey)
+        let configuration = try PushConfiguration(masterKey: Self.masterKey, destinations: Self.destinations)
         var settings = TenantSettings()
         var change = PushConfiguration.Change()
         change.provider = .apns

@@ -35,9 +35,10 @@ def free_port():
 
 
 def assent(*args):
-    """Runs the assent CLI and returns its parsed --json output."""
+    """Runs the assent CLI and returns its parsed --json output. Tenant URLs may lead to loopback (the fakes listen
+    there), as with the servers' --allow-private-urls."""
     out = subprocess.run([os.path.join(BIN, "assent"), *args, "--json"], check=True, capture_output=True,
-                         text=True, timeout=60)
+                         text=True, timeout=60, env=dict(os.environ, ASSENT_ALLOW_PRIVATE_URLS="1"))
     return json.loads(out.stdout)
 
 
@@ -126,11 +127,14 @@ class Server:
         self.log_path = os.path.join(directory, "assentd.log")
         self.process = None
 
-    def start(self, *extra):
+    def start(self, *extra, allow_private_urls=True):
+        """Starts assentd with `extra` flags; tenant URLs may reach loopback (the tests' fakes) unless
+        `allow_private_urls=False`."""
         self.log = open(self.log_path, "ab")
+        private = ["--allow-private-urls"] if allow_private_urls else []
         self.process = subprocess.Popen(
             [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{self.port}", "--database", self.database,
-             *extra],
+             *private, *extra],
             stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:

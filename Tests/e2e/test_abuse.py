@@ -1164,3 +1164,280 @@ def test_dev_is_refused_on_postgresql(store):
     code, output = _dev_run(database)
     assert code is None, output
     assert assent("admin", "tenant", "list", "--database", database) == []
+
+# --- V4: server-side request forgery through tenant URLs ---
+# A tenant's webhook URL, push webhook URL and FCM service account's token_uri once reached any address, and the
+# start's error (`connect_failed`, `HTTP 405`) told the tenant which internal ports were open. These tests run a server
+# WITHOUT --allow-private-urls, and a listener on 127.0.0.1 standing for an internal service, which must never see a
+# connection. Nothing leaves loopback: every host named is an address literal or `localhost` (the hosts file and
+# libcurl answer those; no name server is asked).
+import json as v4_json
+import os as v4_os
+import socket as v4_socket
+import subprocess as v4_subprocess
+import tempfile as v4_tempfile
+import threading as v4_threading
+import time as v4_time
+
+import pytest as v4_pytest
+from cryptography.hazmat.primitives.asymmetric import rsa as v4_rsa
+
+from conftest import BIN as V4_BIN, Server as V4Server
+
+
+class V4Listener:
+    """An 'internal service' on 127.0.0.1 that counts connections and answers 405, as the scanned service did."""
+
+    def __init__(self, response=b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"):
+        self.response = response
+        self.sock = v4_socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self.running = True
+        v4_threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while self.running:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            try:
+                conn.recv(65536)
+                conn.sendall(self.response)
+            except OSError:
+                pass
+            conn.close()
+
+    def stop(self):
+        self.running = False
+        self.sock.close()
+
+
+@v4_pytest.fixture(scope="module")
+def v4(store):
+    """A server that refuses private tenant URLs (no --allow-private-urls) and the internal listener."""
+    with v4_tempfile.TemporaryDirectory() as directory:
+        s = V4Server(directory)
+        s.start("--push-retry", "0.2", "--webhook-retry", "1", allow_private_urls=False)
+        listener = V4Listener()
+        s.directory_path = directory
+        try:
+            yield s, listener
+        finally:
+            listener.stop()
+            s.stop()
+
+
+def v4_private_urls(port):
+    """The internal listener in every spelling a resolver or libcurl reads as loopback, and other private places."""
+    return [f"http://127.0.0.1:{port}/push", f"http://[::1]:{port}/push", f"http://127.1:{port}/push",
+            f"http://0x7f.1:{port}/push", f"http://2130706433:{port}/push", f"http://[::ffff:127.0.0.1]:{port}/push",
+            f"http://localhost:{port}/push", f"http://LOCALHOST.:{port}/push", f"http://127.0.0.1.:{port}/push",
+            "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[fd00::1]/", "http://100.64.0.1/",
+            "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/", "http://0.0.0.0/"]
+
+
+def v4_tenant(server):
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v4-" + uuid.uuid4().hex[:6])
+    return created["tenantId"], created["secretKey"]
+
+
+def v4_cli(*args, allow_private=False):
+    """The CLI as an operator runs it, without ASSENT_ALLOW_PRIVATE_URLS unless asked."""
+    env = {k: v for k, v in v4_os.environ.items() if k != "ASSENT_ALLOW_PRIVATE_URLS"}
+    extra = ["--allow-private-urls"] if allow_private else []
+    return v4_subprocess.run([v4_os.path.join(V4_BIN, "assent"), *args, *extra, "--json"], capture_output=True,
+                             text=True, timeout=60, env=env)
+
+
+def v4_refused(r):
+    assert r.status_code == 400, r.text
+    assert r.headers["Content-Type"] == "application/json"
+    body = r.json()
+    assert set(body) >= {"error", "errorCode", "errorDescription"} and body["errorCode"] == "invalid_request", body
+    assert "publicly reachable" in body["errorDescription"], body
+
+
+def v4_cli_refused(out):
+    assert out.returncode == 2, (out.returncode, out.stdout, out.stderr)
+    assert "publicly reachable" in out.stderr, out.stderr
+
+
+def v4_service_account(directory, token_uri):
+    key = v4_rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    account = {"type": "service_account", "project_id": "v4-test", "private_key_id": "kid",
+               "private_key": key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                serialization.NoEncryption()).decode(),
+               "client_email": "push@v4-test.iam.gserviceaccount.com", "token_uri": token_uri}
+    path = v4_os.path.join(directory, f"sa-{uuid.uuid4().hex[:6]}.json")
+    with open(path, "w") as f:
+        v4_json.dump(account, f)
+    return account, path
+
+
+def v4_wait(predicate, timeout=15):
+    deadline = v4_time.time() + timeout
+    while v4_time.time() < deadline:
+        if predicate():
+            return True
+        v4_time.sleep(0.1)
+    return False
+
+
+def test_v4_push_webhook_url_at_a_private_address_is_refused(v4):
+    server, listener = v4
+    tenant_id, secret = v4_tenant(server)
+    before = server.snapshot()
+    for url in v4_private_urls(listener.port):
+        v4_refused(requests.patch(f"{server.api}/tenant/push", auth=(secret, ""), timeout=10,
+                                  json={"provider": "webhook", "webhookUrl": url}))
+        v4_cli_refused(v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id,
+                              "--provider", "webhook", "--webhook-url", url))
+    assert server.snapshot() == before, "a refused URL changed nothing"
+    # A public address is accepted (configuring sends nothing: no request is made to it here).
+    r = requests.patch(f"{server.api}/tenant/push", auth=(secret, ""), timeout=10,
+                       json={"provider": "webhook", "webhookUrl": "https://203.0.114.1/push"})
+    assert r.status_code == 200 and r.json()["webhookUrl"] == "https://203.0.114.1/push", r.text
+    assert listener.connections == 0
+
+
+def test_v4_tenant_webhook_url_at_a_private_address_is_refused(v4):
+    server, listener = v4
+    tenant_id, _ = v4_tenant(server)
+    before = server.snapshot()
+    for url in v4_private_urls(listener.port):
+        v4_cli_refused(v4_cli("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant_id,
+                              "--webhook-url", url))
+    assert server.snapshot() == before, "a refused URL changed nothing"
+    assert listener.connections == 0
+
+
+def test_v4_fcm_token_uri_at_a_private_address_is_refused(v4):
+    server, listener = v4
+    tenant_id, secret = v4_tenant(server)
+    before = server.snapshot()
+    for url in v4_private_urls(listener.port)[:9]:
+        account, path = v4_service_account(server.directory_path, url)
+        v4_refused(requests.patch(f"{server.api}/tenant/push", auth=(secret, ""), timeout=10,
+                                  json={"provider": "fcm", "fcmServiceAccount": account}))
+        v4_cli_refused(v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id,
+                              "--provider", "fcm", "--fcm-service-account", path))
+    assert server.snapshot() == before, "a refused token_uri changed nothing"
+    assert listener.connections == 0
+
+
+def v4_push_start(server, tenant_id, secret, style="ios", push_token=None):
+    """Enrols a device for a new user and starts a push challenge for it, as the tenant's page does."""
+    sdk = AuthsignalClient(secret, api_url=server.api)
+    user = "v4-" + uuid.uuid4().hex[:8]
+    device = Device(server, tenant_id, style)
+    extra = {"pushToken": push_token} if push_token else {}
+    assert device.add(sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"], **extra).status_code == 200
+    token = sdk.track(user, "signIn", {})["token"]
+    return requests.post(f"{server.api}/client/challenge/push", json={"action": "signIn"},
+                         headers={"Authorization": "Bearer " + token}, timeout=30)
+
+
+def v4_no_connect_detail(text, port):
+    for leak in [str(port), "connect", "127.0.0.1", "::1", "refused", "405", "timeout", "address"]:
+        assert leak not in text.lower(), (leak, text)
+
+
+def v4_timeline_texts(timeline):
+    """What a timeline says about failures: each event's detail and each delivery's last error."""
+    return " ".join([str(e.get("detail")) for e in timeline["timeline"]]
+                    + [str(d.get("lastError")) for d in timeline["deliveries"]])
+
+
+def test_v4_a_name_that_resolves_to_loopback_is_refused_when_connecting(v4):
+    """`localhost` stands for a name that led to a public address when configured and to loopback now (DNS
+    rebinding): the operator's --allow-private-urls on the CLI let it in; the server, without the flag, refuses every
+    address it resolves to before any packet, and the tenant learns only `delivery_failed`."""
+    server, listener = v4
+    tenant_id, secret = v4_tenant(server)
+    out = v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id, "--provider",
+                 "webhook", "--webhook-url", f"http://localhost:{listener.port}/push", allow_private=True)
+    assert out.returncode == 0, out.stderr
+    v4_time.sleep(1.1)  # assentd caches tenants for a second
+    r = v4_push_start(server, tenant_id, secret)
+    assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
+    assert "delivery_failed" in r.json()["errorDescription"]
+    v4_no_connect_detail(r.text, listener.port)
+    # Best effort: the start goes on, and the timeline says only delivery_failed.
+    assert v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id,
+                  "--webhook-best-effort", "on").returncode == 0
+    v4_time.sleep(1.1)
+    r = v4_push_start(server, tenant_id, secret)
+    assert r.status_code == 200 and r.json()["deliveryResults"][0]["errorCode"] == "webhook_failed", r.text
+    t = requests.get(f"{server.api}/challenges/{r.json()['challengeId']}/timeline", auth=(secret, ""), timeout=10)
+    assert t.status_code == 200, t.text
+    assert [(e["event"], e.get("detail"), e.get("status")) for e in t.json()["timeline"]] == [
+        ("webhook.failed", "delivery_failed", None)], t.text
+    v4_no_connect_detail(v4_timeline_texts(t.json()), listener.port)
+    assert listener.connections == 0, "the internal listener was reached"
+    log = server.log_text()
+    assert "push webhook failed" in log and "address_refused" in log and f"localhost:{listener.port}" in log
+    assert secret not in log
+
+
+def test_v4_tenant_webhooks_are_refused_when_connecting(v4):
+    """A webhook URL stored while private URLs were allowed: the outbox never connects to it."""
+    server, listener = v4
+    tenant_id, secret = v4_tenant(server)
+    out = v4_cli("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant_id,
+                 "--webhook-url", f"http://127.0.0.1:{listener.port}/hooks", allow_private=True)
+    assert out.returncode == 0, out.stderr
+    v4_time.sleep(1.1)
+    sdk = AuthsignalClient(secret, api_url=server.api)
+    token = sdk.track("v4-hooked", "enrol", {"scope": "add:authenticators"})["token"]
+    assert Device(server, tenant_id).add(token).status_code == 200  # authenticator.created goes to the outbox
+    assert v4_wait(lambda: tenant_id in server.log_text() and "webhook attempt failed" in server.log_text()
+                   and "address_refused" in server.log_text())
+    assert listener.connections == 0, "the internal listener was reached"
+
+
+def test_v4_fcm_token_uri_is_refused_when_connecting(v4):
+    server, listener = v4
+    tenant_id, secret = v4_tenant(server)
+    _, path = v4_service_account(server.directory_path, f"http://localhost:{listener.port}/token")
+    out = v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id, "--provider", "fcm",
+                 "--fcm-service-account", path, allow_private=True)
+    assert out.returncode == 0, out.stderr
+    v4_time.sleep(1.1)
+    r = v4_push_start(server, tenant_id, secret, style="android", push_token="fcm-" + uuid.uuid4().hex)
+    assert r.status_code == 200, r.text
+    challenge = r.json()["challengeId"]
+
+    def failed():
+        t = requests.get(f"{server.api}/challenges/{challenge}/timeline", auth=(secret, ""), timeout=10).json()
+        return any(e.get("detail") == "delivery_failed" for e in t["timeline"]) and t
+    assert v4_wait(failed)
+    t = requests.get(f"{server.api}/challenges/{challenge}/timeline", auth=(secret, ""), timeout=10)
+    v4_no_connect_detail(v4_timeline_texts(t.json()), listener.port)
+    assert listener.connections == 0, "the internal listener was reached"
+    log = server.log_text()
+    assert "fcm token request failed" in log and "address_refused" in log
+
+
+def test_v4_push_webhook_redirect_is_not_followed(server):
+    """A public endpoint could answer with a redirect to an internal one: assentd never follows it (here both sit on
+    loopback, so the shared server's --allow-private-urls lets the first request through)."""
+    internal = V4Listener()
+    redirector = V4Listener(f"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:{internal.port}/push\r\n"
+                            "Content-Length: 0\r\nConnection: close\r\n\r\n".encode())
+    try:
+        tenant_id, secret = v4_tenant(server)
+        r = requests.patch(f"{server.api}/tenant/push", auth=(secret, ""), timeout=10,
+                           json={"provider": "webhook", "webhookUrl": f"http://127.0.0.1:{redirector.port}/push"})
+        assert r.status_code == 200, r.text
+        v4_time.sleep(1.1)  # assentd caches tenants for a second
+        r = v4_push_start(server, tenant_id, secret)
+        assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
+        assert redirector.connections == 1 and internal.connections == 0, "the redirect was followed"
+    finally:
+        internal.stop()
+        redirector.stop()

@@ -1,4 +1,5 @@
 import AssentCrypto
+package import AssentLog
 package import AssentServerCore
 import Foundation
 import Synchronization
@@ -9,6 +10,9 @@ import Synchronization
 /// before it expires. Messages are data messages — `{"challengeId": ...}`, Android priority high, TTL = what is
 /// left of the challenge — POSTed to `/v1/projects/<project>/messages:send` over one connection per host. For an iOS
 /// device (an app using FCM on iOS) an `apns` block adds a generic alert with the APNs headers the APNs provider sends.
+/// The `token_uri` is the tenant's (it comes in the service-account file), so the token request goes through the
+/// client for tenant URLs, which reaches only public addresses, and what went wrong on the way is logged while the
+/// tenant's timeline shows only `delivery_failed`.
 package final class FCMSender: PushSender {
     /// Where FCM is reached.
     package struct Options: Sendable {
@@ -33,6 +37,8 @@ package final class FCMSender: PushSender {
     }
 
     private let client: HTTP2Client
+    private let tokenClient: HTTP2Client
+    private let logger: Logger
     private let sealer: PushCredentialSealer
     private let clock: WallClock
     private let options: Options
@@ -41,8 +47,15 @@ package final class FCMSender: PushSender {
     /// Token requests in flight, so concurrent sends share one instead of each asking.
     private let fetches = Mutex<[String: Task<Result<String, PushOutcomeBox>, Never>]>([:])
 
-    package init(client: HTTP2Client, sealer: PushCredentialSealer, clock: WallClock, options: Options) {
+    /// Sends messages through `client` (FCM is the operator's) and asks for OAuth tokens through `tokenClient` (the
+    /// tenant's `token_uri`: a client restricted to public addresses).
+    package init(
+        client: HTTP2Client, tokenClient: HTTP2Client, sealer: PushCredentialSealer, clock: WallClock, logger: Logger,
+        options: Options
+    ) {
         self.client = client
+        self.tokenClient = tokenClient
+        self.logger = logger
         self.sealer = sealer
         self.clock = clock
         self.options = options
@@ -101,7 +114,7 @@ package final class FCMSender: PushSender {
         request.body = Array(
             ("grant_type=" + PushJSON.formEncoded("urn:ietf:params:oauth:grant-type:jwt-bearer") + "&assertion=" + jwt).utf8)
         do {
-            let response = try await client.send(request)
+            let response = try await tokenClient.send(request)
             guard response.status == 200, let object = PushJSON.object(response.body),
                   let token = object["access_token"] as? String, !token.isEmpty
             else {
@@ -115,10 +128,15 @@ package final class FCMSender: PushSender {
             let margin = min(300, lifetime / 2)
             tokens.withLock { $0[key] = CachedToken(accessToken: token, expiresAt: now + (lifetime - margin) * 1000) }
             return .success(token)
-        } catch let error as HTTP2Client.TransportError {
-            return .failure(PushOutcomeBox(.retry(status: nil, reason: "oauth_" + error.code)))
         } catch {
-            return .failure(PushOutcomeBox(.retry(status: nil, reason: "oauth_transport_failed")))
+            // The detail (a refused address, a connection refused or timed out) would tell the tenant what listens
+            // where; it goes to the log, the timeline says only `delivery_failed`.
+            let detail = (error as? HTTP2Client.TransportError)?.description ?? "transport_failed"
+            logger.log(
+                .warning, "fcm token request failed",
+                ["tenantId": .string(tenant.id), "tokenHost": .string(OutboundURLPolicy.loggableHost(of: account.tokenURI)),
+                 "error": .string(detail)])
+            return .failure(PushOutcomeBox(.retry(status: nil, reason: OutboundURLPolicy.deliveryFailed)))
         }
     }
 

@@ -43,6 +43,7 @@ struct PushAdministration: Sendable {
             change.fcmServiceAccountJSON = String(decoding: try encoder.encode(object), as: UTF8.self)
         default: break
         }
+        try await configuration.checkDestinations(of: change)
         let updated = try await tenants.updateSettings(tenantID: tenant.id) { settings in
             try configuration.apply(change, to: &settings, tenantID: tenant.id)
         }

@@ -60,6 +60,12 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// When set, `GET /metrics` answers only `Authorization: Bearer` with this token, and is served on the API
     /// listener too. Without it (and without a metrics listener) no listener serves `/metrics`.
     package var metricsToken: String?
+    /// Whether URLs a tenant supplies (webhooks, the push webhook, an FCM `token_uri`) may lead to loopback, private
+    /// and other non-global addresses — for development and tests only (``OutboundURLPolicy``).
+    package var allowPrivateURLs = false
+
+    /// The policy for URLs tenants supply, as this configuration sets it.
+    var outboundURLPolicy: OutboundURLPolicy { OutboundURLPolicy(allowsPrivateAddresses: allowPrivateURLs) }
 
     /// The defaults.
     package init() {}
@@ -98,6 +104,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--metrics-token TOKEN", "ASSENT_METRICS_TOKEN", "bearer token for GET /metrics, which it also enables on --listen (16+ chars)"),
         ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "accepted for compatibility and ignored: no development tenant without --dev"),
+        ("--allow-private-urls", "ASSENT_ALLOW_PRIVATE_URLS", "let tenant webhooks and FCM token_uri reach loopback/private addresses (development, tests)"),
     ]
 
     /// Reads the environment, then the arguments (without the program name).
@@ -124,6 +131,9 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let value = environment["ASSENT_DEV"], ["1", "true", "yes"].contains(value.lowercased()) {
             config.createDevelopmentTenant = true
         }
+        if let value = environment["ASSENT_ALLOW_PRIVATE_URLS"], ["1", "true", "yes"].contains(value.lowercased()) {
+            config.allowPrivateURLs = true
+        }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -131,6 +141,11 @@ package struct ServerConfiguration: Sendable, Hashable {
             // that still pass it keep working.
             if argument == "--dev" || argument == "--no-dev-tenant" {
                 if argument == "--dev" { config.createDevelopmentTenant = true }
+                index += 1
+                continue
+            }
+            if argument == "--allow-private-urls" {
+                config.allowPrivateURLs = true
                 index += 1
                 continue
             }

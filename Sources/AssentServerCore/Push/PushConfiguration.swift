@@ -41,10 +41,26 @@ package struct PushConfiguration: Sendable {
     }
 
     private let sealer: PushCredentialSealer
+    private let destinations: OutboundURLPolicy
 
-    /// Seals with a key derived from `masterKey`.
-    package init(masterKey: [UInt8]) throws {
+    /// Seals with a key derived from `masterKey`; the URLs a change names must satisfy `destinations`.
+    package init(masterKey: [UInt8], destinations: OutboundURLPolicy) throws {
         sealer = try PushCredentialSealer(masterKey: masterKey)
+        self.destinations = destinations
+    }
+
+    /// Checks where `change` would send requests — the push webhook URL and the FCM service account's `token_uri` —
+    /// against ``OutboundURLPolicy`` (a name is resolved here, so this is `async` and runs before ``apply(_:to:tenantID:)``
+    /// and outside any transaction).
+    ///
+    /// - Throws: `AssentError.invalidRequest` when one leads to a private address; nothing has changed then.
+    package func checkDestinations(of change: Change) async throws {
+        if case .some(.some(let url)) = change.webhookURL {
+            try await destinations.check(url, field: "push webhook URL")
+        }
+        if let json = change.fcmServiceAccountJSON, let account = try? ServiceAccount(json: json) {
+            try await destinations.check(account.tokenURI, field: "FCM service account's token_uri")
+        }
     }
 
     /// Applies `change` to the settings of `tenantID`.

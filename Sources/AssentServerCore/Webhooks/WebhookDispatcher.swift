@@ -69,11 +69,12 @@ package final class WebhookDispatcher: Sendable {
 
     private func deliver(_ event: WebhookEvent) async {
         let attempt = event.attempts + 1
-        let fields: [String: LogValue] = [
+        var fields: [String: LogValue] = [
             "eventId": .string(event.id), "type": .string(event.type), "tenantId": .string(event.tenantID),
             "attempt": .int(attempt),
         ]
-        var failure: String
+        let failure: String
+        let recorded: String
         if let tenant = try? await store.tenant(id: event.tenantID), let url = tenant.settings.webhookURL {
             let headers = [
                 ("Content-Type", "application/json"),
@@ -92,11 +93,17 @@ package final class WebhookDispatcher: Sendable {
                 return
             case .answered(let status):
                 failure = "HTTP \(status)"
-            case .failed(let code):
-                failure = "network error: \(code)"
+                recorded = failure
+            case .failed(let code, let reason):
+                // The detail (a refused private address, a refused connection) is for the log; what is recorded,
+                // which a tenant may one day see, says only `delivery_failed`.
+                failure = "network error: \(code): \(reason)"
+                recorded = OutboundURLPolicy.deliveryFailed
             }
+            fields["host"] = .string(OutboundURLPolicy.loggableHost(of: url))
         } else {
             failure = "the tenant has no webhook URL"
+            recorded = failure
         }
         let now = clock.nowMilliseconds()
         let next: Int64? = attempt >= policy.maxAttempts
@@ -104,7 +111,7 @@ package final class WebhookDispatcher: Sendable {
         logger.log(next == nil ? .error : .warning, next == nil ? "webhook failed for good" : "webhook attempt failed",
                    fields.merging(["error": .string(failure)]) { $1 })
         do {
-            try await store.markWebhookAttemptFailed(id: event.id, attempts: attempt, nextAttemptAt: next, error: failure, at: now)
+            try await store.markWebhookAttemptFailed(id: event.id, attempts: attempt, nextAttemptAt: next, error: recorded, at: now)
         } catch {
             // The lease runs out and the event is claimed again, so it is retried rather than lost.
             logger.log(.error, "webhook attempt not recorded", fields.merging(["error": .string(String(describing: error))]) { $1 })

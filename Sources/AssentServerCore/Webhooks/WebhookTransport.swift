@@ -10,6 +10,7 @@ package protocol WebhookTransport: Sendable {
 package enum WebhookPostResult: Sendable, Equatable {
     /// The endpoint answered with this HTTP status.
     case answered(status: Int)
-    /// No answer: a short, stable reason (`timeout`, `connect_failed`, ...) that is safe to log and store.
-    case failed(code: String)
+    /// No answer: a short, stable reason (`timeout`, `connect_failed`, `address_refused`, ...) and what libcurl said
+    /// (the address, the port), both for the server log only: a tenant is told `delivery_failed`.
+    case failed(code: String, detail: String)
 }

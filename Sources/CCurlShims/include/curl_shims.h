@@ -33,6 +33,19 @@ int assent_curl_multi_setopt_long(CURLM *_Nonnull multi, int option, long value)
 /// Reads the next finished transfer from `curl_multi_info_read`: 1 with `*easy` and `*result` set, 0 when none.
 int assent_curl_multi_next_done(CURLM *_Nonnull multi, CURL *_Nullable *_Nonnull easy, int *_Nonnull result);
 
+/// Sets CURLOPT_OPENSOCKETFUNCTION and CURLOPT_OPENSOCKETDATA: `function` sees every address libcurl is about to
+/// connect to (each one of happy eyeballs, after any name resolution) and opens the socket, or answers
+/// CURL_SOCKET_BAD so that no packet is sent to it.
+int assent_curl_easy_set_opensocket_function(
+    CURL *_Nonnull easy,
+    curl_socket_t (*_Nonnull function)(
+        void *_Nullable context, curlsocktype purpose, struct curl_sockaddr *_Nullable address),
+    void *_Nullable context);
+/// Copies the IP address of an AF_INET or AF_INET6 `address` into `bytes`: 4 or 16, or 0 for any other family.
+int assent_curl_sockaddr_ip(const struct curl_sockaddr *_Nonnull address, unsigned char bytes[_Nonnull 16]);
+/// What libcurl would do itself: `socket(family, socktype, protocol)` (close-on-exec).
+curl_socket_t assent_curl_open_socket(const struct curl_sockaddr *_Nonnull address);
+
 /// The option and info constants Swift needs (some are enums libcurl builds with macros).
 enum {
     ASSENT_CURLOPT_URL = CURLOPT_URL,
@@ -50,6 +63,9 @@ enum {
     ASSENT_CURLOPT_PROTOCOLS_STR = CURLOPT_PROTOCOLS_STR,
     ASSENT_CURLOPT_FOLLOWLOCATION = CURLOPT_FOLLOWLOCATION,
     ASSENT_CURLOPT_USERAGENT = CURLOPT_USERAGENT,
+    ASSENT_CURLOPT_PROXY = CURLOPT_PROXY,
+    ASSENT_CURLOPT_NOPROXY = CURLOPT_NOPROXY,
+    ASSENT_CURL_SOCKET_BAD = CURL_SOCKET_BAD,
     ASSENT_CURL_HTTP_VERSION_2TLS = CURL_HTTP_VERSION_2TLS,
     ASSENT_CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE = CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE,
     ASSENT_CURLINFO_RESPONSE_CODE = CURLINFO_RESPONSE_CODE,

@@ -27,6 +27,7 @@ enum PushCommand {
             .flag("--remove-apns", "forget the APNs credentials"),
             .optional("--fcm-service-account", "FILE", "the Firebase service-account JSON file"),
             .flag("--remove-fcm", "forget the FCM credentials"),
+            PrivateURLs.option,
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
@@ -63,7 +64,9 @@ enum PushCommand {
                 throw AssentError(.notFound, "No tenant with id \(tenantID).")
             }
             if change.isEmpty { return PushConfiguration.view(tenant.settings) }
-            let configuration = try PushConfiguration(masterKey: masterKey)
+            let configuration = try PushConfiguration(
+                masterKey: masterKey, destinations: PrivateURLs.policy(invocation.options))
+            try await configuration.checkDestinations(of: change)
             let updated = try await directory.updateSettings(tenantID: tenantID) {
                 try configuration.apply(change, to: &$0, tenantID: tenantID)
             }

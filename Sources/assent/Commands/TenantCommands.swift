@@ -91,6 +91,7 @@ enum TenantCommands {
             .repeatable("--remove-action-rule", "ACTION", "remove the rule for an action code"),
             .optional("--token-lifetime", "SECONDS|default", "track token lifetime, 30-3600, or the server's default"),
             .optional("--webhook-url", "URL|none", "where authenticator.* webhooks are sent (signed with the secret key)"),
+            PrivateURLs.option,
             .optional("--challenge-timeout", "SECONDS", "how long push and QR challenges stay open, 10-600 (default 120)"),
             .optional("--push-credential-lifetime", "SECONDS|none", "lease of push credentials, renewed by resetExpiry"),
             .optional("--public-custom-keys", "K1,K2", "action custom keys shown to the approving device"),
@@ -117,6 +118,9 @@ enum TenantCommands {
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let change = try SettingsChange(invocation.options)
+        if case .some(.some(let url)) = change.webhookURL {
+            try await PrivateURLs.policy(invocation.options).check(url, field: "webhook URL")
+        }
         let tenant = try await TenantDatabase.withDirectory(invocation) { directory in
             if change.isEmpty {
                 guard let tenant = try await directory.all().first(where: { $0.id == tenantID }) else {
