@@ -15,6 +15,7 @@ enum PostgresMigrations {
         (4, Schema.powerAuth.postgres),
         (5, Schema.pushDelivery.postgres),
         (6, Schema.actionLocation.postgres),
+        (7, Schema.boundSignatures.postgres),
     ]
 
     /// Applies every step the database has not had, each in its own transaction, holding the advisory lock

@@ -10,6 +10,7 @@ enum SQLiteMigrations {
         (4, Schema.powerAuth.sqlite),
         (5, Schema.pushDelivery.sqlite),
         (6, Schema.actionLocation.sqlite),
+        (7, Schema.boundSignatures.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in
