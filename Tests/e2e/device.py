@@ -85,6 +85,10 @@ class Device:
         body = {"publicKey": self.public_key, "signature": self.sign(self.removal_message(kind, at))}
         return self.session.post(self.url(kind + "/remove"), json=body, headers=self.basic)
 
+    def claim(self, challenge_id):
+        body = {"challengeId": challenge_id, "publicKey": self.public_key, "signature": self.sign(self.claim_message(challenge_id))}
+        return self.session.post(self.url("qr-code/challenge/claim"), json=body, headers=self.basic)
+
     def challenge(self, signed=True):
         headers = dict(self.basic)
         if signed:
