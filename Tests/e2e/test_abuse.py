@@ -492,6 +492,10 @@ def test_request_with_two_content_lengths_is_refused(server):
 # --- V1, V7: bound signatures (a scheme per credential, no downgrade, one purpose per signature), spent removals ---
 import base64 as bound_base64
 
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
+BOUND_P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
 
 class BoundTenant:
     """A tenant, its backend (Authsignal's Python SDK) and the page's calls, for the V1 and V7 attacks."""
@@ -526,7 +530,7 @@ class BoundTenant:
         return r.json()
 
     def start_qr(self):
-        r = requests.post(f"{self.server.api}/client/challenge/qr-code", json={}, headers=self.basic, timeout=10)
+        r = requests.post(f"{self.server.api}/client/challenge/qr-code", json={"action": "signIn"}, headers=self.basic, timeout=10)
         assert r.status_code == 200, r.text
         return r.json()
 
@@ -667,6 +671,10 @@ def bound_replayed_remove(server, bound):
     tenant.enrol(phone, user)
     bound_refused(bound_post(phone, "push/remove", captured))
     bound_refused(bound_post(phone, "qr-code/remove", captured))
+    # Nor as ECDSA's other valid form of the same signature, (r, n - s).
+    r, s = decode_dss_signature(bound_base64.b64decode(captured["signature"]))
+    negated = {**captured, "signature": b64(encode_dss_signature(r, BOUND_P256_ORDER - s))}
+    bound_refused(bound_post(phone, "push/remove", negated))
     assert phone.get().status_code == 200 and phone.get("qr-code").status_code == 200
     # The phone's own removals still work.
     assert phone.remove().status_code == 200
