@@ -83,14 +83,14 @@ package struct DeviceCredentialService: Sendable {
             key.verifies(
                 signature, as: authenticator.signatureScheme, compatible: SignedMessage.timeWindow(unixSeconds: $0),
                 bound: SignedMessage.removal(credentialId: authenticator.id, kind: method, unixSeconds: $0))
-        }) else {
+        }), let digest = key.digest(ofVerified: signature, tenantID: tenant.id) else {
             throw AssentError(.invalidSignature, "The signature does not verify for this credential and time.")
         }
         // Kept until the signature stops verifying anyway: the end of the window after the one it signed.
         let keepUntil = (SignedMessage.window(unixSeconds: signed) + 2) * SignedMessage.windowSeconds * 1000
         let removal = try await store.removeDeviceCredential(
             tenantID: tenant.id, userID: authenticator.userID, id: authenticator.id,
-            spending: key.digest(ofVerified: signature, tenantID: tenant.id), keepUntil: keepUntil
+            spending: digest, keepUntil: keepUntil
         ) { [webhooks] in webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant) }
         switch removal {
         case .removed: return authenticator

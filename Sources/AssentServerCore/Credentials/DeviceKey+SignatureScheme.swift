@@ -15,10 +15,10 @@ extension DeviceKey {
 
     /// A name for a verified `signature` by this key in `tenantID` that whoever replays it cannot change: SHA-256 of
     /// the tenant, the key and the signature's `r`. `r` fixes the signer's random nonce, so re-encoding the DER or
-    /// negating `s` (ECDSA's malleability) names the same signature, and only the key's holder makes another.
-    func digest(ofVerified signature: String, tenantID: String) -> [UInt8] {
-        let bytes = Base64.decode(signature) ?? []
-        let r = ECDSASignature.raw(fromDER: bytes).map { Array($0.prefix(32)) } ?? bytes
-        return SHA256.hash(Array(tenantID.utf8) + [0] + der + [0] + r)
+    /// negating `s` (ECDSA's malleability) names the same signature, and only the key's holder makes another. Nil
+    /// when the signature is not strict DER (OpenSSL verifies only strict DER, so a verified one always is).
+    func digest(ofVerified signature: String, tenantID: String) -> [UInt8]? {
+        guard let bytes = Base64.decode(signature), let raw = ECDSASignature.raw(fromDER: bytes) else { return nil }
+        return SHA256.hash(Array(tenantID.utf8) + [0] + der + [0] + Array(raw.prefix(32)))
     }
 }
