@@ -7,7 +7,8 @@ import Foundation
 package enum DatabaseCopy {
     /// The tables, parents before children.
     static let tables = [
-        "tenants", "users", "actions", "authenticators", "challenges", "nonces", "webhook_outbox",
+        "tenants", "users", "actions", "authenticators", "challenges", "nonces", "spent_signatures",
+        "webhook_outbox",
         "powerauth_applications", "activations", "push_deliveries", "challenge_timeline",
     ]
 

@@ -33,6 +33,13 @@ import Testing
         }
     }
 
+    @Test func `an enrolment names its signature scheme, bound or compatible, or none`() throws {
+        #expect(try decode(AddCredentialRequest.self, #"{"publicKey":"k","signatureScheme":"bound"}"#).signatureScheme == .bound)
+        #expect(try decode(AddCredentialRequest.self, #"{"publicKey":"k"}"#).signatureScheme == nil)
+        #expect(refusal(AddCredentialRequest.self, #"{"publicKey":"k","signatureScheme":"weak"}"#)!
+            == ("invalid_request", "signatureScheme must be \"bound\" or \"compatible\"."))
+    }
+
     @Test func fieldsComeInCamelCaseOrSnakeCaseAndUnknownOnesAreIgnored() throws {
         let snake = try decode(
             AddCredentialRequest.self,

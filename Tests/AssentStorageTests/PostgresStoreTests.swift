@@ -123,6 +123,9 @@ import AssentTestSupport
         }
         #expect(try await source.spendNonce(StoreTests.spentNonce("n")))
         #expect(try await source.insertChallenge(StoreTests.pushChallenge("c1", key: "enrol"), maxOpenForUser: nil))
+        try await source.insertAuthenticator(StoreTests.device("removed", key: 9))
+        #expect(try await source.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "removed", spending: [1, 2, 3], keepUntil: 100) { _ in [] } == .removed)
         let application = ActivationStoreTests.application()
         _ = try await source.insertPowerAuthApplication(application)
         var activation = ActivationStoreTests.activation("pa")
@@ -140,7 +143,7 @@ import AssentTestSupport
         let report = try await offPool { try DatabaseCopy.copy(sqlitePath: path, postgresURL: url) }
         #expect(report.map(\.table) == DatabaseCopy.tables)
         // Two actions: the push key's enrolment token and the activation's (one token enrols one credential).
-        #expect(report.map(\.rows) == [1, 1, 2, 1, 2, 1, 1, 1, 1, 1, 3])
+        #expect(report.map(\.rows) == [1, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 3])
         let target = try await offPool { try PostgresStore(url: url, connections: 2) }
         #expect(try await target.tenant(id: "t1") == StoreTests.tenant())
         #expect(try await target.user(tenantID: "t1", userID: "u") == user)

@@ -2,6 +2,7 @@
 @testable import AssentStorage
 import AssentLog
 import Foundation
+import Synchronization
 import Testing
 import AssentTestSupport
 
@@ -29,5 +30,26 @@ import AssentTestSupport
             to: connection, steps: [(1, "CREATE TABLE a (x)"), (3, "CREATE TABLE c (x)"), (5, "CREATE TABLE e (x)")])
         #expect(try connection.query("SELECT version FROM schema_steps ORDER BY version") { Int($0.int64(0)) } == [1, 3, 5])
         #expect(try connection.queryOne("SELECT COUNT(*) FROM e") { $0.int64(0) } == 0)
+    }
+
+    @Test func `two connections migrating one new file at once apply each step once`() throws {
+        // assentd and the CLI opening the same new database: each read what was applied before the other's steps
+        // committed, and the one that waited for the lock ran a step again ("duplicate column").
+        for round in 0..<5 {
+            let directory = try TemporaryDirectory()
+            let path = directory.file("race-\(round).sqlite")
+            let steps = (1...30).map { (version: $0, sql: "CREATE TABLE t\($0) (x)") }
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                do {
+                    try SQLiteMigrations.apply(to: try SQLiteConnection(path: path), steps: steps)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            let connection = try SQLiteConnection(path: path)
+            #expect(try connection.query("SELECT version FROM schema_steps ORDER BY version") { Int($0.int64(0)) } == Array(1...30))
+        }
     }
 }

@@ -170,6 +170,60 @@ import Testing
         #expect(try await !store.deleteAuthenticator(tenantID: "t1", userID: "u", id: "d1") { _ in [] })
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func `the signature scheme round-trips and a re-enrolment never lowers it`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await Self.enrolmentAction(store, key: "enrol-1")
+        var bound = Self.device("d1", key: 1)
+        bound.signatureScheme = .bound
+        _ = try await store.enrollDevice(bound, enrolmentKey: "enrol-1") { _, _ in [] }
+        #expect(try await store.authenticator(tenantID: "t1", method: .push, publicKey: bound.publicKey!)?.signatureScheme == .bound)
+        // The same key enrolled again without the scheme (a box stripped it): still bound.
+        try await Self.enrolmentAction(store, key: "enrol-2")
+        let (stripped, created) = try await store.enrollDevice(Self.device("d1-bis", key: 1), enrolmentKey: "enrol-2") { _, _ in [] }
+        #expect(!created && stripped.id == "d1" && stripped.signatureScheme == .bound)
+        #expect(try await store.authenticator(tenantID: "t1", method: .push, publicKey: bound.publicKey!)?.signatureScheme == .bound)
+        // A compatible credential is raised by a bound re-enrolment.
+        try await Self.enrolmentAction(store, key: "enrol-3")
+        _ = try await store.enrollDevice(Self.device("d2", key: 2), enrolmentKey: "enrol-3") { _, _ in [] }
+        #expect(try await store.authenticators(tenantID: "t1", userID: "u").first { $0.id == "d2" }?.signatureScheme == .compatible)
+        try await Self.enrolmentAction(store, key: "enrol-4")
+        var raised = Self.device("d2-bis", key: 2)
+        raised.signatureScheme = .bound
+        #expect(try await store.enrollDevice(raised, enrolmentKey: "enrol-4") { _, _ in [] }.0.signatureScheme == .bound)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `a removal signature removes once, and is kept until it lapses`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await store.insertAuthenticator(Self.device("d1", key: 1))
+        try await store.insertAuthenticator(Self.device("d2", key: 2))
+        let spent: [UInt8] = Array(repeating: 7, count: 32)
+        // Not there: nothing removed and the signature is not spent.
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "nope", spending: spent, keepUntil: 1_000) { _ in [] } == .notFound)
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d1", spending: spent, keepUntil: 1_000) { a in
+                [WebhookEvent(id: "e-\(a.id)", tenantID: "t1", type: "authenticator.deleted", body: "{}", createdAt: 1)]
+            } == .removed)
+        #expect(try await store.authenticators(tenantID: "t1", userID: "u").map(\.id) == ["d2"])
+        #expect(try await store.dueWebhookEvents(now: 10, limit: 10).map(\.id) == ["e-d1"])
+        // Spent: it removes nothing else, and queues nothing.
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d2", spending: spent, keepUntil: 1_000) { _ in
+                [WebhookEvent(id: "e-again", tenantID: "t1", type: "authenticator.deleted", body: "{}", createdAt: 1)]
+            } == .signatureSpent)
+        #expect(try await store.authenticators(tenantID: "t1", userID: "u").map(\.id) == ["d2"])
+        #expect(try await store.dueWebhookEvents(now: 10, limit: 10).isEmpty, "e-d1 was handed out; nothing new")
+        // The sweep forgets it once it lapsed (the signature no longer verifies by then).
+        _ = try await store.sweep(now: 1_001, challengesBefore: 0, eventsBefore: 0)
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d2", spending: spent, keepUntil: 2_000) { _ in [] } == .removed)
+    }
+
     static func spentNonce(_ id: String, expiresAt: Int64 = 100) -> Nonce {
         Nonce(id: id, tenantID: "t1", authenticatorID: "d1", purpose: .updateCredential, message: id, createdAt: 1,
               expiresAt: expiresAt, usedAt: 5)

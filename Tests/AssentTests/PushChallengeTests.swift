@@ -30,12 +30,12 @@ import Testing
             custom: ["amount": .number(120.5), "currency": .string("NZD")],
             user: ChallengeUser(custom: ["tier": .string("gold")]), verificationCodeRequired: true))
 
-        #expect(fixture.transport.requests.map(\.method) == ["POST", "GET"])
+        #expect(fixture.sent.map(\.method) == ["POST", "GET"])
         let query = Base64.encodeURL(Array(publicKey.utf8))
-        let nonce = fixture.transport.requests[0]
+        let nonce = fixture.sent[0]
         #expect(nonce.url.path == path + "/challenge/sign" && nonce.body == nil && nonce.query("publicKey") == query)
         #expect(nonce.header("Authorization") == PushFixture.tenantAuthorization)
-        let get = fixture.transport.requests[1]
+        let get = fixture.sent[1]
         #expect(get.url.path == path + "/challenge" && get.query("publicKey") == query && get.body == nil)
         #expect(get.header("Authorization") == PushFixture.tenantAuthorization)
         #expect(verifies(signature: get.header("X-Authsignal-Signature"), message: "nonce-abc-123", publicKey: publicKey))
@@ -80,8 +80,8 @@ import Testing
         fixture.transport.on("GET", path + "/challenge", json: #"{"userAuthenticatorId":"ua_1","challengeId":"c","userId":"u"}"#)
         let response = await fixture.assent.push.getChallenge()
         #expect(response.data?.challengeId == "c")
-        #expect(fixture.transport.requests.count == 2)
-        #expect(fixture.transport.requests[1].header("X-Authsignal-Signature") == nil)
+        #expect(fixture.sent.count == 2)
+        #expect(fixture.sent[1].header("X-Authsignal-Signature") == nil)
     }
 
     @Test func `getChallenge returns the nonce endpoint's error instead of dropping it`() async throws {
@@ -92,7 +92,7 @@ import Testing
             """)
         let response = await fixture.assent.push.getChallenge()
         #expect(response.errorCode == "invalid_credential" && response.error == "Unknown credential.")
-        #expect(fixture.transport.requests.count == 1)
+        #expect(fixture.sent.count == 1)
     }
 
     @Test func `getChallenge with a challenge but no user is a decoding error`() async throws {
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test(arguments: [(true, "123456" as String?), (false, nil), (true, nil), (false, "99")])
-    func `updateChallenge sends both the compatible and the bound signature`(approved: Bool, code: String?) async throws {
+    func `updateChallenge sends the bound signature as signature and boundSignature`(approved: Bool, code: String?) async throws {
         let fixture = PushFixture()
         let publicKey = try fixture.enrol()
         fixture.transport.on("POST", path + "/challenge", json: #"{"isVerified":true}"#)
@@ -112,8 +112,8 @@ import Testing
             challengeId: "ch_42", approved: approved, verificationCode: code)
         #expect(response.data == true && !response.isError)
 
-        let request = try #require(fixture.transport.requests.first)
-        #expect(fixture.transport.requests.count == 1)
+        let request = try #require(fixture.sent.first)
+        #expect(fixture.sent.count == 1)
         #expect(request.method == "POST" && request.url.path == path + "/challenge" && request.url.query == nil)
         #expect(request.header("Authorization") == PushFixture.tenantAuthorization)
         #expect(request.header("Content-Type") == "application/json")
@@ -122,11 +122,13 @@ import Testing
         #expect(body["publicKey"] as? String == publicKey)
         #expect(body["approved"] as? Bool == approved)
         #expect(body["verificationCode"] as? String == code)
-        #expect(verifies(signature: body["signature"] as? String, message: "ch_42", publicKey: publicKey))
-        let decision = SignedMessage.decision(challengeId: "ch_42", approved: approved, verificationCode: code)
-        #expect(decision == "assent-decision-v1\nch_42\n\(approved ? "approve" : "deny")\n\(code ?? "")")
+        let decision = SignedMessage.decision(credentialId: "ua_1", challengeId: "ch_42", approved: approved, verificationCode: code)
+        #expect(decision == "assent-bound-v1\n\(approved ? "approve" : "deny")\nua_1\nch_42\n\(code ?? "")")
         #expect(verifies(signature: body["boundSignature"] as? String, message: decision, publicKey: publicKey))
-        let flipped = SignedMessage.decision(challengeId: "ch_42", approved: !approved, verificationCode: code)
+        #expect(body["signature"] as? String == body["boundSignature"] as? String)
+        #expect(!verifies(signature: body["signature"] as? String, message: "ch_42", publicKey: publicKey),
+                "the device never signs the bare challenge id")
+        let flipped = SignedMessage.decision(credentialId: "ua_1", challengeId: "ch_42", approved: !approved, verificationCode: code)
         #expect(!verifies(signature: body["boundSignature"] as? String, message: flipped, publicKey: publicKey))
     }
 
@@ -163,6 +165,6 @@ import Testing
     @Test func `updateChallenge without a local key is credential_not_found`() async {
         let fixture = PushFixture()
         let response = await fixture.assent.push.updateChallenge(challengeId: "c", approved: false)
-        #expect(response.errorCode == "credential_not_found" && fixture.transport.requests.isEmpty)
+        #expect(response.errorCode == "credential_not_found" && fixture.sent.isEmpty)
     }
 }

@@ -20,8 +20,8 @@ import Testing
         #expect(response.data == AppCredential(
             credentialId: "ua_1", createdAt: "2026-11-30T06:16:58.123Z", userId: "alice", lastAuthenticatedAt: nil))
 
-        let request = try #require(fixture.transport.requests.first)
-        #expect(fixture.transport.requests.count == 1)
+        let request = try #require(fixture.sent.first)
+        #expect(fixture.sent.count == 1)
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "http://assent.test/v1/client/user-authenticators/push")
         #expect(request.header("Authorization") == "Bearer tok.en.jwt")
@@ -46,8 +46,8 @@ import Testing
         let existing = try fixture.enrol()
         fixture.transport.on("POST", path, json: #"{"userAuthenticatorId":"ua_1","userId":"alice","verifiedAt":"t"}"#)
         _ = await fixture.assent.push.addCredential(token: "t")
-        #expect(try fixture.transport.requests[0].jsonBody()["publicKey"] as? String == existing)
-        #expect(try fixture.transport.requests[0].jsonBody()["pushToken"] == nil)
+        #expect(try fixture.sent[0].jsonBody()["publicKey"] as? String == existing)
+        #expect(try fixture.sent[0].jsonBody()["pushToken"] == nil)
         #expect(try await fixture.storedPublicKey() == existing)
     }
 
@@ -57,7 +57,7 @@ import Testing
         _ = await fixture.assent.push.addCredential(token: "t", userPresenceRequired: true)
         let key = try #require(try await fixture.keyStore.loadKey(named: AssentPush.keyName))
         #expect(key.userPresenceRequired)
-        #expect(try fixture.transport.requests[0].jsonBody()["userPresenceRequired"] as? Bool == true)
+        #expect(try fixture.sent[0].jsonBody()["userPresenceRequired"] as? Bool == true)
     }
 
     @Test func `addCredential passes the expiresAt the server sets`() async throws {
@@ -93,7 +93,7 @@ import Testing
         let fixture = PushFixture()
         let response = await fixture.assent.push.getCredential()
         #expect(response.errorCode == "credential_not_found" && response.data == nil && response.error != nil)
-        #expect(fixture.transport.requests.isEmpty)
+        #expect(fixture.sent.isEmpty)
     }
 
     @Test func `updateCredential signs the server nonce and patches with it`() async throws {
@@ -109,13 +109,13 @@ import Testing
             userAuthenticatorId: "ua_1", userId: "alice", lastVerifiedAt: "2026-12-01T08:00:00.000Z",
             pushToken: "apns-2", expiresAt: "2027-03-01T08:00:00.000Z"))
 
-        #expect(fixture.transport.requests.map(\.method) == ["POST", "PATCH"])
-        let nonce = fixture.transport.requests[0]
+        #expect(fixture.sent.map(\.method) == ["POST", "PATCH"])
+        let nonce = fixture.sent[0]
         #expect(nonce.url.path == path + "/sign" && nonce.body == nil)
         #expect(nonce.query("publicKey") == Base64.encodeURL(Array(publicKey.utf8)))
         #expect(nonce.header("Authorization") == PushFixture.tenantAuthorization)
 
-        let patch = fixture.transport.requests[1]
+        let patch = fixture.sent[1]
         #expect(patch.url.path == path && patch.url.query == nil)
         #expect(patch.header("Authorization") == PushFixture.tenantAuthorization)
         #expect(patch.header("Content-Type") == "application/json")
@@ -124,7 +124,10 @@ import Testing
         #expect(body["publicKey"] as? String == publicKey)
         #expect(body["pushToken"] as? String == "apns-2")
         #expect(body["resetExpiry"] as? Bool == true)
-        #expect(verifies(signature: body["signature"] as? String, message: "m-5f2a9c", publicKey: publicKey))
+        #expect(verifies(
+            signature: body["signature"] as? String, message: SignedMessage.update(credentialId: "ua_1", nonce: "m-5f2a9c"),
+            publicKey: publicKey))
+        #expect(!verifies(signature: body["signature"] as? String, message: "m-5f2a9c", publicKey: publicKey))
     }
 
     @Test func `updateCredential leaves out resetExpiry and pushToken when not asked`() async throws {
@@ -134,7 +137,7 @@ import Testing
         fixture.transport.on("PATCH", path, json: #"{"userAuthenticatorId":"ua_1","userId":"alice","lastVerifiedAt":"x"}"#)
         let response = await fixture.assent.push.updateCredential()
         #expect(response.data?.pushToken == nil && !response.isError)
-        let body = try fixture.transport.requests[1].jsonBody()
+        let body = try fixture.sent[1].jsonBody()
         #expect(body["resetExpiry"] == nil && body["pushToken"] == nil)
     }
 
@@ -144,24 +147,26 @@ import Testing
         fixture.transport.on("POST", path + "/sign", json: #"{"message":"m"}"#)
         let response = await fixture.assent.push.updateCredential(resetExpiry: true)
         #expect(response.error == "Invalid signing message response." && response.errorCode == "decoding_error")
-        #expect(fixture.transport.requests.count == 1)
+        #expect(fixture.sent.count == 1)
     }
 
-    @Test func `removeCredential signs the time window, posts it and deletes the key`() async throws {
+    @Test func `removeCredential signs the bound removal of its window, posts it and deletes the key`() async throws {
         let fixture = PushFixture()
         let publicKey = try fixture.enrol()
         fixture.transport.on("POST", path + "/remove", json: #"{"removedAuthenticatorId":"ua_1"}"#)
         let response = await fixture.assent.push.removeCredential()
         #expect(response.data == true && !response.isError)
 
-        let request = try #require(fixture.transport.requests.first)
+        let request = try #require(fixture.sent.first)
         #expect(request.method == "POST" && request.url.path == path + "/remove" && request.url.query == nil)
         #expect(request.header("Authorization") == PushFixture.tenantAuthorization)
         let body = try request.jsonBody()
         #expect(body["publicKey"] as? String == publicKey)
         #expect(SignedMessage.timeWindow(unixSeconds: PushFixture.now) == PushFixture.timeWindowMessage)
-        #expect(verifies(signature: body["signature"] as? String, message: "2993364.0", publicKey: publicKey))
-        #expect(!verifies(signature: body["signature"] as? String, message: "2993365.0", publicKey: publicKey))
+        #expect(verifies(
+            signature: body["signature"] as? String, message: "assent-bound-v1\nremove\nua_1\nPUSH\n2993364.0",
+            publicKey: publicKey))
+        #expect(!verifies(signature: body["signature"] as? String, message: "2993364.0", publicKey: publicKey))
         #expect(try await fixture.storedPublicKey() == nil)
     }
 
@@ -190,14 +195,14 @@ import Testing
         let fixture = PushFixture()
         let response = await fixture.assent.push.removeCredential()
         #expect(response.errorCode == "credential_not_found")
-        #expect(fixture.transport.requests.isEmpty)
+        #expect(fixture.sent.isEmpty)
     }
 
     @Test func `the platform and name sent at enrolment are configurable`() async throws {
         let fixture = PushFixture(device: DeviceInfo(name: "Kiosk 7", platform: "android"))
         fixture.transport.on("POST", path, json: #"{"userAuthenticatorId":"ua_1","userId":"alice","verifiedAt":"t"}"#)
         _ = await fixture.assent.push.addCredential(token: "t")
-        let body = try fixture.transport.requests[0].jsonBody()
+        let body = try fixture.sent[0].jsonBody()
         #expect(body["deviceName"] as? String == "Kiosk 7" && body["devicePlatform"] as? String == "android")
         #expect(DeviceInfo.current.platform == "linux" && !DeviceInfo.current.name.isEmpty)
     }

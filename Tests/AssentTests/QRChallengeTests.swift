@@ -12,7 +12,7 @@ import Testing
 
     // MARK: Claim
 
-    @Test func `claimChallenge posts the challenge signed over its ID and returns the context`() async throws {
+    @Test func `claimChallenge posts the challenge signed with the bound claim message and returns the context`() async throws {
         let fixture = PushFixture()
         let publicKey = try fixture.enrolQR()
         fixture.transport.on("POST", path + "/challenge/claim", json: PushFixture.claimJSON)
@@ -24,8 +24,8 @@ import Testing
             custom: ["terminal": .string("Lobby 2"), "floor": .number(3)],
             user: ChallengeUser(custom: ["tier": .string("gold")]), location: "Wellington, New Zealand"))
 
-        let request = try #require(fixture.transport.requests.first)
-        #expect(fixture.transport.requests.count == 1)
+        let request = try #require(fixture.sent.first)
+        #expect(fixture.sent.count == 1)
         #expect(request.method == "POST" && request.url.query == nil)
         #expect(request.url.absoluteString == "http://assent.test/v1/client/user-authenticators/qr-code/challenge/claim")
         #expect(request.header("Authorization") == PushFixture.tenantAuthorization)
@@ -33,8 +33,10 @@ import Testing
         let body = try request.jsonBody()
         #expect(Set(body.keys) == ["challengeId", "publicKey", "signature"])
         #expect(body["challengeId"] as? String == id && body["publicKey"] as? String == publicKey)
-        #expect(verifies(signature: body["signature"] as? String, message: id, publicKey: publicKey))
-        #expect(!verifies(signature: body["signature"] as? String, message: id + "0", publicKey: publicKey))
+        let claim = SignedMessage.claim(credentialId: "ua_1", challengeId: id)
+        #expect(claim == "assent-bound-v1\nclaim\nua_1\n\(id)")
+        #expect(verifies(signature: body["signature"] as? String, message: claim, publicKey: publicKey))
+        #expect(!verifies(signature: body["signature"] as? String, message: id, publicKey: publicKey))
     }
 
     @Test func `a claim with only the required fields decodes`() async throws {
@@ -83,7 +85,7 @@ import Testing
         let fixture = PushFixture()
         try fixture.enrol()
         let response = await fixture.assent.qr.claimChallenge(challengeId: id)
-        #expect(response.errorCode == "credential_not_found" && fixture.transport.requests.isEmpty)
+        #expect(response.errorCode == "credential_not_found" && fixture.sent.isEmpty)
     }
 
     // MARK: Claim by payload
@@ -102,9 +104,12 @@ import Testing
         fixture.transport.on("POST", path + "/challenge/claim", json: PushFixture.claimJSON)
         let response = await fixture.assent.qr.claimChallenge(payload: payload)
         #expect(response.data?.challengeId == id && response.data?.actionCode == "kioskSignIn", "\(response.error ?? "")")
-        let body = try #require(fixture.transport.requests.first).jsonBody()
+        let body = try #require(fixture.sent.first).jsonBody()
         #expect(body["challengeId"] as? String == id)
-        #expect(verifies(signature: body["signature"] as? String, message: id, publicKey: publicKey))
+        #expect(verifies(
+            signature: body["signature"] as? String, message: SignedMessage.claim(credentialId: "ua_1", challengeId: id),
+            publicKey: publicKey))
+        #expect(!verifies(signature: body["signature"] as? String, message: id, publicKey: publicKey))
     }
 
     @Test func `the server's own payload text round-trips through claimChallenge(payload:)`() async throws {
@@ -122,7 +127,7 @@ import Testing
         let response = await fixture.assent.qr.claimChallenge(payload: "assent://qr?tenant=other&challenge=\(id)")
         #expect(response.errorCode == "tenant_mismatch" && response.errorCode == AssentErrorCode.tenantMismatch)
         #expect(response.error?.contains("'other'") == true && response.error?.contains("'acme~~'") == true)
-        #expect(response.data == nil && fixture.transport.requests.isEmpty)
+        #expect(response.data == nil && fixture.sent.isEmpty)
     }
 
     @Test(arguments: [
@@ -136,7 +141,7 @@ import Testing
         try fixture.enrolQR()
         let response = await fixture.assent.qr.claimChallenge(payload: payload)
         #expect(response.errorCode == "invalid_qr_payload" && response.data == nil)
-        #expect(fixture.transport.requests.isEmpty)
+        #expect(fixture.sent.isEmpty)
     }
 
     @Test func `a payload is checked before the key, so a foreign code is refused even before enrolment`() async {
@@ -148,7 +153,7 @@ import Testing
     // MARK: Answer
 
     @Test(arguments: [(true, nil as String?), (false, nil), (true, "123456"), (false, "99")])
-    func `updateChallenge posts to qr-code challenge with the compatible and the bound signature`(
+    func `updateChallenge posts to qr-code challenge with the bound signature`(
         approved: Bool, code: String?
     ) async throws {
         let fixture = PushFixture()
@@ -157,18 +162,18 @@ import Testing
         let response = await fixture.assent.qr.updateChallenge(challengeId: id, approved: approved, verificationCode: code)
         #expect(response.data == true && !response.isError, "\(response.error ?? "")")
 
-        let request = try #require(fixture.transport.requests.first)
-        #expect(fixture.transport.requests.count == 1)
+        let request = try #require(fixture.sent.first)
+        #expect(fixture.sent.count == 1)
         #expect(request.method == "POST" && request.url.path == path + "/challenge" && request.url.query == nil)
         #expect(request.header("Authorization") == PushFixture.tenantAuthorization)
         let body = try request.jsonBody()
         #expect(body["challengeId"] as? String == id && body["publicKey"] as? String == publicKey)
         #expect(body["approved"] as? Bool == approved)
         #expect(body["verificationCode"] as? String == code)
-        #expect(verifies(signature: body["signature"] as? String, message: id, publicKey: publicKey))
-        let decision = "assent-decision-v1\n\(id)\n\(approved ? "approve" : "deny")\n\(code ?? "")"
+        let decision = "assent-bound-v1\n\(approved ? "approve" : "deny")\nua_1\n\(id)\n\(code ?? "")"
         #expect(verifies(signature: body["boundSignature"] as? String, message: decision, publicKey: publicKey))
-        let flipped = SignedMessage.decision(challengeId: id, approved: !approved, verificationCode: code)
+        #expect(body["signature"] as? String == body["boundSignature"] as? String)
+        let flipped = SignedMessage.decision(credentialId: "ua_1", challengeId: id, approved: !approved, verificationCode: code)
         #expect(!verifies(signature: body["boundSignature"] as? String, message: flipped, publicKey: publicKey))
     }
 
@@ -189,7 +194,7 @@ import Testing
         let qrKey = try fixture.enrolQR()
         fixture.transport.on("POST", path + "/challenge", json: #"{"isVerified":true}"#)
         _ = await fixture.assent.qr.updateChallenge(challengeId: id, approved: true)
-        let body = try #require(fixture.transport.requests.first).jsonBody()
+        let body = try #require(fixture.sent.first).jsonBody()
         #expect(body["publicKey"] as? String == qrKey && qrKey != pushKey)
         #expect(fixture.transport.requests(
             "POST", PushFixture.credentialPath + "/challenge").isEmpty, "nothing goes to the push endpoint")
@@ -198,6 +203,6 @@ import Testing
     @Test func `updateChallenge without a QR key is credential_not_found`() async {
         let fixture = PushFixture()
         let response = await fixture.assent.qr.updateChallenge(challengeId: id, approved: false)
-        #expect(response.errorCode == "credential_not_found" && fixture.transport.requests.isEmpty)
+        #expect(response.errorCode == "credential_not_found" && fixture.sent.isEmpty)
     }
 }

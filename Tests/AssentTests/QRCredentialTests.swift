@@ -20,8 +20,8 @@ import Testing
         #expect(response.data == AppCredential(
             credentialId: "ua_qr", createdAt: "2026-11-30T06:16:58.123Z", userId: "alice", lastAuthenticatedAt: nil))
 
-        let request = try #require(fixture.transport.requests.first)
-        #expect(fixture.transport.requests.count == 1)
+        let request = try #require(fixture.sent.first)
+        #expect(fixture.sent.count == 1)
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "http://assent.test/v1/client/user-authenticators/qr-code")
         #expect(request.header("Authorization") == "Bearer tok.en.jwt")
@@ -42,7 +42,7 @@ import Testing
         let pushKey = try fixture.enrol()
         fixture.transport.on("POST", path, json: #"{"userAuthenticatorId":"ua_qr","userId":"alice","verifiedAt":"t"}"#)
         _ = await fixture.assent.qr.addCredential(token: "t")
-        let sent = try #require(try fixture.transport.requests[0].jsonBody()["publicKey"] as? String)
+        let sent = try #require(try fixture.sent[0].jsonBody()["publicKey"] as? String)
         #expect(sent != pushKey)
         #expect(try await fixture.storedPublicKey(named: AssentQRCode.keyName) == sent)
         #expect(try await fixture.storedPublicKey(named: AssentPush.keyName) == pushKey)
@@ -54,7 +54,7 @@ import Testing
         let existing = try fixture.enrolQR()
         fixture.transport.on("POST", path, json: #"{"userAuthenticatorId":"ua_qr","userId":"alice","verifiedAt":"t"}"#)
         _ = await fixture.assent.qr.addCredential(token: "t")
-        #expect(try fixture.transport.requests[0].jsonBody()["publicKey"] as? String == existing)
+        #expect(try fixture.sent[0].jsonBody()["publicKey"] as? String == existing)
     }
 
     @Test func `addCredential records userPresenceRequired on a new key and sends it`() async throws {
@@ -63,7 +63,7 @@ import Testing
         _ = await fixture.assent.qr.addCredential(token: "t", userPresenceRequired: true)
         let key = try #require(try await fixture.keyStore.loadKey(named: AssentQRCode.keyName))
         #expect(key.userPresenceRequired)
-        #expect(try fixture.transport.requests[0].jsonBody()["userPresenceRequired"] as? Bool == true)
+        #expect(try fixture.sent[0].jsonBody()["userPresenceRequired"] as? Bool == true)
     }
 
     @Test func `addCredential uses the cached token, and without one is token_not_set with nothing sent`() async throws {
@@ -71,13 +71,13 @@ import Testing
         let missing = await fixture.assent.qr.addCredential()
         #expect(missing.errorCode == "token_not_set" && missing.data == nil)
         #expect(missing.error == "A token has not been set. Call 'setToken' first.")
-        #expect(fixture.transport.requests.isEmpty)
+        #expect(fixture.sent.isEmpty)
 
         fixture.transport.on("POST", path, json: #"{"userAuthenticatorId":"ua_qr","userId":"alice","verifiedAt":"t"}"#)
         fixture.assent.setToken("cached.token")
         let added = await fixture.assent.qr.addCredential()
         #expect(added.data?.credentialId == "ua_qr")
-        #expect(fixture.transport.requests[0].header("Authorization") == "Bearer cached.token")
+        #expect(fixture.sent[0].header("Authorization") == "Bearer cached.token")
     }
 
     @Test func `addCredential passes the server's refusal through`() async throws {
@@ -108,12 +108,12 @@ import Testing
         try fixture.enrol()
         let response = await fixture.assent.qr.getCredential()
         #expect(response.errorCode == "credential_not_found" && response.data == nil)
-        #expect(fixture.transport.requests.isEmpty)
+        #expect(fixture.sent.isEmpty)
     }
 
     @Test func `getCredential passes invalid_credential through`() async throws {
         let fixture = PushFixture()
-        try fixture.enrolQR()
+        try fixture.enrolQR(lookup: false)
         fixture.transport.on("GET", path, status: 401, json: """
             {"error":"invalid_credential","errorCode":"invalid_credential","errorDescription":"Unknown credential."}
             """)
@@ -121,7 +121,7 @@ import Testing
         #expect(response.errorCode == "invalid_credential" && response.error == "Unknown credential.")
     }
 
-    @Test func `removeCredential signs the time window, removes on the server, and deletes only the QR key`() async throws {
+    @Test func `removeCredential signs the bound removal, removes on the server, and deletes only the QR key`() async throws {
         let fixture = PushFixture()
         let pushKey = try fixture.enrol()
         let publicKey = try fixture.enrolQR()
@@ -129,12 +129,13 @@ import Testing
         let response = await fixture.assent.qr.removeCredential()
         #expect(response.data == true && !response.isError)
 
-        let request = try #require(fixture.transport.requests.first)
+        let request = try #require(fixture.sent.first)
         #expect(request.method == "POST" && request.url.path == path + "/remove" && request.url.query == nil)
         #expect(request.header("Authorization") == PushFixture.tenantAuthorization)
         let body = try request.jsonBody()
         #expect(body["publicKey"] as? String == publicKey)
-        #expect(verifies(signature: body["signature"] as? String, message: PushFixture.timeWindowMessage, publicKey: publicKey))
+        let removal = "assent-bound-v1\nremove\nua_1\nDEVICE\n\(PushFixture.timeWindowMessage)"
+        #expect(verifies(signature: body["signature"] as? String, message: removal, publicKey: publicKey))
         #expect(try await fixture.keyStore.loadKey(named: AssentQRCode.keyName) == nil)
         #expect(try await fixture.storedPublicKey(named: AssentPush.keyName) == pushKey)
     }
@@ -153,6 +154,6 @@ import Testing
     @Test func `removeCredential without a QR key is credential_not_found`() async {
         let fixture = PushFixture()
         let response = await fixture.assent.qr.removeCredential()
-        #expect(response.errorCode == "credential_not_found" && fixture.transport.requests.isEmpty)
+        #expect(response.errorCode == "credential_not_found" && fixture.sent.isEmpty)
     }
 }

@@ -9,11 +9,13 @@ extension PushFixture {
     /// A challenge ID as the server makes them: 64 lowercase hex characters.
     static let challengeID = String(repeating: "0123456789abcdef", count: 4)
 
-    /// Plants a QR key as if the device had enrolled for QR codes, and returns its base64 SPKI.
+    /// Plants a QR key as if the device had enrolled for QR codes, and returns its base64 SPKI; with `lookup`, the
+    /// server knows it as `ua_1`.
     @discardableResult
-    func enrolQR(userPresenceRequired: Bool = false) throws -> String {
+    func enrolQR(userPresenceRequired: Bool = false, lookup: Bool = true) throws -> String {
         let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), userPresenceRequired: userPresenceRequired)
         try keyStore.store(key, named: AssentQRCode.keyName)
+        if lookup { transport.on("GET", Self.qrPath, json: Self.credentialJSON) }
         return Base64.encode(key.publicKey.spkiDER)
     }
 

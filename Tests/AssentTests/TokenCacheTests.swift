@@ -12,7 +12,7 @@ import AssentTesting
         let response = await fixture.assent.push.addCredential()
         #expect(response.errorCode == "token_not_set")
         #expect(response.error == "A token has not been set. Call 'setToken' first.")
-        #expect(fixture.transport.requests.isEmpty)
+        #expect(fixture.sent.isEmpty)
         #expect(try await fixture.storedPublicKey() == nil)
     }
 
@@ -22,7 +22,7 @@ import AssentTesting
         fixture.assent.setToken("cached-token")
         #expect(fixture.assent.token == "cached-token")
         #expect(await fixture.assent.push.addCredential().data?.credentialId == "ua_1")
-        #expect(fixture.transport.requests[0].header("Authorization") == "Bearer cached-token")
+        #expect(fixture.sent[0].header("Authorization") == "Bearer cached-token")
     }
 
     @Test func `a parameter wins over the cached token`() async throws {
@@ -30,7 +30,7 @@ import AssentTesting
         fixture.transport.on("POST", PushFixture.credentialPath, json: Self.added)
         fixture.assent.setToken("cached-token")
         _ = await fixture.assent.push.addCredential(token: "explicit-token")
-        #expect(fixture.transport.requests[0].header("Authorization") == "Bearer explicit-token")
+        #expect(fixture.sent[0].header("Authorization") == "Bearer explicit-token")
         #expect(fixture.assent.token == "cached-token")
     }
 
@@ -40,10 +40,10 @@ import AssentTesting
         fixture.assent.setToken("first")
         fixture.assent.setToken("second")
         _ = await fixture.assent.push.addCredential()
-        #expect(fixture.transport.requests[0].header("Authorization") == "Bearer second")
+        #expect(fixture.sent[0].header("Authorization") == "Bearer second")
         fixture.assent.clearToken()
         #expect(await fixture.assent.push.addCredential().errorCode == "token_not_set")
-        #expect(fixture.transport.requests.count == 1)
+        #expect(fixture.sent.count == 1)
     }
 
     @Test func `calls authenticated by the device never send the token`() async throws {

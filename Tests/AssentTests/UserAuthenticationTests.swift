@@ -1,6 +1,7 @@
 import Assent
 import AssentCrypto
 import AssentTesting
+import AssentWire
 import Foundation
 import Synchronization
 import Testing
@@ -25,6 +26,7 @@ import AssentTestSupport
                 clock: time.clock, device: DeviceInfo(name: "t", platform: "linux"), userAuthenticator: sensor)
             transport.on("POST", PushFixture.credentialPath, json: #"{"userAuthenticatorId":"ua_1","userId":"alice","verifiedAt":"2026-11-30T06:16:58.123Z"}"#)
             transport.on("POST", PushFixture.credentialPath + "/challenge", json: #"{"isVerified":true}"#)
+            transport.on("GET", PushFixture.credentialPath, json: PushFixture.credentialJSON)
         }
 
         func answers() -> Int { transport.requests("POST", PushFixture.credentialPath + "/challenge").count }
@@ -113,7 +115,10 @@ import AssentTestSupport
         #expect(fixture.sensor.promptCount == 2, "the signer's authentication is the one prompt")
         let request = try #require(fixture.transport.requests("POST", path + "/challenge").first)
         let body = try request.jsonBody()
-        #expect(verifies(signature: body["signature"] as? String, message: "c", publicKey: body["publicKey"] as? String))
+        #expect(verifies(
+            signature: body["signature"] as? String,
+            message: SignedMessage.decision(credentialId: "ua_1", challengeId: "c", approved: true, verificationCode: String?.none),
+            publicKey: body["publicKey"] as? String))
         #expect(await fixture.assent.push.updateChallenge(challengeId: "d", approved: true, signer: signer).errorCode
             == AssentErrorCode.signerInvalid)
         #expect(fixture.answers() == 1)

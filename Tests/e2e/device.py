@@ -16,10 +16,19 @@ def b64url(data):
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
-class Device:
-    """One P-256 key and the encodings a given SDK uses. style: 'ios' or 'android'."""
+KINDS = {"push": "PUSH", "qr-code": "DEVICE"}
 
-    def __init__(self, server, tenant_id, style="ios", key=None):
+
+def bound_message(purpose, credential_id, *fields):
+    """Assent's bound message (SignedMessage.bound): purpose and credential id, then the purpose's fields."""
+    return "\n".join(["assent-bound-v1", purpose, credential_id, *fields])
+
+
+class Device:
+    """One P-256 key and the encodings a given SDK uses. style: 'ios' or 'android'. bound: enrol as Assent's SDK does
+    (signatureScheme "bound") and sign Assent's bound messages; otherwise Authsignal's, as the official SDKs do."""
+
+    def __init__(self, server, tenant_id, style="ios", key=None, bound=False):
         self.server = server
         self.tenant_id = tenant_id
         self.style = style
@@ -28,6 +37,8 @@ class Device:
                                                   serialization.PublicFormat.SubjectPublicKeyInfo)
         self.public_key = b64(spki)
         self.session = requests.Session()
+        self.bound = bound
+        self.credential_ids = {}
 
     def sign(self, message):
         return b64(self.key.sign(message.encode(), ec.ECDSA(hashes.SHA256())))
@@ -49,15 +60,36 @@ class Device:
 
     def add(self, token, kind="push", **extra):
         body = {"publicKey": self.public_key, "deviceName": "pytest", "devicePlatform": self.style, **extra}
-        return self.session.post(self.url(kind), json=body, headers={"Authorization": "Bearer " + token})
+        if self.bound:
+            body.setdefault("signatureScheme", "bound")
+        r = self.session.post(self.url(kind), json=body, headers={"Authorization": "Bearer " + token})
+        if r.status_code == 200:
+            self.credential_ids[kind] = r.json()["userAuthenticatorId"]
+        return r
+
+    def removal_message(self, kind="push", at=None):
+        window = f"{float(math.floor((at or time.time()) / 600))}"
+        return bound_message("remove", self.credential_ids[kind], KINDS[kind], window) if self.bound else window
+
+    def claim_message(self, challenge_id):
+        return bound_message("claim", self.credential_ids["qr-code"], challenge_id) if self.bound else challenge_id
+
+    def decision_message(self, challenge_id, approved, code=None, kind="push", report_fraud=False):
+        """The bound decision message (for a compatible credential, what its boundSignature covers); a fraud report
+        ("this wasn't me") adds a last field."""
+        return bound_message("approve" if approved else "deny", self.credential_ids[kind], challenge_id, code or "",
+                             *(["report-fraud"] if report_fraud else []))
 
     def get(self, kind="push"):
         return self.session.get(self.url(kind) + "?publicKey=" + self.query, headers=self.basic)
 
     def remove(self, kind="push", at=None):
-        window = math.floor((at or time.time()) / 600)
-        body = {"publicKey": self.public_key, "signature": self.sign(f"{float(window)}")}
+        body = {"publicKey": self.public_key, "signature": self.sign(self.removal_message(kind, at))}
         return self.session.post(self.url(kind + "/remove"), json=body, headers=self.basic)
+
+    def claim(self, challenge_id):
+        body = {"challengeId": challenge_id, "publicKey": self.public_key, "signature": self.sign(self.claim_message(challenge_id))}
+        return self.session.post(self.url("qr-code/challenge/claim"), json=body, headers=self.basic)
 
     def challenge(self, signed=True):
         headers = dict(self.basic)
@@ -67,21 +99,23 @@ class Device:
             headers["X-Authsignal-Signature"] = self.sign(r.json()["message"])
         return self.session.get(self.url("push/challenge") + "?publicKey=" + self.query, headers=headers)
 
-    def answer(self, challenge_id, approved=True, code=None, signed_id=None, bound=False, null_code=False):
+    def answer(self, challenge_id, approved=True, code=None, signed_id=None, bound=False, null_code=False, kind="push"):
+        """A bound device signs the decision message once and sends it as both signature and boundSignature."""
+        decision = self.sign(self.decision_message(challenge_id, approved, code, kind)) if bound or self.bound else None
         body = {"challengeId": challenge_id, "publicKey": self.public_key, "approved": approved,
-                "signature": self.sign(signed_id or challenge_id)}
+                "signature": decision if self.bound and not signed_id else self.sign(signed_id or challenge_id)}
         if code is not None or null_code:
             body["verificationCode"] = code
-        if bound:
-            body["boundSignature"] = self.sign("\n".join(
-                ["assent-decision-v1", challenge_id, "approve" if approved else "deny", code or ""]))
-        return self.session.post(self.url("push/challenge"), json=body, headers=self.basic)
+        if decision:
+            body["boundSignature"] = decision
+        return self.session.post(self.url(kind + "/challenge"), json=body, headers=self.basic)
 
     def update(self, push_token=None, reset_expiry=None):
         r = self.session.post(self.url("push/sign") + "?publicKey=" + self.query, headers=self.basic)
         assert r.status_code == 200, r.text
         nonce = r.json()
-        body = {"challengeId": nonce["challengeId"], "publicKey": self.public_key, "signature": self.sign(nonce["message"])}
+        message = bound_message("update", self.credential_ids["push"], nonce["message"]) if self.bound else nonce["message"]
+        body = {"challengeId": nonce["challengeId"], "publicKey": self.public_key, "signature": self.sign(message)}
         if push_token is not None:
             body["pushToken"] = push_token
         if reset_expiry is not None:

@@ -533,6 +533,20 @@ from conftest import BIN as V5_BIN, free_port as v5_free_port, postgres as v5_po
 class _V5Tenant:
     def __init__(self, server, *settings):
         created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v5-" + uuid.uuid4().hex[:6])
+
+# --- V1, V7: bound signatures (a scheme per credential, no downgrade, one purpose per signature), spent removals ---
+import base64 as bound_base64
+
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
+BOUND_P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+class BoundTenant:
+    """A tenant, its backend (Authsignal's Python SDK) and the page's calls, for the V1 and V7 attacks."""
+
+    def __init__(self, server, *settings):
+        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v1-" + uuid.uuid4().hex[:6])
         self.id, self.server = created["tenantId"], server
         if settings:
             assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
@@ -839,9 +853,9 @@ def pb_decision(device, challenge_id, approved=False, fraud=False, sign_fraud=No
     """An update-challenge body with Assent's bound signature; `sign_fraud` (default `fraud`) is what the device
     signed, `fraud` what travels."""
     signed = fraud if sign_fraud is None else sign_fraud
-    lines = ["assent-decision-v1", challenge_id, "approve" if approved else "deny", code] + (["report-fraud"] if signed else [])
+    message = device.decision_message(challenge_id, approved, code, report_fraud=signed)
     body = {"challengeId": challenge_id, "publicKey": device.public_key, "approved": approved,
-            "signature": device.sign(challenge_id), "boundSignature": device.sign("\n".join(lines))}
+            "signature": device.sign(challenge_id), "boundSignature": device.sign(message)}
     if fraud:
         body["reportFraud"] = True
     return body
@@ -1441,3 +1455,185 @@ def test_v4_push_webhook_redirect_is_not_followed(server):
     finally:
         internal.stop()
         redirector.stop()
+
+        self.basic = {"Authorization": "Basic " + bound_base64.b64encode((self.id + ":").encode()).decode()}
+
+    def token(self, user):
+        return self.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+
+    def enrol(self, device, user, kind="push", **extra):
+        r = device.add(self.token(user), kind=kind, **extra)
+        assert r.status_code == 200, r.text
+        return r.json()["userAuthenticatorId"]
+
+    def start_push(self, user):
+        tracked = self.sdk.track(user, "signIn", {})
+        r = requests.post(f"{self.server.api}/client/challenge/push", json={"action": "signIn"},
+                          headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10)
+        assert r.status_code == 200, r.text
+        return tracked, r.json()["challengeId"]
+
+    def verify_push(self, tracked, challenge_id):
+        r = requests.post(f"{self.server.api}/client/verify/push", json={"challengeId": challenge_id},
+                          headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def start_qr(self):
+        r = requests.post(f"{self.server.api}/client/challenge/qr-code", json={"action": "signIn"}, headers=self.basic, timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def poll_qr(self, challenge):
+        r = requests.post(f"{self.server.api}/client/verify/qr-code", headers=self.basic, timeout=10,
+                          json={"challengeId": challenge["challengeId"], "deviceCode": challenge["deviceCode"]})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+
+def bound_refused(response, status=401, code="invalid_signature"):
+    assert response.status_code == status, response.text
+    assert response.json()["errorCode"] == code, response.text
+
+
+def bound_post(device, path, body):
+    return device.session.post(device.url(path), json=body, headers=device.basic, timeout=10)
+
+
+def test_v1_on_path_box_cannot_flip_a_decline_into_an_approval(server):
+    tenant = BoundTenant(server)
+    user = f"v1-{uuid.uuid4().hex[:8]}"
+    phone = Device(server, tenant.id, bound=True)
+    tenant.enrol(phone, user)
+    tracked, challenge_id = tenant.start_push(user)
+    # The phone declines: it signs the bound "deny" message and sends it as signature and boundSignature.
+    deny = phone.sign(phone.decision_message(challenge_id, False))
+    declined = {"challengeId": challenge_id, "publicKey": phone.public_key, "approved": False,
+                "signature": deny, "boundSignature": deny}
+    # The box drops the bound signature and flips the decision; or keeps it and flips the decision.
+    bound_refused(bound_post(phone, "push/challenge", {**{k: v for k, v in declined.items() if k != "boundSignature"},
+                                                       "approved": True}))
+    bound_refused(bound_post(phone, "push/challenge", {**declined, "approved": True}))
+    # A bare signature over the challenge id (what an older Assent SDK sent as `signature`) is no downgrade either.
+    bare = {"challengeId": challenge_id, "publicKey": phone.public_key, "approved": True,
+            "signature": phone.sign(challenge_id)}
+    bound_refused(bound_post(phone, "push/challenge", bare))
+    bound_refused(bound_post(phone, "push/challenge", {**bare, "approved": False}))
+    # Nothing changed: the challenge is still pending and the phone's own answer is the one recorded.
+    assert tenant.verify_push(tracked, challenge_id) == {"isVerified": False, "isConsumed": False}
+    assert phone.challenge().json()["challengeId"] == challenge_id
+    assert bound_post(phone, "push/challenge", declined).status_code == 200
+    assert tenant.verify_push(tracked, challenge_id)["isVerified"] is False
+    assert tenant.sdk.get_action(user, "signIn", tracked["idempotency_key"])["state"] == "CHALLENGE_FAILED"
+
+
+def test_v1_qr_claim_signature_is_refused_as_an_approval(server):
+    tenant = BoundTenant(server)
+    user = f"v1-{uuid.uuid4().hex[:8]}"
+    phone = Device(server, tenant.id, bound=True)
+    tenant.enrol(phone, user, kind="qr-code")
+    challenge = tenant.start_qr()
+    claim_signature = phone.sign(phone.claim_message(challenge["challengeId"]))
+    claimed = bound_post(phone, "qr-code/challenge/claim", {"challengeId": challenge["challengeId"],
+                                                             "publicKey": phone.public_key, "signature": claim_signature})
+    assert claimed.status_code == 200, claimed.text
+    # The box reuses the claim's signature as an approval, with and without it as the bound signature.
+    approval = {"challengeId": challenge["challengeId"], "publicKey": phone.public_key, "approved": True,
+                "signature": claim_signature}
+    bound_refused(bound_post(phone, "qr-code/challenge", approval))
+    bound_refused(bound_post(phone, "qr-code/challenge", {**approval, "boundSignature": claim_signature}))
+    assert tenant.poll_qr(challenge) == {"isClaimed": True, "isConsumed": False, "isVerified": False}
+    assert phone.answer(challenge["challengeId"], approved=False, kind="qr-code").status_code == 200
+    assert tenant.poll_qr(challenge) == {"isClaimed": True, "isConsumed": True, "isVerified": False}
+
+
+def test_v1_on_path_box_cannot_downgrade_a_bound_credential_by_reenrolling_it(server):
+    tenant = BoundTenant(server)
+    user = f"v1-{uuid.uuid4().hex[:8]}"
+    phone = Device(server, tenant.id, bound=True)
+    tenant.enrol(phone, user)
+    # A re-enrolment of the same key without the scheme (stripped on the way) keeps the credential bound.
+    stripped = Device(server, tenant.id, key=phone.key)
+    tenant.enrol(stripped, user)
+    _, challenge_id = tenant.start_push(user)
+    bound_refused(stripped.answer(challenge_id, approved=True))
+    bound_refused(stripped.remove())
+    assert phone.get().status_code == 200
+    assert phone.answer(challenge_id, approved=True).status_code == 200
+    # An unknown scheme is refused before anything is stored.
+    other = Device(server, tenant.id)
+    bound_refused(other.add(tenant.token(user), signatureScheme="none"), 400, "invalid_request")
+    bound_refused(other.get(), 401, "invalid_credential")
+
+
+def test_v1_require_bound_signature_refuses_an_official_style_enrolments_bare_answers(server):
+    # The on-path box strips `signatureScheme` from the enrolment; the tenant's setting enrols bound all the same.
+    tenant = BoundTenant(server, "--require-bound-signature", "on")
+    user = f"v1-{uuid.uuid4().hex[:8]}"
+    phone = Device(server, tenant.id)
+    tenant.enrol(phone, user)
+    tenant.enrol(phone, user, kind="qr-code")
+    tracked, challenge_id = tenant.start_push(user)
+    bound_refused(phone.answer(challenge_id, approved=True))
+    bound_refused(phone.answer(challenge_id, approved=True, bound=True))
+    qr = tenant.start_qr()
+    bound_refused(phone.claim(qr["challengeId"]))
+    bound_refused(phone.remove())
+    bound_refused(phone.update(reset_expiry=True)[0])
+    assert tenant.verify_push(tracked, challenge_id) == {"isVerified": False, "isConsumed": False}
+    phone.bound = True
+    assert phone.answer(challenge_id, approved=True).status_code == 200
+    assert tenant.verify_push(tracked, challenge_id)["isVerified"] is True
+    assert phone.claim(qr["challengeId"]).status_code == 200
+    assert phone.update(reset_expiry=True)[0].status_code == 200
+    assert phone.remove().status_code == 200
+
+
+def test_v1_official_style_credentials_keep_authsignals_messages(server):
+    """The compatibility exception: a credential enrolled as the official SDKs do signs Authsignal's messages."""
+    tenant = BoundTenant(server)
+    user = f"v1-{uuid.uuid4().hex[:8]}"
+    phone = Device(server, tenant.id, style="android")
+    tenant.enrol(phone, user)
+    tenant.enrol(phone, user, kind="qr-code")
+    tracked, challenge_id = tenant.start_push(user)
+    assert phone.answer(challenge_id, approved=True, null_code=True).status_code == 200
+    assert tenant.verify_push(tracked, challenge_id)["isVerified"] is True
+    qr = tenant.start_qr()
+    assert phone.claim(qr["challengeId"]).status_code == 200
+    assert phone.answer(qr["challengeId"], approved=True, kind="qr-code").status_code == 200
+    assert tenant.poll_qr(qr)["isVerified"] is True
+    assert phone.update(reset_expiry=True)[0].status_code == 200
+    assert phone.remove().status_code == 200
+    assert phone.remove(kind="qr-code").status_code == 200
+
+
+def bound_replayed_remove(server, bound):
+    tenant = BoundTenant(server)
+    user = f"v7-{uuid.uuid4().hex[:8]}"
+    phone = Device(server, tenant.id, bound=bound)
+    tenant.enrol(phone, user)
+    tenant.enrol(phone, user, kind="qr-code")
+    # The box records the phone's removal of its push credential.
+    captured = {"publicKey": phone.public_key, "signature": phone.sign(phone.removal_message("push"))}
+    assert bound_post(phone, "push/remove", captured).status_code == 200
+    # The user enrols the same key again; within the window, the box replays the removal at both credentials.
+    tenant.enrol(phone, user)
+    bound_refused(bound_post(phone, "push/remove", captured))
+    bound_refused(bound_post(phone, "qr-code/remove", captured))
+    # Nor as ECDSA's other valid form of the same signature, (r, n - s).
+    r, s = decode_dss_signature(bound_base64.b64decode(captured["signature"]))
+    negated = {**captured, "signature": b64(encode_dss_signature(r, BOUND_P256_ORDER - s))}
+    bound_refused(bound_post(phone, "push/remove", negated))
+    assert phone.get().status_code == 200 and phone.get("qr-code").status_code == 200
+    # The phone's own removals still work.
+    assert phone.remove().status_code == 200
+    assert phone.remove(kind="qr-code").status_code == 200
+
+
+def test_v7_replayed_remove_after_reenrolment_is_refused_for_an_official_style_credential(server):
+    bound_replayed_remove(server, bound=False)
+
+
+def test_v7_replayed_remove_after_reenrolment_is_refused_for_a_bound_credential(server):
+    bound_replayed_remove(server, bound=True)

@@ -170,7 +170,7 @@ def test_refusals_change_nothing(server, tenant):
     # A bound signature that does not match the decision.
     b = {"challengeId": challenge_id, "publicKey": device.public_key, "approved": True,
          "signature": device.sign(challenge_id),
-         "boundSignature": device.sign("\n".join(["assent-decision-v1", challenge_id, "deny", ""]))}
+         "boundSignature": device.sign(device.decision_message(challenge_id, False))}
     refused(requests.post(device.url("push/challenge"), json=b, headers=device.basic), 401, "invalid_signature")
     # Malformed bodies.
     refused(requests.post(device.url("push/challenge"), json={"challengeId": challenge_id}, headers=device.basic),
@@ -284,7 +284,10 @@ def test_bound_signature_policy(server):
     _, r = tenant.start(user)
     challenge_id = r.json()["challengeId"]
     refused(device.answer(challenge_id), 401, "invalid_signature")
-    assert device.answer(challenge_id, bound=True).status_code == 200
+    refused(device.answer(challenge_id, bound=True), 401, "invalid_signature")
+    # The tenant enrolled the credential bound although the device did not ask: it signs bound messages only.
+    device.bound = True
+    assert device.answer(challenge_id).status_code == 200
 
 
 def test_pending_push_cap_defends_against_push_bombing(server):

@@ -2,7 +2,9 @@ import AssentCrypto
 import AssentWire
 
 /// One kind of device credential's key (push or QR code) and the calls both kinds make the same way: loading the key,
-/// signing, removing the credential, and answering a challenge with the compatible and the bound signature.
+/// signing, removing the credential, and answering a challenge. The SDK enrols its credentials `bound`
+/// (``AssentWire/SignatureScheme/bound``), so everything it signs is one of Assent's bound messages, which name their
+/// purpose and the credential (its id, asked of the server with ``credentialID(of:)``).
 struct CredentialKey: Sendable {
     let api: ClientAPI
     let keyStore: any KeyStore
@@ -15,6 +17,15 @@ struct CredentialKey: Sendable {
     let removeEndpoint: Endpoint
     /// Where a challenge is answered, e.g. ``Endpoint/updatePushChallenge``.
     let answerEndpoint: Endpoint
+    /// Where the credential is read, e.g. ``Endpoint/getPushCredential``.
+    let getEndpoint: Endpoint
+    /// The credential's kind as the removal message names it (`PUSH` or `DEVICE`).
+    let method: VerificationMethod
+
+    /// The id the server knows the credential by, which every bound message names.
+    func credentialID(of key: any SigningKey) async throws(ClientFailure) -> String {
+        try await api.send(getEndpoint, publicKey: Self.publicKey(key), as: CredentialResponse.self).userAuthenticatorId
+    }
 
     /// The key, or nil when this device holds none.
     func load() async throws(ClientFailure) -> (any SigningKey)? {
@@ -62,7 +73,8 @@ struct CredentialKey: Sendable {
             userPresenceRequired: policy.userPresenceRequired,
             userAuthenticationRequired: policy.userAuthenticationRequired ? true : nil,
             timeout: policy.userAuthenticationRequired ? policy.timeout : nil,
-            authorizationType: policy.userAuthenticationRequired ? policy.authorizationType.rawValue : nil)
+            authorizationType: policy.userAuthenticationRequired ? policy.authorizationType.rawValue : nil,
+            signatureScheme: .bound)
     }
 
     /// Base64 (standard, padded) of the key's SPKI DER.
@@ -79,7 +91,7 @@ struct CredentialKey: Sendable {
         }
     }
 
-    /// Signs the current time window, asks the server to remove the credential, then deletes the key from this device
+    /// Signs the bound removal message for the current time window, asks the server to remove the credential, then deletes the key from this device
     /// whatever the server answered. `true` when both removed it; otherwise `false` with the server's (or the key
     /// store's) error.
     func remove() async -> AssentResponse<Bool> {
@@ -92,7 +104,8 @@ struct CredentialKey: Sendable {
         var serverFailure: ClientFailure?
         do {
             try await authorize(key)
-            let message = SignedMessage.timeWindow(unixSeconds: clock.nowSeconds())
+            let message = SignedMessage.removal(
+                credentialId: try await credentialID(of: key), kind: method, unixSeconds: clock.nowSeconds())
             let request = RemoveCredentialRequest(publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
             _ = try await api.send(removeEndpoint, json: request, as: RemoveCredentialResponse.self)
         } catch {
@@ -111,8 +124,9 @@ struct CredentialKey: Sendable {
         return AssentResponse(data: true)
     }
 
-    /// Approves or declines a challenge: the signature over the challenge ID plus the bound signature over
-    /// ``AssentWire/SignedMessage/decision(challengeId:approved:verificationCode:)``.
+    /// Approves or declines a challenge with the bound signature over
+    /// ``AssentWire/SignedMessage/decision(credentialId:challengeId:approved:verificationCode:)``, sent as both
+    /// `signature` and `boundSignature` (the device never signs the bare challenge id).
     ///
     /// With `signer`, its key signs (once, and only after the user authenticated with it); without, the key is
     /// loaded and its policy authorized here (prompting when needed).
@@ -128,16 +142,13 @@ struct CredentialKey: Sendable {
                 key = try await require()
                 try await authorize(key)
             }
+            let decision = SignedMessage.decision(
+                credentialId: try await credentialID(of: key), challengeId: challengeId, approved: approved,
+                verificationCode: verificationCode, reportFraud: reportFraud)
+            let signature = try await Self.sign(decision, with: key)
             let request = UpdateChallengeRequest(
-                challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved,
-                signature: try await Self.sign(SignedMessage.challenge(challengeId), with: key),
-                verificationCode: verificationCode,
-                boundSignature: try await Self.sign(
-                    SignedMessage.decision(
-                        challengeId: challengeId, approved: approved, verificationCode: verificationCode,
-                        reportFraud: reportFraud),
-                    with: key),
-                reportFraud: reportFraud ? true : nil)
+                challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved, signature: signature,
+                verificationCode: verificationCode, boundSignature: signature, reportFraud: reportFraud ? true : nil)
             if let authentication, let powerAuth {
                 // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
                 let body = try ClientAPI.encode(request)

@@ -17,7 +17,8 @@ public final class AssentPush: Sendable {
     private var credential: CredentialKey {
         CredentialKey(
             api: context.api, keyStore: context.keyStore, clock: context.clock, gate: context.gate, name: Self.keyName,
-            removeEndpoint: .removePushCredential, answerEndpoint: .updatePushChallenge)
+            removeEndpoint: .removePushCredential, answerEndpoint: .updatePushChallenge, getEndpoint: .getPushCredential,
+            method: .push)
     }
 
     // MARK: Credential
@@ -67,7 +68,8 @@ public final class AssentPush: Sendable {
     }
 
     /// Points the credential at a new push token and/or renews its lease, with no backend token: the device signs a
-    /// single-use server nonce (`POST .../push/sign`) and sends it with the changes (`PATCH .../push`).
+    /// single-use server nonce (`POST .../push/sign`), within the bound update message that names the credential, and
+    /// sends it with the changes (`PATCH .../push`).
     ///
     /// - Parameters:
     ///   - pushToken: The new APNs or FCM token; nil keeps the current one.
@@ -83,9 +85,10 @@ public final class AssentPush: Sendable {
             guard let challengeId = nonce.challengeId, let message = nonce.message else {
                 throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
             }
+            let bound = SignedMessage.update(credentialId: try await credential.credentialID(of: key), nonce: message)
             try await credential.authorize(key)
             let request = UpdateCredentialRequest(
-                challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(message, with: key),
+                challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(bound, with: key),
                 pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
             let response = try await context.api.send(
                 .updatePushCredential, json: request, as: UpdateCredentialResponse.self)
@@ -93,7 +96,7 @@ public final class AssentPush: Sendable {
         }
     }
 
-    /// Removes the credential: signs the current time window, asks the server to remove it, then deletes the key
+    /// Removes the credential: signs the bound removal message for the current time window, asks the server to remove it, then deletes the key
     /// from this device whatever the server answered (so a device whose credential was already removed on the server
     /// can start over).
     ///
@@ -144,8 +147,8 @@ public final class AssentPush: Sendable {
         }
     }
 
-    /// Approves or denies a challenge. Sends the compatible signature over the challenge ID and Assent's bound
-    /// signature over ``AssentWire/SignedMessage/decision(challengeId:approved:verificationCode:)``, so neither the
+    /// Approves or denies a challenge. Sends Assent's bound signature over
+    /// ``AssentWire/SignedMessage/decision(credentialId:challengeId:approved:verificationCode:)``, so neither the
     /// decision nor the code can be altered in transit.
     ///
     /// - Parameters:

@@ -26,7 +26,8 @@ public final class AssentQRCode: Sendable {
     private var credential: CredentialKey {
         CredentialKey(
             api: context.api, keyStore: context.keyStore, clock: context.clock, gate: context.gate, name: Self.keyName,
-            removeEndpoint: .removeQRCodeCredential, answerEndpoint: .updateQRCodeChallenge)
+            removeEndpoint: .removeQRCodeCredential, answerEndpoint: .updateQRCodeChallenge,
+            getEndpoint: .getQRCodeCredential, method: .device)
     }
 
     // MARK: Credential
@@ -87,7 +88,8 @@ public final class AssentQRCode: Sendable {
     // MARK: Challenge
 
     /// Claims the challenge a scanned QR code names, so that this device — and no other — may answer it, and
-    /// returns the context of the page that shows the code. The request is signed over the challenge ID.
+    /// returns the context of the page that shows the code. The request signs Assent's bound claim message (the
+    /// credential's id and the challenge ID), which no answer accepts.
     ///
     /// - Parameter challengeId: The challenge ID from the QR code (see ``claimChallenge(payload:)`` for the code's
     ///   text as scanned).
@@ -111,9 +113,9 @@ public final class AssentQRCode: Sendable {
         }
     }
 
-    /// Approves or declines a challenge this device claimed. Sends the compatible signature over the challenge ID
-    /// and Assent's bound signature over ``AssentWire/SignedMessage/decision(challengeId:approved:verificationCode:)``,
-    /// so neither the decision nor the code can be altered in transit.
+    /// Approves or declines a challenge this device claimed. Sends Assent's bound signature over
+    /// ``AssentWire/SignedMessage/decision(credentialId:challengeId:approved:verificationCode:)``, so neither the
+    /// decision nor the code can be altered in transit.
     ///
     /// - Parameters:
     ///   - challengeId: The challenge from ``claimChallenge(challengeId:)``.
@@ -182,10 +184,11 @@ public final class AssentQRCode: Sendable {
 
     private func claim(_ challengeId: String) async throws(ClientFailure) -> ClaimedChallenge {
         let key = try await requireKey()
+        let claim = SignedMessage.claim(credentialId: try await credential.credentialID(of: key), challengeId: challengeId)
         try await credential.authorize(key)
         let request = ClaimChallengeRequest(
             challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
-            signature: try await CredentialKey.sign(SignedMessage.challenge(challengeId), with: key))
+            signature: try await CredentialKey.sign(claim, with: key))
         let response = try await context.api.send(
             .claimQRCodeChallenge, json: request, as: ClaimChallengeResponse.self)
         return ClaimedChallenge(challengeId: challengeId, response)

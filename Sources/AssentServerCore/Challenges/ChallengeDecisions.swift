@@ -12,15 +12,16 @@ package struct ChallengeDecisions: Sendable {
     /// Counts push answers against push bombing and records "this wasn't me".
     let guards: PushGuards
 
-    /// Records `authenticator`'s approval or denial of a challenge, signed over its id (and, when sent or required,
-    /// Assent's bound decision message). A challenge is answered once; an approval needs the right verification code.
+    /// Records `authenticator`'s approval or denial of a challenge. `signature` covers the challenge id (Authsignal's
+    /// message, compatible credentials only) or Assent's bound decision message, which names the purpose (`approve`
+    /// or `deny`), the credential, the challenge and the verification code. `boundSignature` covers the bound message;
+    /// a bound credential (or any credential of a tenant that requires it) must send it, so an on-path box that drops
+    /// it and flips `approved` is refused before anything changes. A challenge is answered once; an approval needs the
+    /// right verification code.
     package func answer(
         tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
         kind: Challenge.Kind, proof: ApprovalProof
     ) async throws -> Challenge {
-        guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
-            throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
-        }
         let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
         let fraud = request.reportFraud == true
         if fraud {
@@ -28,12 +29,19 @@ package struct ChallengeDecisions: Sendable {
                 throw AssentError(.invalidRequest, "reportFraud goes only with the denial of a push challenge.")
             }
         }
+        let decision = SignedMessage.decision(
+            credentialId: authenticator.id, challengeId: request.challengeId, approved: request.approved,
+            verificationCode: code, reportFraud: fraud)
+        guard key.verifies(
+            request.signature, as: authenticator.signatureScheme,
+            compatible: SignedMessage.challenge(request.challengeId), bound: decision)
+        else { throw AssentError(.invalidSignature, "The signature does not verify over this answer.") }
         if let bound = request.boundSignature {
-            let message = SignedMessage.decision(
-                challengeId: request.challengeId, approved: request.approved, verificationCode: code, reportFraud: fraud)
-            guard key.verifies(bound, message: message) else {
+            guard key.verifies(bound, message: decision) else {
                 throw AssentError(.invalidSignature, "The bound signature does not verify over this decision.")
             }
+        } else if authenticator.signatureScheme == .bound {
+            throw AssentError(.invalidSignature, "This credential answers only with a bound signature over the decision.")
         } else if tenant.settings.requireBoundSignature {
             throw AssentError(.invalidSignature, "This tenant requires a bound signature over the decision.")
         }

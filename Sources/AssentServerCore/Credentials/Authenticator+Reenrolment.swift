@@ -1,9 +1,13 @@
+import AssentWire
+
 extension Authenticator {
     /// Re-enrolment: the device enrolled a key that is already enrolled for the same user (reinstalling the app, or a
     /// retried enrolment). The stored credential stays — its id, creation, last verification, contact and default
     /// flag — and takes from `candidate` what describes the device now: its name and platform, its push token (the
     /// stored one stays when the device sent none), the verification time, the lease end and the key's use policy.
-    /// A delivery error recorded against the old push token is cleared.
+    /// A delivery error recorded against the old push token is cleared. The signature scheme never goes down: a
+    /// credential enrolled `bound` stays bound whatever a later enrolment of the same key asks for (a box on the
+    /// path of a re-enrolment cannot strip it).
     ///
     /// Passed to ``CredentialStore/enrollDeviceCredential(_:enrolmentKey:reenrol:events:)``, which runs it on the
     /// stored record inside its transaction.
@@ -17,6 +21,7 @@ extension Authenticator {
         userAuthenticationRequired = candidate.userAuthenticationRequired
         authenticationTimeout = candidate.authenticationTimeout
         authorizationType = candidate.authorizationType
+        if candidate.signatureScheme == .bound { signatureScheme = .bound }
         erroredAt = nil
         errorCode = nil
     }

@@ -44,6 +44,9 @@ package struct Authenticator: Sendable, Hashable {
     package var authenticationTimeout: Int?
     /// `BIOMETRIC`, `DEVICE_CREDENTIAL` or `BIOMETRIC_OR_DEVICE_CREDENTIAL`.
     package var authorizationType: String?
+    /// The messages a device credential signs, recorded at enrolment: Authsignal's (`compatible`, the official SDKs)
+    /// or Assent's bound ones only.
+    package var signatureScheme: SignatureScheme = .compatible
 
     /// Whether the credential's lease has run out at `now` (milliseconds).
     package func isExpired(at now: Int64) -> Bool { expiresAt.map { $0 <= now } ?? false }

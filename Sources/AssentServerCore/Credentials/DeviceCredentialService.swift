@@ -11,6 +11,8 @@ package struct DeviceCredentialService: Sendable {
     let nonces: NonceIssuer
 
     /// Enrols (or re-enrols) the key in `request` for the token's user. The token needs scope `add:authenticators`.
+    /// The credential speaks the scheme the request names (absent: compatible), or `bound` whatever it names when the
+    /// tenant requires bound signatures; a re-enrolment never lowers it.
     package func add(
         tenant: Tenant, claims: TokenClaims, method: VerificationMethod, request: AddCredentialRequest
     ) async throws -> Authenticator {
@@ -31,6 +33,8 @@ package struct DeviceCredentialService: Sendable {
         candidate.userAuthenticationRequired = request.userAuthenticationRequired ?? false
         candidate.authenticationTimeout = request.timeout
         candidate.authorizationType = request.authorizationType
+        candidate.signatureScheme = tenant.settings.requireBoundSignature
+            ? .bound : request.signatureScheme ?? .compatible
         if method == .push, let lease = tenant.settings.pushCredentialLifetimeSeconds {
             candidate.expiresAt = now + Int64(lease) * 1000
         }
@@ -64,20 +68,34 @@ package struct DeviceCredentialService: Sendable {
         return authenticator
     }
 
-    /// Removes the credential whose key signed the current (or previous) 10-minute window message.
+    /// Removes the credential whose key signed the current (or previous) 10-minute window: Authsignal's window
+    /// message (compatible credentials) or Assent's bound removal message, which names the credential and its kind.
+    /// A removal signature removes once: it is spent with the removal (until its window lapses), so replaying it —
+    /// after the key was enrolled again, or against the key's credential of the other kind — is `invalid_signature`.
+    /// That is what keeps Authsignal's window message, which names no credential, from removing a re-enrolment.
     package func remove(tenant: Tenant, method: VerificationMethod, key: DeviceKey, signature: String) async throws -> Authenticator {
         guard let authenticator = try await store.authenticator(tenantID: tenant.id, method: method, publicKey: key.der) else {
             throw AssentError(.invalidCredential, "The credential is not known; it may have been removed.")
         }
         let now = clock.nowSeconds()
-        let windows = [now, now - SignedMessage.windowSeconds].map(SignedMessage.timeWindow(unixSeconds:))
-        guard windows.contains(where: { key.verifies(signature, message: $0) }) else {
-            throw AssentError(.invalidSignature, "The signature does not verify for this key and time.")
+        guard let signed = [now, now - SignedMessage.windowSeconds].first(where: {
+            key.verifies(
+                signature, as: authenticator.signatureScheme, compatible: SignedMessage.timeWindow(unixSeconds: $0),
+                bound: SignedMessage.removal(credentialId: authenticator.id, kind: method, unixSeconds: $0))
+        }), let digest = key.digest(ofVerified: signature, tenantID: tenant.id) else {
+            throw AssentError(.invalidSignature, "The signature does not verify for this credential and time.")
         }
-        _ = try await store.deleteAuthenticator(tenantID: tenant.id, userID: authenticator.userID, id: authenticator.id) {
-            [webhooks] in webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
+        // Kept until the signature stops verifying anyway: the end of the window after the one it signed.
+        let keepUntil = (SignedMessage.window(unixSeconds: signed) + 2) * SignedMessage.windowSeconds * 1000
+        let removal = try await store.removeDeviceCredential(
+            tenantID: tenant.id, userID: authenticator.userID, id: authenticator.id,
+            spending: digest, keepUntil: keepUntil
+        ) { [webhooks] in webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant) }
+        switch removal {
+        case .removed: return authenticator
+        case .notFound: throw AssentError(.invalidCredential, "The credential is not known; it may have been removed.")
+        case .signatureSpent: throw AssentError(.invalidSignature, "This removal signature was already used; sign again.")
         }
-        return authenticator
     }
 
     /// The message `authenticator` signs for `purpose`: a fresh update nonce, or the current get-challenge message.
@@ -99,7 +117,8 @@ package struct DeviceCredentialService: Sendable {
             .contains { key.verifies(signature, message: $0) }
     }
 
-    /// Update credential: the device signed the nonce `nonceID`; sets a new push token and/or renews the lease.
+    /// Update credential: the device signed the nonce `nonceID` (Authsignal's message, compatible credentials) or
+    /// Assent's bound update message naming the credential and the nonce; sets a new push token and/or renews the lease.
     package func update(
         tenant: Tenant, key: DeviceKey, nonceID: String, signature: String, pushToken: String?, resetExpiry: Bool
     ) async throws -> Authenticator {
@@ -111,7 +130,10 @@ package struct DeviceCredentialService: Sendable {
         guard var nonce = nonces.openUpdateNonce(id: nonceID, tenantID: tenant.id, authenticatorID: authenticator.id) else {
             throw AssentError(.invalidSignature, "The signing message is unknown or expired; ask for a new one.")
         }
-        guard key.verifies(signature, message: nonce.message) else {
+        guard key.verifies(
+            signature, as: authenticator.signatureScheme, compatible: nonce.message,
+            bound: SignedMessage.update(credentialId: authenticator.id, nonce: nonce.message))
+        else {
             throw AssentError(.invalidSignature, "The signature does not verify for this key and message.")
         }
         nonce.usedAt = now

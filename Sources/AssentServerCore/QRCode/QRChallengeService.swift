@@ -81,14 +81,17 @@ package struct QRChallengeService: Sendable {
         codes.isEmpty ? "no action codes" : codes.map { "'\($0)'" }.joined(separator: ", ")
     }
 
-    /// Claims the challenge for `authenticator` (signed over the challenge id). Exactly one device wins; the
-    /// others get `challenge_closed`. Returns what the device should show before the user decides.
+    /// Claims the challenge for `authenticator`, signed over the challenge id (a compatible credential) or Assent's
+    /// bound claim message, which no answer accepts. Exactly one device wins; the others get `challenge_closed`.
+    /// Returns what the device should show before the user decides.
     package func claim(
         tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: ClaimChallengeRequest
     ) async throws -> ClaimChallengeResponse {
-        guard key.verifies(request.signature, message: SignedMessage.challenge(request.challengeId)) else {
-            throw AssentError(.invalidSignature, "The signature does not verify over this challenge.")
-        }
+        guard key.verifies(
+            request.signature, as: authenticator.signatureScheme,
+            compatible: SignedMessage.challenge(request.challengeId),
+            bound: SignedMessage.claim(credentialId: authenticator.id, challengeId: request.challengeId))
+        else { throw AssentError(.invalidSignature, "The signature does not verify over this claim.") }
         guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
               challenge.kind == .qrCode
         else { throw AssentError(.notFound, "No such challenge.") }

@@ -15,6 +15,13 @@ package protocol CredentialStore: Sendable {
     ) async throws -> Bool
 
     // MARK: Device credentials
+    /// Removes the user's device credential `id` with a removal signature that is spent doing so, in one
+    /// transaction: `signature` (a digest naming the signature) is recorded until `keepUntil` (milliseconds), and a
+    /// signature already recorded removes nothing. Queues `events` for the removed credential.
+    func removeDeviceCredential(
+        tenantID: String, userID: String, id: String, spending signature: [UInt8], keepUntil: Int64,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> CredentialRemoval
     /// The credential of `method` whose public key (canonical SPKI DER) is `publicKey`.
     func authenticator(tenantID: String, method: VerificationMethod, publicKey: [UInt8]) async throws -> Authenticator?
     /// Enrols a device credential, in one transaction: inserts `candidate`, or — when the same key is already

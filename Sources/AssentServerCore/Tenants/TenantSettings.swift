@@ -39,7 +39,10 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     package var publicUserCustomKeys: [String] = []
     /// Number matching: push approvals must carry the code the initiating page shows.
     package var numberMatching = false
-    /// Approvals must carry Assent's bound signature over (challengeId, decision, code).
+    /// Every device credential enrolled from now on is `bound`, whatever its enrolment asks for: its answers must carry
+    /// Assent's bound signature, and its claims, removals and updates sign bound messages (the official SDKs, which
+    /// sign Authsignal's messages, cannot be used). Answers of credentials enrolled before must carry the bound
+    /// signature too.
     package var requireBoundSignature = false
     /// Most open push challenges a user may have at once (push-bombing defence).
     package var maxPendingPushChallenges: Int = 3

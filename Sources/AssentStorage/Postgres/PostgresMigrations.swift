@@ -17,6 +17,7 @@ enum PostgresMigrations {
         (6, Schema.actionLocation.postgres),
         (7, Schema.pushGuards.postgres),
         (8, Schema.challengeAnonymous.postgres),
+        (9, Schema.boundSignatures.postgres),
     ]
 
     /// Applies every step the database has not had, each in its own transaction, holding the advisory lock

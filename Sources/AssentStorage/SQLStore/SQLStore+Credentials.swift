@@ -9,10 +9,10 @@ enum CredentialQueries {
         SELECT \(StoreRecords.authenticatorColumns) FROM authenticators WHERE tenant_id = $1 AND user_id = $2
         ORDER BY created_at, id
         """
-    /// Inserts an authenticator: parameters `$1`…`$21` are ``StoreRecords/authenticatorValues(_:)``.
+    /// Inserts an authenticator: parameters `$1`…`$22` are ``StoreRecords/authenticatorValues(_:)``.
     static let insert: SQL = """
         INSERT INTO authenticators (\(StoreRecords.authenticatorColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
         """
     /// ``insert`` that changes nothing (reports 0) when the id or the key is taken.
     static let insertUnlessTaken: SQL = "\(insert) ON CONFLICT DO NOTHING"
@@ -20,6 +20,11 @@ enum CredentialQueries {
         DELETE FROM authenticators WHERE tenant_id = $1 AND user_id = $2 AND id = $3
         RETURNING \(StoreRecords.authenticatorColumns)
         """
+
+    /// Thrown inside a removal's transaction to roll it back when the credential was not there.
+    struct NothingRemoved: Error {}
+    /// Records a spent removal signature; 0 rows when it was spent before.
+    static let spendSignature: SQL = "INSERT INTO spent_signatures (digest, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
 
     static func authenticators(tenantID: String, userID: String, in db: some StoreConnection) throws -> [Authenticator] {
         try db.query(byUser, [.text(tenantID), .text(userID)], StoreRecords.authenticator)
@@ -47,8 +52,8 @@ enum CredentialQueries {
         UPDATE authenticators SET verified_at = $1, last_verified_at = $2, is_default = $3, device_platform = $4,
           device_name = $5, push_token = $6, expires_at = $7, errored_at = $8, error_code = $9,
           user_presence_required = $10, user_authentication_required = $11, authentication_timeout = $12,
-          authorization_type = $13
-        WHERE id = $14 AND tenant_id = $15
+          authorization_type = $13, signature_scheme = $14
+        WHERE id = $15 AND tenant_id = $16
         """
     /// Only the renewed columns, so concurrent changes to others are kept. PostgreSQL needs the types of parameters
     /// it sees only beside NULL.
@@ -85,7 +90,8 @@ enum CredentialQueries {
         [.optional(a.verifiedAt), .optional(a.lastVerifiedAt), .bool(a.isDefault), .optional(a.devicePlatform),
          .optional(a.deviceName), .optional(a.pushToken), .optional(a.expiresAt), .optional(a.erroredAt),
          .optional(a.errorCode), .bool(a.userPresenceRequired), .bool(a.userAuthenticationRequired),
-         .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.id), .text(a.tenantID)]
+         .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.signatureScheme.rawValue),
+         .text(a.id), .text(a.tenantID)]
     }
 
     // MARK: Nonces
@@ -125,6 +131,28 @@ extension SQLStore {
     }
 
     // MARK: Device credentials
+
+    package func removeDeviceCredential(
+        tenantID: String, userID: String, id: String, spending signature: [UInt8], keepUntil: Int64,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> CredentialRemoval {
+        do {
+            return try await write { db in
+                // Spent first: of two removals with one signature at once (the key's push and QR credentials), the
+                // second waits on the first's row and then finds it taken.
+                guard try db.update(CredentialQueries.spendSignature, [.blob(signature), .integer(keepUntil)]) == 1 else {
+                    return .signatureSpent
+                }
+                guard let deleted = try db.queryOne(
+                    CredentialQueries.delete, [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
+                else { throw CredentialQueries.NothingRemoved() }  // rolls the spent signature back
+                try WebhookQueries.enqueue(events(deleted), in: db)
+                return .removed
+            }
+        } catch is CredentialQueries.NothingRemoved {
+            return .notFound
+        }
+    }
 
     package func authenticator(tenantID: String, method: VerificationMethod, publicKey: [UInt8]) async throws -> Authenticator? {
         try await read { db in

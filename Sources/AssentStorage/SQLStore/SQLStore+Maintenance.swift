@@ -11,6 +11,7 @@ extension SQLStore {
                 [.integer(now)])
                 + db.update("DELETE FROM challenges WHERE expires_at < $1", [.integer(challengesBefore)])
                 + db.update("DELETE FROM nonces WHERE expires_at < $1", [.integer(now)])
+                + db.update("DELETE FROM spent_signatures WHERE expires_at < $1", [.integer(now)])
                 + db.update(
                     "DELETE FROM webhook_outbox WHERE COALESCE(delivered_at, failed_at) < $1", [.integer(eventsBefore)])
         }

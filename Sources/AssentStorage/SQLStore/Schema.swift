@@ -258,4 +258,17 @@ enum Schema {
         CREATE INDEX challenge_timeline_by_challenge ON challenge_timeline(challenge_id, id);
         CREATE INDEX challenge_timeline_by_time ON challenge_timeline(at);
         """
+
+    /// Step 9: the signature scheme a device credential enrolled with (Authsignal's messages, or Assent's bound ones),
+    /// and the removal signatures already spent (by a digest of tenant, key and the signature's `r`), kept until
+    /// their window lapses so none removes twice — not a re-enrolled credential, nor the key's credential of the
+    /// other kind.
+    static let boundSignatures: SQL = """
+        ALTER TABLE authenticators ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'compatible';
+        CREATE TABLE spent_signatures (
+            digest \(bytes) PRIMARY KEY,
+            expires_at \(integer) NOT NULL
+        );
+        CREATE INDEX spent_signatures_expiry ON spent_signatures(expires_at);
+        """
 }

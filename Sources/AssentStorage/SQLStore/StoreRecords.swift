@@ -98,7 +98,8 @@ enum StoreRecords {
     static let authenticatorColumns = """
         id, tenant_id, user_id, verification_method, created_at, verified_at, last_verified_at, email, phone_number, \
         is_default, device_platform, device_name, public_key, push_token, expires_at, errored_at, error_code, \
-        user_presence_required, user_authentication_required, authentication_timeout, authorization_type
+        user_presence_required, user_authentication_required, authentication_timeout, authorization_type, \
+        signature_scheme
         """
 
     static func authenticator(_ row: some StoreRow) throws -> Authenticator {
@@ -121,6 +122,7 @@ enum StoreRecords {
         authenticator.userAuthenticationRequired = row.bool(18)
         authenticator.authenticationTimeout = row.optionalInt64(19).map(Int.init)
         authenticator.authorizationType = row.optionalString(20)
+        authenticator.signatureScheme = SignatureScheme(rawValue: try row.string(21)) ?? .compatible
         return authenticator
     }
 
@@ -130,7 +132,7 @@ enum StoreRecords {
          .optional(a.phoneNumber), .bool(a.isDefault), .optional(a.devicePlatform), .optional(a.deviceName),
          .optional(a.publicKey), .optional(a.pushToken), .optional(a.expiresAt), .optional(a.erroredAt),
          .optional(a.errorCode), .bool(a.userPresenceRequired), .bool(a.userAuthenticationRequired),
-         .optional(a.authenticationTimeout), .optional(a.authorizationType)]
+         .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.signatureScheme.rawValue)]
     }
 
     // MARK: Nonces

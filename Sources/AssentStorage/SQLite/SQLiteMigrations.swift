@@ -12,6 +12,7 @@ enum SQLiteMigrations {
         (6, Schema.actionLocation.sqlite),
         (7, Schema.pushGuards.sqlite),
         (8, Schema.challengeAnonymous.sqlite),
+        (9, Schema.boundSignatures.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in
@@ -38,6 +39,14 @@ enum SQLiteMigrations {
         for step in steps.sorted(by: { $0.version < $1.version }) where !applied.contains(step.version) {
             do {
                 try connection.execute("BEGIN IMMEDIATE")
+                // Another process (assentd and the CLI opening one new file at once) may have applied it while this
+                // one waited for the write lock: read again under the lock.
+                let done: SQL = "SELECT version FROM schema_steps WHERE version = $1"
+                if try connection.queryOne(done, [.integer(Int64(step.version))], { $0.int64(0) }) != nil {
+                    try connection.execute("COMMIT")
+                    applied.insert(step.version)
+                    continue
+                }
                 try connection.execute(step.sql)
                 try connection.execute("INSERT INTO schema_steps (version) VALUES (\(step.version))")
                 let highest = max(Int(current), (applied.max() ?? 0), step.version)

@@ -69,12 +69,14 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
     public var publicKey: String
     /// Approve (true) or deny (false).
     public var approved: Bool
-    /// Base64 DER ECDSA signature over the challenge id (the compatible form).
+    /// Base64 DER ECDSA signature over the challenge id (the compatible form); a bound credential signs
+    /// ``SignedMessage/decision(credentialId:challengeId:approved:verificationCode:)`` here too.
     public var signature: String
     /// The code the initiating page shows, when number matching is on.
     public var verificationCode: String?
-    /// Assent's bound signature over ``SignedMessage/decision(challengeId:approved:verificationCode:)``; a tenant
-    /// can require it so that `approved` and the code cannot be altered in transit.
+    /// Assent's bound signature over ``SignedMessage/decision(credentialId:challengeId:approved:verificationCode:)``,
+    /// so that `approved` and the code cannot be altered in transit: required from a bound credential and wherever
+    /// the tenant requires it.
     public var boundSignature: String?
     /// "This wasn't me", on a denial of a push challenge (Assent's; the official SDKs never send it): push is locked
     /// for the user for a while. Covered by the bound signature when one is sent.
@@ -279,7 +281,7 @@ public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable 
     public var challengeId: String
     /// The credential's public key.
     public var publicKey: String
-    /// Base64 DER ECDSA signature over the challenge id.
+    /// Base64 DER ECDSA signature over the challenge id (bound: ``SignedMessage/claim(credentialId:challengeId:)``).
     public var signature: String
     /// Creates a request.
     public init(challengeId: String, publicKey: String, signature: String) {

@@ -16,12 +16,15 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
     public var timeout: Int?
     /// `BIOMETRIC`, `DEVICE_CREDENTIAL` or `BIOMETRIC_OR_DEVICE_CREDENTIAL` (Android).
     public var authorizationType: String?
+    /// Assent only: the messages the credential will sign (absent: ``SignatureScheme/compatible``, as the official
+    /// SDKs enrol). Assent's SDK sends ``SignatureScheme/bound``.
+    public var signatureScheme: SignatureScheme?
 
     /// Creates a request.
     public init(
         publicKey: String, deviceName: String? = nil, devicePlatform: String? = nil, pushToken: String? = nil,
         userPresenceRequired: Bool? = nil, userAuthenticationRequired: Bool? = nil, timeout: Int? = nil,
-        authorizationType: String? = nil
+        authorizationType: String? = nil, signatureScheme: SignatureScheme? = nil
     ) {
         self.publicKey = publicKey
         self.deviceName = deviceName
@@ -31,6 +34,7 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
         self.userAuthenticationRequired = userAuthenticationRequired
         self.timeout = timeout
         self.authorizationType = authorizationType
+        self.signatureScheme = signatureScheme
     }
 
     /// Reads the request with the server's limits.
@@ -43,6 +47,12 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
         userAuthenticationRequired = try body.bool("userAuthenticationRequired")
         timeout = try body.integer("timeout", range: 0...86_400)
         authorizationType = try body.string("authorizationType", maxLength: 64)
+        if let scheme = try body.string("signatureScheme", maxLength: 16) {
+            guard let known = SignatureScheme(rawValue: scheme) else {
+                throw WireDecodingError("signatureScheme must be \"bound\" or \"compatible\".")
+            }
+            signatureScheme = known
+        }
     }
 }
 
@@ -89,11 +99,12 @@ public struct CredentialResponse: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST .../remove`: signed with the time-window message (``SignedMessage/timeWindow(unixSeconds:)``).
+/// `POST .../remove`: signed with the time-window message (``SignedMessage/timeWindow(unixSeconds:)``), or by a
+/// bound credential with ``SignedMessage/removal(credentialId:kind:unixSeconds:)``.
 public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
     /// The credential's public key (SPKI, base64).
     public var publicKey: String
-    /// Base64 DER ECDSA signature over the time-window message.
+    /// Base64 DER ECDSA signature over the time-window message (bound: the removal message).
     public var signature: String
     /// Creates a request.
     public init(publicKey: String, signature: String) {
@@ -136,7 +147,7 @@ public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
     public var challengeId: String
     /// The credential's public key.
     public var publicKey: String
-    /// Signature over the nonce's message.
+    /// Signature over the nonce's message (bound: ``SignedMessage/update(credentialId:nonce:)``).
     public var signature: String
     /// The new push token, if it changed.
     public var pushToken: String?

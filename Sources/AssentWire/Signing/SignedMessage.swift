@@ -17,14 +17,38 @@ public enum SignedMessage {
     /// The compatible approval message: the challenge id itself.
     public static func challenge(_ challengeId: String) -> String { challengeId }
 
-    /// Assent's bound decision message: the challenge id, the decision, the verification code and a fraud report,
-    /// so none of them can be changed in transit. Lines separated by `\n`: `assent-decision-v1`, challengeId,
-    /// `approve` or `deny`, the code (empty when none), and only when `reportFraud` a last line `report-fraud` (so a
-    /// message without a report is what it always was).
+    /// Assent's bound message for `purpose` by credential `credentialId`: lines separated by `\n` — `assent-bound-v1`,
+    /// the purpose, the credential id, then the purpose's own fields. A bound credential signs nothing else, so a
+    /// signature made for one purpose (or one credential) never verifies for another.
+    static func bound(_ purpose: String, credentialId: String, _ fields: [String]) -> String {
+        (["assent-bound-v1", purpose, credentialId] + fields).joined(separator: "\n")
+    }
+
+    /// The bound claim of a QR challenge: purpose `claim`, then the challenge id.
+    public static func claim(credentialId: String, challengeId: String) -> String {
+        bound("claim", credentialId: credentialId, [challengeId])
+    }
+
+    /// The bound answer to a challenge: purpose `approve` or `deny`, then the challenge id and the verification code
+    /// (empty when none), and only when `reportFraud` a last field `report-fraud` ("this wasn't me"), so neither the
+    /// decision, the code nor the report can be changed in transit.
     public static func decision(
-        challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false
+        credentialId: String, challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false
     ) -> String {
-        (["assent-decision-v1", challengeId, approved ? "approve" : "deny", verificationCode ?? ""]
-            + (reportFraud ? ["report-fraud"] : [])).joined(separator: "\n")
+        bound(
+            approved ? "approve" : "deny", credentialId: credentialId,
+            [challengeId, verificationCode ?? ""] + (reportFraud ? ["report-fraud"] : []))
+    }
+
+    /// The bound removal of a credential: purpose `remove`, then the credential's kind (`PUSH` or `DEVICE`, the
+    /// verification method) and the time window (``timeWindow(unixSeconds:)``), so it removes this credential only,
+    /// for the window's 10 minutes and the next.
+    public static func removal(credentialId: String, kind: VerificationMethod, unixSeconds: Int64) -> String {
+        bound("remove", credentialId: credentialId, [kind.rawValue, timeWindow(unixSeconds: unixSeconds)])
+    }
+
+    /// The bound update of a push credential: purpose `update`, then the server's single-use nonce message.
+    public static func update(credentialId: String, nonce: String) -> String {
+        bound("update", credentialId: credentialId, [nonce])
     }
 }

@@ -25,12 +25,20 @@ struct PushFixture {
             clock: .fixed(unixSeconds: Self.now), device: device)
     }
 
-    /// Plants a key as if the device had enrolled, and returns its base64 SPKI.
+    /// Plants a key as if the device had enrolled, and returns its base64 SPKI. With `lookup`, the server knows it as
+    /// `ua_1` (``credentialJSON``): what the SDK asks before it signs a bound message.
     @discardableResult
-    func enrol(userPresenceRequired: Bool = false) throws -> String {
+    func enrol(userPresenceRequired: Bool = false, lookup: Bool = true) throws -> String {
         let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), userPresenceRequired: userPresenceRequired)
         try keyStore.store(key, named: AssentPush.keyName)
+        if lookup { transport.on("GET", Self.credentialPath, json: Self.credentialJSON) }
         return Base64.encode(key.publicKey.spkiDER)
+    }
+
+    /// The requests sent, without the credential look-ups (the `GET` of the credential the SDK makes to learn the id
+    /// its bound messages name).
+    var sent: [TransportRequest] {
+        transport.requests.filter { !($0.method == "GET" && [Self.credentialPath, Self.qrPath].contains($0.url.path)) }
     }
 
     /// The public key of the stored push key, if any.
