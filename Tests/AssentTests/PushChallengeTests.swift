@@ -138,18 +138,19 @@ import Testing
         fixture.transport.on("POST", path + "/challenge", json: #"{"isVerified":false}"#)
         let response = await fixture.assent.push.updateChallenge(challengeId: "ch_42", approved: false, reportFraud: true)
         #expect(response.data == true && !response.isError)
-        let body = try #require(fixture.transport.requests.first).jsonBody()
+        let body = try #require(fixture.sent.first).jsonBody()
         #expect(body["approved"] as? Bool == false && body["reportFraud"] as? Bool == true)
-        let decision = SignedMessage.decision(challengeId: "ch_42", approved: false, verificationCode: nil, reportFraud: true)
-        #expect(decision == "assent-decision-v1\nch_42\ndeny\n\nreport-fraud")
+        let decision = SignedMessage.decision(
+            credentialId: "ua_1", challengeId: "ch_42", approved: false, verificationCode: nil, reportFraud: true)
+        #expect(decision == "assent-bound-v1\ndeny\nua_1\nch_42\n\nreport-fraud")
         #expect(verifies(signature: body["boundSignature"] as? String, message: decision, publicKey: publicKey))
         // Neither a plain denial's message nor one without the report verifies: the report cannot be stripped.
-        let plain = SignedMessage.decision(challengeId: "ch_42", approved: false, verificationCode: nil)
+        let plain = SignedMessage.decision(credentialId: "ua_1", challengeId: "ch_42", approved: false, verificationCode: nil)
         #expect(!verifies(signature: body["boundSignature"] as? String, message: plain, publicKey: publicKey))
         // A plain answer sends no reportFraud at all (the official SDKs' wire).
         fixture.transport.on("POST", path + "/challenge", json: #"{"isVerified":false}"#)
         _ = await fixture.assent.push.updateChallenge(challengeId: "ch_43", approved: false)
-        #expect(try #require(fixture.transport.requests.last).jsonBody()["reportFraud"] == nil)
+        #expect(try #require(fixture.sent.last).jsonBody()["reportFraud"] == nil)
     }
 
     @Test func `updateChallenge passes the server's refusal through`() async throws {
