@@ -8,7 +8,8 @@
 #   BENCH_WARMUP       warm-up seconds per row    (default 2)
 #   BENCH_SCENARIOS    comma list of scenarios    (default track,validate)
 #   BENCH_CONCURRENCY  comma list of connections  (default 1,32)
-#   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning")
+#   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning"); rate limits are off
+#                      unless these say "--rate-limits on" (every benchmark client is 127.0.0.1)
 #   BENCH_STORE        sqlite (default) or postgres: a throwaway PostgreSQL 15 (initdb + pg_ctl) in the folder
 #   BENCH_INSTANCES    assentd instances on the one database (default 1; more need BENCH_STORE=postgres);
 #                      assent-bench spreads its connections over them round robin
@@ -114,7 +115,7 @@ for instance in $(seq "$instances"); do
 
     # --no-dev-tenant: an empty database would otherwise get a development tenant whose
     # secret key assentd prints to stdout, i.e. into the log this script may show.
-    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --no-dev-tenant \
+    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --no-dev-tenant --rate-limits off \
         ${server_args[@]+"${server_args[@]}"} >"$instance_log" 2>&1 &
     server_pid=$!
     server_pids+=("$server_pid")

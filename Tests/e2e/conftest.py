@@ -127,10 +127,12 @@ class Server:
         self.process = None
 
     def start(self, *extra):
+        """Starts assentd with `extra` flags. Rate limits are off (every test client is 127.0.0.1); a test about limits
+        passes `"--rate-limits", "on"`, which wins as the later flag."""
         self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{self.port}", "--database", self.database,
-             "--no-dev-tenant", *extra],
+             "--no-dev-tenant", "--rate-limits", "off", *extra],
             stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:
