@@ -4,7 +4,8 @@ import AssentWire
 
 /// The rate limits as the handlers apply them: which subject each rule counts (the client address behind any trusted
 /// proxy, a tenant, a user, a credential key, an activation). Each handler asks before the work a stranger could
-/// make it repeat — before any store is read or written — so a refused request changes nothing.
+/// make it repeat (per address before the tenant is looked up, the rest before anything is written), so a refused
+/// request changes nothing.
 struct RequestLimits: Sendable {
     let limiter: RateLimiter
 
