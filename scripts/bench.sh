@@ -8,10 +8,15 @@
 #   BENCH_WARMUP       warm-up seconds per row    (default 2)
 #   BENCH_SCENARIOS    comma list of scenarios    (default track,validate)
 #   BENCH_CONCURRENCY  comma list of connections  (default 1,32)
-#   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning")
+#   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning"); rate limits are off
+#                      unless these say "--rate-limits on" (every benchmark client is 127.0.0.1)
 #   BENCH_STORE        sqlite (default) or postgres: a throwaway PostgreSQL 15 (initdb + pg_ctl) in the folder
 #   BENCH_INSTANCES    assentd instances on the one database (default 1; more need BENCH_STORE=postgres);
 #                      assent-bench spreads its connections over them round robin
+#   BENCH_QR_FLOOD     anonymous QR starts a second that scripts/qr-flood.py sends from 127.0.0.2 to the
+#                      (first) server while assent-bench runs, with the bench's tenant (an attacker's load, for
+#                      the rate limits' figures; pair with BENCH_SERVER_ARGS="--rate-limits on"); its summary
+#                      goes to stderr at the end
 #   BENCH_SKIP_BUILD=1 use the existing release binaries
 #   BENCH_BIN          a folder holding the assentd and assent to measure instead of this checkout's release build
 #                      (e.g. another commit's .build/release, to compare two builds with the same load generator)
@@ -55,6 +60,7 @@ log=$workdir/assentd.log
 server_pids=()
 postgres_dir=
 bench_pid=
+flood_pid=
 
 cleanup() {
     local status=$?
@@ -62,6 +68,10 @@ cleanup() {
     if [[ -n $bench_pid ]]; then
         kill -TERM "$bench_pid" 2>/dev/null || true
         wait "$bench_pid" 2>/dev/null || true
+    fi
+    if [[ -n $flood_pid ]]; then
+        kill -TERM "$flood_pid" 2>/dev/null || true
+        wait "$flood_pid" 2>/dev/null || true
     fi
     for server_pid in ${server_pids[@]+"${server_pids[@]}"}; do
         kill -0 "$server_pid" 2>/dev/null || continue
@@ -113,7 +123,7 @@ for instance in $(seq "$instances"); do
     (( instances > 1 )) && instance_log=$workdir/assentd-$instance.log
 
     # No --dev: the benchmark creates its own tenant, and no secret key reaches the log this script may show.
-    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" \
+    "$bin/assentd" --listen "127.0.0.1:$port" --database "$database" --rate-limits off \
         ${server_args[@]+"${server_args[@]}"} >"$instance_log" 2>&1 &
     server_pid=$!
     server_pids+=("$server_pid")
@@ -169,6 +179,12 @@ secret=$(read_field secretKey) || { say "no secretKey in the output of assent ad
 unset tenant_json
 say "tenant $tenant_id"
 
+if [[ -n ${BENCH_QR_FLOOD:-} ]]; then
+    python3 scripts/qr-flood.py "${urls[0]}" "$tenant_id" "$BENCH_QR_FLOOD" 127.0.0.2 &
+    flood_pid=$!
+    say "flooding ${urls[0]} with $BENCH_QR_FLOOD anonymous QR starts a second from 127.0.0.2 (pid $flood_pid)"
+fi
+
 # The secret goes through the environment, not argv, so ps never shows it; the tenant ID
 # (not a secret) is what device scenarios such as push-flow send as tenant Basic auth.
 # Run in the background and wait, so Ctrl-C or SIGTERM stops everything at once.
@@ -180,4 +196,9 @@ unset secret
 status=0
 wait "$bench_pid" || status=$?
 bench_pid=
+if [[ -n $flood_pid ]]; then
+    kill -TERM "$flood_pid" 2>/dev/null || true
+    wait "$flood_pid" 2>/dev/null || true
+    flood_pid=
+fi
 exit "$status"

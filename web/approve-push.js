@@ -40,6 +40,8 @@ function describe(error) {
       return "No phone is set up for push sign-in on this account yet.";
     case "too_many_requests":
       return "Several requests are already waiting on your phone. Answer or let them expire, then send again.";
+    case "rate_limited":
+      return "Too many sign-in requests were sent. Wait a moment, then send again.";
     case "network_error":
       return "The server could not be reached. Check your connection, then send again.";
     default:

@@ -216,7 +216,8 @@ function describe(error) {
     case "network_error": return "The server could not be reached. Check your connection, then choose New code.";
     case "unauthorized": return "The server did not accept this tenant. Check the tenant ID in the address.";
     case "invalid_request": return `The server refused the request: ${error.message}`;
-    case "too_many_requests": return "Too many codes were requested. Wait a moment, then choose New code.";
+    case "too_many_requests": case "rate_limited":
+      return "Too many codes were requested. Wait a moment, then choose New code.";
     default: return `Something went wrong: ${error?.message || "unknown error"}. Choose New code to try again.`;
   }
 }

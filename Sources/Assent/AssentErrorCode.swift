@@ -29,4 +29,6 @@ public enum AssentErrorCode {
     public static let unauthorized = "unauthorized"
     /// Slow down.
     public static let tooManyRequests = "too_many_requests"
+    /// A rate limit refused the request; the server's `Retry-After` says when to try again.
+    public static let rateLimited = "rate_limited"
 }

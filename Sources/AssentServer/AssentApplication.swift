@@ -105,6 +105,7 @@ package final class AssentApplication: Sendable {
 
         var router = Router()
         let decoder = FoundationRequestDecoding()
+        let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits))
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
         let system = SystemAPI(store: store, metrics: metrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
@@ -124,20 +125,21 @@ package final class AssentApplication: Sendable {
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards),
-            decisions: decisions, decoder: decoder, logger: logger
+            decisions: decisions, decoder: decoder, limits: limits, logger: logger
         ).register(in: &router)
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, decoder: decoder,
-            logger: logger
+            limits: limits, logger: logger
         ).register(in: &router)
-        ActivationClientAPI(credentials: credentials, activations: activations, decoder: decoder, logger: logger)
+        ActivationClientAPI(
+            credentials: credentials, activations: activations, decoder: decoder, limits: limits, logger: logger)
             .register(in: &router)
         ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder).register(in: &router)
         router.addWebSocket(
             .qrCodeWebSocket,
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
-                logger: logger))
+                limits: limits, logger: logger))
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 
@@ -155,6 +157,7 @@ package final class AssentApplication: Sendable {
         http.maxBodyBytes = configuration.maxBodyBytes
         http.maxConnections = configuration.maxConnections
         http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
+        http.trustedProxies = configuration.trustedProxies
         server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
 
         if let host = configuration.metricsHost, let port = configuration.metricsPort {

@@ -27,6 +27,7 @@ final class LiveServer: Sendable {
         directory = try TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.rateLimits.enabled = false  // every test client is 127.0.0.1
         configuration.database = directory.file("assent.sqlite")
         configuration.threads = 2
         databasePath = configuration.database
@@ -45,6 +46,7 @@ final class LiveServer: Sendable {
         directory = try TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.rateLimits.enabled = false  // every test client is 127.0.0.1
         if let other {
             configuration.database = other.databasePath
         } else {

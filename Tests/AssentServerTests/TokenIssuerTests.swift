@@ -2,6 +2,7 @@
 @testable import AssentServer
 @testable import AssentServerCore
 @testable import AssentStorage
+import AssentHTTP
 import AssentLog
 import AssentTestSupport
 import AssentWire
@@ -76,6 +77,25 @@ import Testing
         #expect(config.tokenLifetimeSeconds == 120 && config.database == "/tmp/x.sqlite" && config.logLevel == "debug")
     }
 
+    @Test func `rate limits are on by default, tuned per rule, and trusted proxies add up over flags`() throws {
+        let defaults = try ServerConfiguration.parse(arguments: [], environment: [:])
+        #expect(defaults.rateLimits.enabled && defaults.rateLimits.overrides.isEmpty)
+        #expect(defaults.trustedProxies.networks.isEmpty)
+        let config = try ServerConfiguration.parse(
+            arguments: ["--rate-limit", "claim-key=5/1m", "--rate-limit=websocket-address=2/1s,vault-unlock-address=1/1h",
+                        "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "127.0.0.1,::1"],
+            environment: ["ASSENT_RATE_LIMITS": "off", "ASSENT_TRUSTED_PROXY": "192.0.2.0/24"])
+        #expect(!config.rateLimits.enabled)
+        #expect(config.rateLimits.limit(.claimKey) == RateLimit(count: 5, periodSeconds: 60))
+        #expect(config.rateLimits.limit(.webSocketAddress) == RateLimit(count: 2, periodSeconds: 1))
+        #expect(config.rateLimits.limit(.vaultUnlockAddress) == RateLimit(count: 1, periodSeconds: 3600))
+        #expect(config.trustedProxies.networks.map(\.description) == ["10.0.0.0/8", "127.0.0.1/32", "::1/128"])
+        let fromEnvironment = try ServerConfiguration.parse(
+            arguments: ["--rate-limits", "on"], environment: ["ASSENT_RATE_LIMITS": "off", "ASSENT_TRUSTED_PROXY": "192.0.2.0/24"])
+        #expect(fromEnvironment.rateLimits.enabled)
+        #expect(fromEnvironment.trustedProxies.networks.map(\.description) == ["192.0.2.0/24"])
+    }
+
     @Test func `a PostgreSQL URL selects PostgreSQL and needs the shared master key named`() throws {
         let url = "postgres://assent:secret@db.example:5432/assent"
         let config = try ServerConfiguration.parse(
@@ -114,6 +134,8 @@ import Testing
         ["--listen", "nonsense"], ["--listen", "127.0.0.1:70000"], ["--token-lifetime", "5"], ["--log-level", "loud"],
         ["--threads", "zero"], ["--bogus"], ["--database"], ["--public-url", "ftp://x"],
         ["--database", "postgres://localhost/assent"], ["--database-url", "/tmp/not-a-url.sqlite"],
+        ["--rate-limits", "maybe"], ["--rate-limit", "claim-key=0/1m"], ["--rate-limit", "nope=1/1s"],
+        ["--trusted-proxy", "10.0.0.0/40"], ["--trusted-proxy", "lb.example"],
     ])
     func `invalid options are refused with a message naming the option`(arguments: [String]) {
         #expect(throws: ServerConfiguration.Invalid.self) {

@@ -50,7 +50,8 @@ package final class ServerProcess: Sendable {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("assentd"))
-        process.arguments = ["--listen", "127.0.0.1:0", "--database", database]
+        // Rate limits off: every test client is 127.0.0.1.
+        process.arguments = ["--listen", "127.0.0.1:0", "--database", database, "--rate-limits", "off"]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -128,13 +128,14 @@ class Server:
         self.process = None
 
     def start(self, *extra, allow_private_urls=True):
-        """Starts assentd with `extra` flags; tenant URLs may reach loopback (the tests' fakes) unless
-        `allow_private_urls=False`."""
+        """Starts assentd with `extra` flags. Tenant URLs may reach loopback (the tests' fakes) unless
+        `allow_private_urls=False`. Rate limits are off (every test client is 127.0.0.1); a test about limits passes
+        `"--rate-limits", "on"`, which wins as the later flag."""
         self.log = open(self.log_path, "ab")
         private = ["--allow-private-urls"] if allow_private_urls else []
         self.process = subprocess.Popen(
             [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{self.port}", "--database", self.database,
-             *private, *extra],
+             *private, "--rate-limits", "off", *extra],
             stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:

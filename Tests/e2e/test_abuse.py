@@ -1637,3 +1637,258 @@ def test_v7_replayed_remove_after_reenrolment_is_refused_for_an_official_style_c
 
 def test_v7_replayed_remove_after_reenrolment_is_refused_for_a_bound_credential(server):
     bound_replayed_remove(server, bound=True)
+
+# --- Rate limits (and V2's rate half): anonymous QR starts, nonces, get-challenge, claims, activation status, vault
+# unlock, failed verifications, WebSocket connections; trusted proxies ---
+# Each test starts a server of its own with `--rate-limits on` (the shared server runs with limits off: every test
+# client is 127.0.0.1). 127.0.0.2 is loopback too and serves as a second client address (bound as the source).
+import base64 as rl_base64
+import http.client as rl_http
+import json as rl_json
+import os as rl_os
+import socket as rl_socket
+import tempfile as rl_tempfile
+
+import pytest as rl_pytest
+import websocket as rl_websocket
+
+from conftest import Server as RLServer
+from test_qr import QRTenant as RLQRTenant, claim as rl_claim
+
+
+class RLResponse:
+    def __init__(self, status, headers, body):
+        self.status_code, self.headers, self.text = status, headers, body.decode("utf-8", "replace")
+
+    def json(self):
+        return rl_json.loads(self.text)
+
+
+def rl_request(server, method, path, body=None, headers=None, source="127.0.0.1"):
+    """One request from `source` (a loopback address) on a fresh connection."""
+    connection = rl_http.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
+    try:
+        data = None if body is None else rl_json.dumps(body)
+        connection.request(method, "/v1" + path, body=data,
+                           headers={"Content-Type": "application/json", **(headers or {})})
+        response = connection.getresponse()
+        return RLResponse(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
+    finally:
+        connection.close()
+
+
+def rl_limited(response, rule=None):
+    """`429 rate_limited` in the JSON envelope with a whole number of seconds in Retry-After."""
+    assert response.status_code == 429, response.text
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"error", "errorCode", "errorDescription"}, body
+    assert body["errorCode"] == "rate_limited", body
+    if rule:
+        assert rule in body["errorDescription"], body
+    assert int(response.headers["retry-after"]) >= 1, response.headers
+
+
+@rl_pytest.fixture
+def rl_servers(store):
+    """Starts servers with limits on (and more flags); each gets a tenant `tenant_id`/`secret` and a Basic header."""
+    started = []
+
+    def start(*extra):
+        tmp = rl_tempfile.TemporaryDirectory()
+        s = RLServer(tmp.name)
+        s.tmp = tmp
+        created = assent("admin", "tenant", "create", "--database", s.database, "--name", "rl-" + uuid.uuid4().hex[:6])
+        s.tenant_id, s.secret = created["tenantId"], created["secretKey"]
+        s.basic = {"Authorization": "Basic " + rl_base64.b64encode((s.tenant_id + ":").encode()).decode()}
+        s.start("--rate-limits", "on", *extra)
+        started.append(s)
+        return s
+    yield start
+    for s in started:
+        s.stop()
+        s.tmp.cleanup()
+
+
+def rl_flood(count, send):
+    """Sends `count` requests; the statuses in order."""
+    return [send(i).status_code for i in range(count)]
+
+
+def rl_challenges(server):
+    return len(server.snapshot()["challenges"])
+
+
+def test_v2_anonymous_qr_start_flood_is_rate_limited(rl_servers):
+    s = rl_servers()  # the default limits: 30 a minute per address
+    before = rl_challenges(s)
+    statuses = rl_flood(200, lambda i: rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"}, s.basic))
+    accepted = statuses.count(200)
+    assert 30 <= accepted <= 32, statuses  # the burst, and what refilled during the flood (0.5 a second)
+    assert statuses[:30] == [200] * 30 and set(statuses[30:]) <= {200, 429}, statuses
+    rl_limited(rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"}, s.basic),
+               "anonymous-qr-start-address")
+    assert rl_challenges(s) - before == accepted, "nothing is stored for a refused start"
+
+
+def test_v2_anonymous_qr_starts_from_many_addresses_are_limited_per_tenant(rl_servers):
+    s = rl_servers("--rate-limit", "anonymous-qr-start-tenant=40/1h")
+    statuses = [rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"}, s.basic, source=source).status_code
+                for source in ["127.0.0.1", "127.0.0.2"] for _ in range(30)]
+    assert statuses.count(200) == 40 and statuses[40:] == [429] * 20, statuses
+    rl_limited(rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"}, s.basic, source="127.0.0.3"),
+               "anonymous-qr-start-tenant")
+
+
+def test_v2_anonymous_qr_start_flood_over_the_websocket_is_rate_limited(rl_servers):
+    s = rl_servers("--rate-limit", "anonymous-qr-start-address=5/1h")
+    before = rl_challenges(s)
+    ws = rl_websocket.create_connection(f"ws://127.0.0.1:{s.port}/v1/ws-v1-challenge", timeout=10,
+                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{s.tenant_id}"])
+    try:
+        answers = []
+        for _ in range(8):
+            ws.send(rl_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "signIn"}}))
+            answers.append(rl_json.loads(ws.recv()))
+    finally:
+        ws.close()
+    assert [a["type"] for a in answers] == ["CHALLENGE_CREATED"] * 5 + ["ERROR"] * 3, answers
+    assert answers[-1]["data"]["errorCode"] == "rate_limited" and answers[-1]["data"]["retryAfter"] >= 1, answers
+    assert rl_challenges(s) - before == 5
+    rl_limited(rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"}, s.basic), "anonymous-qr-start-address")
+
+
+def rl_push_device(s):
+    sdk = AuthsignalClient(s.secret, api_url=s.api)
+    token = sdk.track(f"rl-{uuid.uuid4().hex[:8]}", "enrol", {"scope": "add:authenticators"})["token"]
+    device = Device(s, s.tenant_id)
+    assert device.add(token).status_code == 200
+    return device
+
+
+def test_nonce_flood_is_rate_limited_per_credential_key(rl_servers):
+    s = rl_servers()  # nonce-key: 30 a minute
+    device = rl_push_device(s)
+    for path in ["push/challenge/sign", "push/sign"]:  # one bucket for both
+        statuses = rl_flood(15, lambda i: device.session.post(device.url(path) + "?publicKey=" + device.query,
+                                                              headers=device.basic))
+        assert statuses == [200] * 15, statuses
+    r = device.session.post(device.url("push/sign") + "?publicKey=" + device.query, headers=device.basic)
+    rl_limited(RLResponse(r.status_code, {k.lower(): v for k, v in r.headers.items()}, r.content), "nonce-key")
+    assert Device(s, s.tenant_id).get().status_code == 401, "another key is not limited (and unknown)"
+
+
+def test_get_challenge_flood_is_rate_limited(rl_servers):
+    s = rl_servers("--rate-limit", "get-challenge-key=10/1h")
+    device = rl_push_device(s)
+    statuses = rl_flood(15, lambda i: device.challenge(signed=False))
+    assert statuses == [200] * 10 + [429] * 5, statuses
+    r = device.challenge(signed=False)
+    rl_limited(RLResponse(r.status_code, {k.lower(): v for k, v in r.headers.items()}, r.content), "get-challenge-key")
+
+
+def test_claim_flood_is_rate_limited(rl_servers):
+    s = rl_servers("--rate-limit", "claim-key=10/1h,claim-address=15/1h")
+    tenant = RLQRTenant(s)
+    device = tenant.enrol("rl-claimer")
+    other = tenant.enrol("rl-other")
+    # A device guessing challenge ids: each guess costs a token whether or not the challenge exists.
+    statuses = rl_flood(12, lambda i: rl_claim(device, str(uuid.uuid4())))
+    assert statuses == [404] * 10 + [429] * 2, statuses
+    r = rl_claim(device, str(uuid.uuid4()))
+    assert r.status_code == 429 and r.json()["errorCode"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+    # Another key from the same address has its own key bucket, until the address's runs out.
+    challenge = tenant.start(action="signIn")
+    assert rl_claim(other, challenge["challengeId"]).status_code == 200
+    statuses = rl_flood(3, lambda i: rl_claim(other, str(uuid.uuid4())))
+    assert 429 in statuses, statuses
+    rl_limited(rl_request(s, "POST", "/client/user-authenticators/qr-code/challenge/claim",
+                          {"challengeId": "x", "publicKey": other.public_key, "signature": "x"}, other.basic),
+               "claim-address")
+
+
+def test_activation_status_flood_is_rate_limited(rl_servers):
+    s = rl_servers("--rate-limit", "activation-status-activation=10/1h")
+    body = {"activationId": str(uuid.uuid4()), "challenge": rl_base64.b64encode(rl_os.urandom(16)).decode()}
+    statuses = rl_flood(12, lambda i: rl_request(s, "POST", "/client/activations/status", body))
+    assert statuses == [404] * 10 + [429] * 2, statuses
+    rl_limited(rl_request(s, "POST", "/client/activations/status", body), "activation-status-activation")
+    body["activationId"] = str(uuid.uuid4())
+    assert rl_request(s, "POST", "/client/activations/status", body).status_code == 404, "another activation is not limited"
+
+
+def rl_forged_header(activation_id):
+    signature = rl_base64.b64encode(rl_os.urandom(16)).decode()
+    return (f'PowerAuth pa_version="3.3", pa_activation_id="{activation_id}", pa_application_key="'
+            f'{rl_base64.b64encode(rl_os.urandom(16)).decode()}", pa_nonce="{rl_base64.b64encode(rl_os.urandom(16)).decode()}", '
+            f'pa_signature_type="possession_knowledge", pa_signature="{signature}"')
+
+
+def rl_unlock(s, activation_id, source="127.0.0.1"):
+    return rl_request(s, "POST", "/client/vault/unlock", {"reason": "FETCH_ENCRYPTION_KEY"},
+                      {"X-PowerAuth-Authorization": rl_forged_header(activation_id)}, source=source)
+
+
+def test_vault_unlock_flood_is_rate_limited(rl_servers):
+    s = rl_servers()  # vault-unlock-activation: 10 a minute
+    activation = str(uuid.uuid4())
+    statuses = rl_flood(12, lambda i: rl_unlock(s, activation))
+    assert statuses == [401] * 10 + [429] * 2, statuses
+    rl_limited(rl_unlock(s, activation), "vault-unlock-activation")
+
+
+def test_failed_client_verifications_are_rate_limited_per_activation(rl_servers):
+    s = rl_servers("--rate-limit", "vault-unlock-activation=1000/1m,failed-verification-activation=5/1h")
+    guessed = str(uuid.uuid4())
+    statuses = rl_flood(8, lambda i: rl_unlock(s, guessed, source=f"127.0.0.{2 + i}"))
+    assert statuses == [401] * 5 + [429] * 3, statuses
+    rl_limited(rl_unlock(s, guessed, source="127.0.0.20"), "failed-verification-activation")
+    assert rl_unlock(s, str(uuid.uuid4())).status_code == 401, "another activation is not limited"
+
+
+def test_websocket_connections_per_address_are_rate_limited(rl_servers):
+    s = rl_servers("--rate-limit", "websocket-address=5/1h")
+
+    def connect(source="127.0.0.1"):
+        sock = rl_socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(source, 0))
+        return rl_websocket.create_connection(
+            f"ws://127.0.0.1:{s.port}/v1/ws-v1-challenge", timeout=10, socket=sock,
+            subprotocols=["authsignal-ws", f"x.authsignal.tenant.{s.tenant_id}"])
+    for _ in range(5):
+        connect().close()
+    with rl_pytest.raises(rl_websocket.WebSocketBadStatusException) as refused:
+        connect()
+    assert refused.value.status_code == 429
+    headers = {k.lower(): v for k, v in (refused.value.resp_headers or {}).items()}
+    assert int(headers["retry-after"]) >= 1, headers
+    assert rl_json.loads(refused.value.resp_body)["errorCode"] == "rate_limited"
+    connect("127.0.0.2").close()
+
+
+def test_trusted_proxy_forwarded_addresses_count_separately_and_untrusted_ones_are_ignored(rl_servers):
+    s = rl_servers("--trusted-proxy", "127.0.0.1", "--rate-limit", "anonymous-qr-start-address=3/1h")
+
+    def start(forwarded, source="127.0.0.1", basic=s.basic):
+        return rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"},
+                          {**basic, "X-Forwarded-For": forwarded}, source=source)
+    # Behind the proxy (127.0.0.1) each forwarded client has its own bucket; what a client wrote to the left of the
+    # address the proxy appended is not believed.
+    assert [start("198.51.100.1").status_code for _ in range(3)] == [200] * 3
+    rl_limited(start("198.51.100.1"))
+    rl_limited(start("203.0.113.9, 198.51.100.1"))
+    assert [start("198.51.100.2").status_code for _ in range(3)] == [200] * 3
+    # An untrusted peer (127.0.0.2) is itself the client, whatever X-Forwarded-For it sends.
+    assert [start(f"198.51.100.{10 + i}", source="127.0.0.2").status_code for i in range(3)] == [200] * 3
+    rl_limited(start("198.51.100.99", source="127.0.0.2"))
+    # The IP a device sees on a QR claim is the real client's.
+    tenant = RLQRTenant(s)
+    device = tenant.enrol("rl-proxied")
+    started = start("198.51.100.3", basic=tenant.basic).json()
+    claimed = rl_claim(device, started["challengeId"])
+    assert claimed.status_code == 200 and claimed.json()["ipAddress"] == "198.51.100.3", claimed.text
+
+
+def test_rate_limits_off_lets_a_flood_through(rl_servers):
+    s = rl_servers("--rate-limits", "off")
+    statuses = rl_flood(100, lambda i: rl_request(s, "POST", "/client/challenge/qr-code", {"action": "signIn"}, s.basic))
+    assert statuses == [200] * 100

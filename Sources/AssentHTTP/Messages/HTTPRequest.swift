@@ -14,7 +14,8 @@ package struct HTTPRequest: Sendable {
     package var headers: HTTPHeaders
     /// The request body (empty when there was none).
     package var body: [UInt8]
-    /// The client's numeric IP address, e.g. `"127.0.0.1"`.
+    /// The client's numeric IP address, e.g. `"127.0.0.1"`: the peer's, or behind a trusted proxy the one its
+    /// `X-Forwarded-For` names (``HTTPServer/Configuration/trustedProxies``).
     package var remoteAddress: String
     /// The id of this request: the client's `X-Request-Id` when it is at most
     /// 128 characters of `[A-Za-z0-9._-]`, otherwise 16 random hex characters.

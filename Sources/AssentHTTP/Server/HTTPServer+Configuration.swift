@@ -50,6 +50,8 @@ extension HTTPServer {
         /// The most connections from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
         /// `0` = no limit (the default, since a reverse proxy shows as one address).
         package var maxConnectionsPerIP = 0
+        /// Reverse proxies whose `X-Forwarded-For` names the client (``HTTPRequest/remoteAddress``); none by default.
+        package var trustedProxies = TrustedProxies()
         /// The listen backlog (pending connections the kernel queues before accept).
         package var listenBacklog = 1024
         /// How long ``HTTPServer/shutdown()`` waits for requests in flight to

@@ -82,6 +82,10 @@ final class ServerCore: Sendable {
             state.method = String(cString: method)
             state.requestID = RequestID.resolve(incoming: header(connection, "X-Request-Id"))
             state.remoteAddress = clientAddress(connection)
+            if configuration.trustedProxies.isTrusted(state.remoteAddress) {
+                state.remoteAddress = configuration.trustedProxies.clientAddress(
+                    peer: state.remoteAddress, forwardedFor: headers(connection).values(for: "X-Forwarded-For"))
+            }
             let head = assent_http_head_summary(connection)
             let headBytes = state.method.utf8.count + state.target.utf8.count + 11 + head.bytes
             if headBytes > configuration.maxHeaderBytes {

@@ -12,6 +12,7 @@ struct ActivationClientAPI: Sendable {
     let credentials: ClientCredentials
     let activations: ActivationService
     let decoder: any RequestDecoding
+    let limits: RequestLimits
     let logger: Logger
 
     func register(in router: inout Router) {
@@ -31,17 +32,25 @@ struct ActivationClientAPI: Sendable {
     }
 
     private func status(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try limits.address(.activationStatusAddress, request)
         let tenant = try await credentials.tenant(request)
         let status = try decoder.decode(ActivationStatusRequest.self, from: request)
+        try limits.subject(.activationStatusActivation, status.activationId)
         return APIResponses.ok(
             try await activations.status(tenant: tenant, activationID: status.activationId, challenge: status.challenge))
     }
 
     private func vaultUnlock(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try limits.address(.vaultUnlockAddress, request)
         let tenant = try await credentials.tenant(request)
         let reason = try decoder.decode(VaultUnlockRequest.self, from: request).reason
-        let answer = try await activations.vaultUnlock(
-            tenant: tenant, header: request.headers[PowerAuthAuthorizationHeader.name], body: request.body)
+        let header = request.headers[PowerAuthAuthorizationHeader.name]
+        if let activationID = header.flatMap({ try? PowerAuthAuthorizationHeader(parsing: $0).activationID }) {
+            try limits.subject(.vaultUnlockActivation, activationID)
+        }
+        let answer = try await limits.countingFailedVerifications(header: header) {
+            try await activations.vaultUnlock(tenant: tenant, header: header, body: request.body)
+        }
         logger.log(.info, "vault unlocked", ["requestId": .string(request.requestID), "reason": .string(reason)])
         return APIResponses.ok(answer)
     }

@@ -13,6 +13,7 @@ struct ClientAPI: Sendable {
     let push: PushChallengeService
     let decisions: ChallengeDecisions
     let decoder: any RequestDecoding
+    let limits: RequestLimits
     let logger: Logger
 
     func register(in router: inout Router) {
@@ -72,8 +73,11 @@ struct ClientAPI: Sendable {
     }
 
     private func sign(_ request: HTTPRequest, _ purpose: Nonce.Purpose) async throws -> HTTPResponse {
+        try limits.address(.nonceAddress, request)
         let tenant = try await credentials.tenant(request)
-        let authenticator = try await devices.credential(tenant: tenant, method: .push, key: try queryKey(request))
+        let key = try queryKey(request)
+        try limits.key(.nonceKey, tenant, key)
+        let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         let signing = devices.signingMessage(tenant: tenant, authenticator: authenticator, purpose: purpose)
         return APIResponses.ok(SigningMessageResponse(challengeId: signing.id, message: signing.message))
     }
@@ -94,8 +98,10 @@ struct ClientAPI: Sendable {
     // MARK: Push challenges (device)
 
     private func getChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try limits.address(.getChallengeAddress, request)
         let tenant = try await credentials.tenant(request)
         let key = try queryKey(request)
+        try limits.key(.getChallengeKey, tenant, key)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         // A signature that verifies over no current message only withholds the public custom data: the challenge
         // itself is the wire protocol's to show to anyone who names the key.
@@ -110,9 +116,12 @@ struct ClientAPI: Sendable {
         let update = try decoder.decode(UpdateChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
-        let answered = try await decisions.answer(
-            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push,
-            proof: ApprovalProof(header: request.headers[PowerAuthAuthorizationHeader.name], uriID: request.path, body: request.body))
+        let header = request.headers[PowerAuthAuthorizationHeader.name]
+        let answered = try await limits.countingFailedVerifications(header: header) {
+            try await decisions.answer(
+                tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push,
+                proof: ApprovalProof(header: header, uriID: request.path, body: request.body))
+        }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
 
@@ -121,6 +130,7 @@ struct ClientAPI: Sendable {
     private func startPush(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
         let start = try decoder.decode(StartPushChallengeRequest.self, from: request)
+        try limits.user(.startUser, tenant, claims)
         let (challenge, results) = try await push.start(
             tenant: tenant, claims: claims, action: start.action, targetID: start.userAuthenticatorId)
         return APIResponses.ok(

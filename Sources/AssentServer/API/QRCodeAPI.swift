@@ -12,6 +12,7 @@ struct QRCodeAPI: Sendable {
     let qr: QRChallengeService
     let decisions: ChallengeDecisions
     let decoder: any RequestDecoding
+    let limits: RequestLimits
     let logger: Logger
 
     func register(in router: inout Router) {
@@ -58,9 +59,15 @@ struct QRCodeAPI: Sendable {
 
     private func start(_ request: HTTPRequest) async throws -> HTTPResponse {
         let isBearer = request.headers["Authorization"]?.lowercased().hasPrefix("bearer ") ?? false
+        if !isBearer { try limits.address(.anonymousQRStartAddress, request) }
         let (tenant, claims): (Tenant, TokenClaims?) = isBearer
             ? try await credentials.bearer(request) : (try await credentials.tenant(request), nil)
         let start = try decoder.decode(StartQRChallengeRequest.self, from: request)
+        if let claims {
+            try limits.user(.startUser, tenant, claims)
+        } else {
+            try limits.subject(.anonymousQRStartTenant, tenant.id)
+        }
         let (challenge, deviceCode) = try await qr.start(
             tenant: tenant, claims: claims, action: start.action, initiator: Self.initiator(request))
         return APIResponses.ok(
@@ -76,9 +83,11 @@ struct QRCodeAPI: Sendable {
     }
 
     private func claim(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try limits.address(.claimAddress, request)
         let tenant = try await credentials.tenant(request)
         let claim = try decoder.decode(ClaimChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: claim.publicKey)
+        try limits.key(.claimKey, tenant, key)
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
         return APIResponses.ok(try await qr.claim(tenant: tenant, authenticator: authenticator, key: key, request: claim))
     }
@@ -88,9 +97,12 @@ struct QRCodeAPI: Sendable {
         let update = try decoder.decode(UpdateChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: update.publicKey)
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
-        let answered = try await decisions.answer(
-            tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
-            proof: ApprovalProof(header: request.headers[PowerAuthAuthorizationHeader.name], uriID: request.path, body: request.body))
+        let header = request.headers[PowerAuthAuthorizationHeader.name]
+        let answered = try await limits.countingFailedVerifications(header: header) {
+            try await decisions.answer(
+                tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
+                proof: ApprovalProof(header: header, uriID: request.path, body: request.body))
+        }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
 }

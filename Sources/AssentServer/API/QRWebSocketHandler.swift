@@ -27,18 +27,20 @@ final class QRWebSocketHandler: WebSocketHandler {
     private let qr: QRChallengeService
     private let events: ChallengeEvents
     private let decoder: any RequestDecoding
+    private let limits: RequestLimits
     private let logger: Logger
     private let sessions = Mutex<[UInt64: Session]>([:])
 
     init(
         tenants: any TenantStore, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents,
-        decoder: any RequestDecoding, logger: Logger
+        decoder: any RequestDecoding, limits: RequestLimits, logger: Logger
     ) {
         self.tenants = tenants
         self.credentials = credentials
         self.qr = qr
         self.events = events
         self.decoder = decoder
+        self.limits = limits
         self.logger = logger
     }
 
@@ -61,6 +63,7 @@ final class QRWebSocketHandler: WebSocketHandler {
 
     func accept(_ request: HTTPRequest, offeredProtocols: [String]) async -> WebSocketAcceptance {
         do {
+            try limits.address(.webSocketAddress, request)
             _ = try await authenticate(offeredProtocols)
             return .accept(subprotocol: "authsignal-ws")
         } catch {
@@ -97,6 +100,13 @@ final class QRWebSocketHandler: WebSocketHandler {
         }
         do {
             let start = try startRequest(object["data"])
+            // The same limits as the HTTP start: a socket is no way around them.
+            if let claims = session.claims {
+                try limits.user(.startUser, session.tenant, claims)
+            } else {
+                try limits.address(.anonymousQRStartAddress, socket.request)
+                try limits.subject(.anonymousQRStartTenant, session.tenant.id)
+            }
             let initiator = QRCodeAPI.initiator(socket.request)
             let (challenge, _) = try await qr.start(
                 tenant: session.tenant, claims: session.claims, action: start.action, initiator: initiator)
@@ -108,6 +118,11 @@ final class QRWebSocketHandler: WebSocketHandler {
             ]])
         } catch let error as AssentError {
             send(socket, ["type": "ERROR", "data": ["errorCode": error.code.wire, "errorDescription": error.reason]])
+        } catch let error as RateLimitExceeded {
+            send(socket, ["type": "ERROR", "data": [
+                "errorCode": RateLimitExceeded.wireCode, "errorDescription": error.reason,
+                "retryAfter": error.retryAfterSeconds,
+            ]])
         } catch {
             logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
             send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])

@@ -1,4 +1,5 @@
-import AssentServerCore
+package import AssentHTTP
+package import AssentServerCore
 package import AssentStorage
 import Foundation
 
@@ -67,6 +68,11 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// The policy for URLs tenants supply, as this configuration sets it.
     var outboundURLPolicy: OutboundURLPolicy { OutboundURLPolicy(allowsPrivateAddresses: allowPrivateURLs) }
 
+    /// Rate limits: on by default with each rule's default limit (``RateLimitRule``); per instance.
+    package var rateLimits = RateLimitPolicy()
+    /// Reverse proxies whose `X-Forwarded-For` names the client address; none by default.
+    package var trustedProxies = TrustedProxies()
+
     /// The defaults.
     package init() {}
 
@@ -105,6 +111,9 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "accepted for compatibility and ignored: no development tenant without --dev"),
         ("--allow-private-urls", "ASSENT_ALLOW_PRIVATE_URLS", "let tenant webhooks and FCM token_uri reach loopback/private addresses (development, tests)"),
+        ("--rate-limits on|off", "ASSENT_RATE_LIMITS", "rate limits per client address, tenant, user, key, activation (default on; off for benchmarks)"),
+        ("--rate-limit NAME=COUNT/PERIOD", "ASSENT_RATE_LIMIT", "change a limit, e.g. claim-key=30/1m; NAME * sets all; repeatable or comma list (docs/rate-limits.md)"),
+        ("--trusted-proxy CIDR", "ASSENT_TRUSTED_PROXY", "reverse proxy whose X-Forwarded-For names the client; repeatable or comma list (default none)"),
     ]
 
     /// Reads the environment, then the arguments (without the program name).
@@ -123,7 +132,12 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
+            "ASSENT_RATE_LIMITS": "--rate-limits", "ASSENT_RATE_LIMIT": "--rate-limit",
+            "ASSENT_TRUSTED_PROXY": "--trusted-proxy",
         ]
+        // Flags that may be given more than once: their values add up (as a comma list) and replace the environment's.
+        let repeatable: Set<String> = ["--rate-limit", "--trusted-proxy"]
+        var given: Set<String> = []
         for (env, flag) in names.sorted(by: { $0.key < $1.key }) {
             if let value = environment[env], !value.isEmpty { values[flag] = value }
         }
@@ -163,7 +177,12 @@ package struct ServerConfiguration: Sendable, Hashable {
                 value = arguments[index + 1]
                 index += 1
             }
-            values[flag] = value
+            if repeatable.contains(flag), given.contains(flag), let earlier = values[flag], let added = value {
+                values[flag] = earlier + "," + added
+            } else {
+                values[flag] = value
+            }
+            given.insert(flag)
             index += 1
         }
 
@@ -262,6 +281,25 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
         if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
+        if let switched = values["--rate-limits"] {
+            switch switched.lowercased() {
+            case "on": config.rateLimits.enabled = true
+            case "off": config.rateLimits.enabled = false
+            default: throw Invalid(description: "--rate-limits must be on or off, got '\(switched)'")
+            }
+        }
+        if let settings = values["--rate-limit"], let bad = config.rateLimits.apply(settings) {
+            let names = RateLimitRule.allCases.map(\.rawValue).joined(separator: ", ")
+            throw Invalid(description: "--rate-limit must be NAME=COUNT/PERIOD (e.g. claim-key=30/1m, PERIOD in s, m or h), NAME one of *, \(names); got '\(bad)'")
+        }
+        if let cidrs = values["--trusted-proxy"] {
+            for cidr in cidrs.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !cidr.isEmpty {
+                guard let network = TrustedProxies.Network(cidr: cidr) else {
+                    throw Invalid(description: "--trusted-proxy must be an IP address or CIDR (e.g. 10.0.0.0/8), got '\(cidr)'")
+                }
+                config.trustedProxies.networks.append(network)
+            }
+        }
         if config.databaseLocation.isShared, config.createDevelopmentTenant {
             throw Invalid(description: Self.developmentTenantOnPostgres)
         }

@@ -8,6 +8,9 @@ package struct DeviceKey: Sendable {
     let key: P256.PublicKey
     var der: [UInt8] { key.spkiDER }
 
+    /// Base64 of the canonical SPKI DER: one text per key, whatever encoding it arrived in (a rate limit's subject).
+    package var canonicalText: String { Base64.encode(der) }
+
     /// From a body's `publicKey`: base64 (either alphabet, padding optional) of SPKI DER.
     package init(base64 text: String) throws {
         if let cached = Self.cache.withLock({ $0[text] }) {
