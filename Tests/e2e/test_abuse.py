@@ -515,172 +515,6 @@ def _v3_device(server, *settings):
 
 def _v3_backend_view(server, device):
     r = requests.get(f"{server.api}/activations/{device.activation_id}", headers=device.secret_basic, timeout=10)
-
-# --- V5, V6, --dev: anonymous QR context, signing messages no stranger can evict, the development tenant ---
-import base64 as v5_base64
-import json as v5_json
-import os as v5_os
-import subprocess as v5_subprocess
-import tempfile as v5_tempfile
-import time as v5_time
-
-import pytest as v5_pytest
-import websocket as v5_websocket
-
-from conftest import BIN as V5_BIN, free_port as v5_free_port, postgres as v5_postgres
-
-
-class _V5Tenant:
-    def __init__(self, server, *settings):
-        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v5-" + uuid.uuid4().hex[:6])
-
-# --- V1, V7: bound signatures (a scheme per credential, no downgrade, one purpose per signature), spent removals ---
-import base64 as bound_base64
-
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
-
-BOUND_P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
-
-
-class BoundTenant:
-    """A tenant, its backend (Authsignal's Python SDK) and the page's calls, for the V1 and V7 attacks."""
-
-    def __init__(self, server, *settings):
-        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v1-" + uuid.uuid4().hex[:6])
-        self.id, self.server = created["tenantId"], server
-        if settings:
-            assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
-        self.sdk = AuthsignalClient(created["secretKey"], api_url=server.api)
-        self.basic = {"Authorization": "Basic " + v5_base64.b64encode((self.id + ":").encode()).decode()}
-
-    def enrol(self, kind="push"):
-        user = f"v5-{uuid.uuid4().hex[:8]}"
-        device = Device(self.server, self.id)
-        r = device.add(self.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"], kind=kind)
-        assert r.status_code == 200, r.text
-        device.user = user
-        return device
-
-    def start_anonymous(self, **body):
-        return requests.post(f"{self.server.api}/client/challenge/qr-code", json=body, headers=self.basic, timeout=10)
-
-
-def _v5_claim(device, challenge_id):
-    body = {"challengeId": challenge_id, "publicKey": device.public_key, "signature": device.sign(challenge_id)}
-    return device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=device.basic, timeout=10)
-
-
-def test_v5_anonymous_qr_start_cannot_present_custom_data_as_trusted(server):
-    tenant = _V5Tenant(server, "--public-custom-keys", "merchant,amount")
-    victim = tenant.enrol(kind="qr-code")
-    # The attacker knows only the tenant ID (it is in every QR code) and names a key the tenant marked public.
-    r = tenant.start_anonymous(action="signIn", custom={"merchant": "Your Bank (verified)", "amount": "0.00"})
-    assert r.status_code == 200, r.text
-    started = r.json()
-    claimed = _v5_claim(victim, started["challengeId"])
-    assert claimed.status_code == 200, claimed.text
-    assert "custom" not in claimed.json(), f"the caller's words reached the device as the tenant's: {claimed.json()}"
-    # The backend's own tracked context still reaches the device: only anonymous custom data is left out.
-    tracked = tenant.sdk.track(victim.user, "signIn", {"custom": {"merchant": "Shop", "internal": "x"}})
-    own = requests.post(f"{server.api}/client/challenge/qr-code", json={},
-                        headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10).json()
-    assert _v5_claim(victim, own["challengeId"]).json()["custom"] == {"merchant": "Shop"}
-
-
-def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(server):
-    tenant = _V5Tenant(server)
-    before = server.snapshot()
-    for action in ["payment", "approvePayment", "signin"]:
-        r = tenant.start_anonymous(action=action)
-        assert r.status_code == 403, r.text
-        body = r.json()
-        assert body["errorCode"] == "action_not_allowed" and "signIn" in body["errorDescription"], body
-    ws = v5_websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
-                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant.id}"])
-    try:
-        ws.send(v5_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "payment"}}))
-        refused = v5_json.loads(ws.recv())
-        assert refused["type"] == "ERROR" and refused["data"]["errorCode"] == "action_not_allowed", refused
-    finally:
-        ws.close()
-    assert server.snapshot() == before, "a refused start stored nothing"
-    assert tenant.start_anonymous(action="signIn").status_code == 200, "the default allowlist is signIn"
-    # The tenant widens its allowlist; then, and only then, the code may be named anonymously.
-    assent("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant.id,
-           "--anonymous-actions", "signIn,kioskSignIn")
-    v5_time.sleep(1.1)  # a tenant changed by the CLI is read again within a second
-    widened = tenant.start_anonymous(action="kioskSignIn")
-    assert widened.status_code == 200, widened.text
-    assert tenant.start_anonymous(action="payment").status_code == 403
-
-
-def test_v5_anonymous_settings_are_set_over_the_server_api(server):
-    tenant = _V5Tenant(server)
-    secret = {"Authorization": "Basic " + v5_base64.b64encode((tenant.sdk.api_secret_key + ":").encode()).decode()}
-    url = f"{server.api}/tenant/qr-code"
-    assert requests.get(url, headers=secret, timeout=10).json() == {
-        "anonymousActionCodes": ["signIn"], "anonymousApprovalFactor": None}
-    assert requests.get(url, headers=tenant.basic, timeout=10).status_code == 401, "the tenant ID alone is no secret"
-    before = server.snapshot()
-    for bad in [{"anonymousActionCodes": ["pay\u202ement"]}, {"anonymousActionCodes": "signIn"},
-                {"anonymousApprovalFactor": "none_at_all"}, {"anonymousActionCodes": ["a"] * 65}]:
-        r = requests.patch(url, json=bad, headers=secret, timeout=10)
-        assert r.status_code == 400 and r.json()["errorCode"] == "invalid_request", (bad, r.text)
-    assert server.snapshot() == before
-    r = requests.patch(url, json={"anonymousActionCodes": ["signIn", "kiosk"],
-                                  "anonymousApprovalFactor": "possession_biometry"}, headers=secret, timeout=10)
-    assert r.status_code == 200 and r.json() == {"anonymousActionCodes": ["signIn", "kiosk"],
-                                                 "anonymousApprovalFactor": "possession_biometry"}, r.text
-    assert tenant.start_anonymous(action="kiosk").status_code == 200, "the server's own change is seen at once"
-    r = requests.patch(url, json={"anonymousActionCodes": [], "anonymousApprovalFactor": None}, headers=secret, timeout=10)
-    assert r.json() == {"anonymousActionCodes": [], "anonymousApprovalFactor": None}, r.text
-    assert tenant.start_anonymous(action="signIn").status_code == 403, "an empty allowlist allows no anonymous start"
-
-
-def _v5_cli_device(home, *args, password=None, ok=True):
-    env = {"PATH": v5_os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
-    if password is not None:
-        env["ASSENT_DEVICE_PASSWORD"] = password
-    out = v5_subprocess.run([v5_os.path.join(V5_BIN, "assent"), "device", *args, "--home", v5_os.path.join(home, "d"),
-                             "--json"], capture_output=True, text=True, timeout=60, env=env, stdin=v5_subprocess.DEVNULL)
-    assert (out.returncode == 0) == ok, out.stderr + out.stdout
-    return v5_json.loads(out.stdout) if out.stdout.strip() else {}
-
-
-def test_v5_anonymous_approvals_follow_the_anonymous_approval_factor_whatever_the_action(server):
-    # `kiosk` has the weakest rule (a PIN); anonymous approvals must prove biometry whatever code the start names.
-    tenant = _V5Tenant(server, "--anonymous-actions", "signIn,kiosk", "--action-approval-factor",
-                       "kiosk:possession_knowledge", "--anonymous-approval-factor", "possession_biometry")
-    master = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant.id)
-    user = f"v5-{uuid.uuid4().hex[:6]}"
-    with v5_tempfile.TemporaryDirectory() as home:
-        enrol = lambda: tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
-        _v5_cli_device(home, "activate", "--url", server.url, "--tenant", tenant.id, "--token", enrol(),
-                       "--master-public-key", master["masterPublicKey"], password="2468")
-        _v5_cli_device(home, "biometry", "add", password="2468")
-        _v5_cli_device(home, "qr", "enrol", "--url", server.url, "--tenant", tenant.id, "--token", enrol())
-
-        anonymous = tenant.start_anonymous(action="kiosk").json()
-        _v5_cli_device(home, "qr", "claim", anonymous["challengeId"])
-        weak = _v5_cli_device(home, "qr", "approve", "--challenge", anonymous["challengeId"],
-                              "--factor", "possession_knowledge", password="2468", ok=False)
-        assert weak["errorCode"] == "factor_required", weak
-        _v5_cli_device(home, "qr", "approve", "--challenge", anonymous["challengeId"], "--factor", "possession_biometry")
-        polled = requests.post(f"{server.api}/client/verify/qr-code", headers=tenant.basic, timeout=10,
-                               json={"challengeId": anonymous["challengeId"], "deviceCode": anonymous["deviceCode"]})
-        assert polled.json()["isVerified"] is True, polled.text
-
-        # A challenge the backend tracked for `kiosk` keeps the action's own rule.
-        tracked = tenant.sdk.track(user, "kiosk")
-        own = requests.post(f"{server.api}/client/challenge/qr-code", json={}, timeout=10,
-                            headers={"Authorization": "Bearer " + tracked["token"]}).json()
-        _v5_cli_device(home, "qr", "claim", own["challengeId"])
-        _v5_cli_device(home, "qr", "approve", "--challenge", own["challengeId"], "--factor", "possession_knowledge",
-                       password="2468")
-
-
-def _v6_sign(device, what):
-    r = requests.post(device.url(what) + "?publicKey=" + device.query, headers=device.basic, timeout=10)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -810,6 +644,7 @@ def test_v3_client_powerauth_endpoints_are_tenant_scoped(server):
     assert _v3_backend_view(server, device)["failedAttempts"] == 0
     assert device.status()["status"] == 3
     _v3_unlocked(device.unlock_vault(device.vault_header()))
+
 
 # --- Push bombing: consecutive failed pushes throttle push starts; "this wasn't me" locks them ---
 import json as pb_json
@@ -1070,6 +905,162 @@ def test_push_bombing_state_holds_across_two_instances(store):
         finally:
             pair.stop()
 
+
+# --- V5, V6, --dev: anonymous QR context, signing messages no stranger can evict, the development tenant ---
+import base64 as v5_base64
+import json as v5_json
+import os as v5_os
+import subprocess as v5_subprocess
+import tempfile as v5_tempfile
+import time as v5_time
+
+import pytest as v5_pytest
+import websocket as v5_websocket
+
+from conftest import BIN as V5_BIN, free_port as v5_free_port, postgres as v5_postgres
+
+
+class _V5Tenant:
+    def __init__(self, server, *settings):
+        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v5-" + uuid.uuid4().hex[:6])
+        self.id, self.server = created["tenantId"], server
+        if settings:
+            assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
+        self.sdk = AuthsignalClient(created["secretKey"], api_url=server.api)
+        self.basic = {"Authorization": "Basic " + v5_base64.b64encode((self.id + ":").encode()).decode()}
+
+    def enrol(self, kind="push"):
+        user = f"v5-{uuid.uuid4().hex[:8]}"
+        device = Device(self.server, self.id)
+        r = device.add(self.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"], kind=kind)
+        assert r.status_code == 200, r.text
+        device.user = user
+        return device
+
+    def start_anonymous(self, **body):
+        return requests.post(f"{self.server.api}/client/challenge/qr-code", json=body, headers=self.basic, timeout=10)
+
+
+def _v5_claim(device, challenge_id):
+    body = {"challengeId": challenge_id, "publicKey": device.public_key, "signature": device.sign(challenge_id)}
+    return device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=device.basic, timeout=10)
+
+
+def test_v5_anonymous_qr_start_cannot_present_custom_data_as_trusted(server):
+    tenant = _V5Tenant(server, "--public-custom-keys", "merchant,amount")
+    victim = tenant.enrol(kind="qr-code")
+    # The attacker knows only the tenant ID (it is in every QR code) and names a key the tenant marked public.
+    r = tenant.start_anonymous(action="signIn", custom={"merchant": "Your Bank (verified)", "amount": "0.00"})
+    assert r.status_code == 200, r.text
+    started = r.json()
+    claimed = _v5_claim(victim, started["challengeId"])
+    assert claimed.status_code == 200, claimed.text
+    assert "custom" not in claimed.json(), f"the caller's words reached the device as the tenant's: {claimed.json()}"
+    # The backend's own tracked context still reaches the device: only anonymous custom data is left out.
+    tracked = tenant.sdk.track(victim.user, "signIn", {"custom": {"merchant": "Shop", "internal": "x"}})
+    own = requests.post(f"{server.api}/client/challenge/qr-code", json={},
+                        headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10).json()
+    assert _v5_claim(victim, own["challengeId"]).json()["custom"] == {"merchant": "Shop"}
+
+
+def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(server):
+    tenant = _V5Tenant(server)
+    before = server.snapshot()
+    for action in ["payment", "approvePayment", "signin"]:
+        r = tenant.start_anonymous(action=action)
+        assert r.status_code == 403, r.text
+        body = r.json()
+        assert body["errorCode"] == "action_not_allowed" and "signIn" in body["errorDescription"], body
+    ws = v5_websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
+                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant.id}"])
+    try:
+        ws.send(v5_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "payment"}}))
+        refused = v5_json.loads(ws.recv())
+        assert refused["type"] == "ERROR" and refused["data"]["errorCode"] == "action_not_allowed", refused
+    finally:
+        ws.close()
+    assert server.snapshot() == before, "a refused start stored nothing"
+    assert tenant.start_anonymous(action="signIn").status_code == 200, "the default allowlist is signIn"
+    # The tenant widens its allowlist; then, and only then, the code may be named anonymously.
+    assent("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant.id,
+           "--anonymous-actions", "signIn,kioskSignIn")
+    v5_time.sleep(1.1)  # a tenant changed by the CLI is read again within a second
+    widened = tenant.start_anonymous(action="kioskSignIn")
+    assert widened.status_code == 200, widened.text
+    assert tenant.start_anonymous(action="payment").status_code == 403
+
+
+def test_v5_anonymous_settings_are_set_over_the_server_api(server):
+    tenant = _V5Tenant(server)
+    secret = {"Authorization": "Basic " + v5_base64.b64encode((tenant.sdk.api_secret_key + ":").encode()).decode()}
+    url = f"{server.api}/tenant/qr-code"
+    assert requests.get(url, headers=secret, timeout=10).json() == {
+        "anonymousActionCodes": ["signIn"], "anonymousApprovalFactor": None}
+    assert requests.get(url, headers=tenant.basic, timeout=10).status_code == 401, "the tenant ID alone is no secret"
+    before = server.snapshot()
+    for bad in [{"anonymousActionCodes": ["pay\u202ement"]}, {"anonymousActionCodes": "signIn"},
+                {"anonymousApprovalFactor": "none_at_all"}, {"anonymousActionCodes": ["a"] * 65}]:
+        r = requests.patch(url, json=bad, headers=secret, timeout=10)
+        assert r.status_code == 400 and r.json()["errorCode"] == "invalid_request", (bad, r.text)
+    assert server.snapshot() == before
+    r = requests.patch(url, json={"anonymousActionCodes": ["signIn", "kiosk"],
+                                  "anonymousApprovalFactor": "possession_biometry"}, headers=secret, timeout=10)
+    assert r.status_code == 200 and r.json() == {"anonymousActionCodes": ["signIn", "kiosk"],
+                                                 "anonymousApprovalFactor": "possession_biometry"}, r.text
+    assert tenant.start_anonymous(action="kiosk").status_code == 200, "the server's own change is seen at once"
+    r = requests.patch(url, json={"anonymousActionCodes": [], "anonymousApprovalFactor": None}, headers=secret, timeout=10)
+    assert r.json() == {"anonymousActionCodes": [], "anonymousApprovalFactor": None}, r.text
+    assert tenant.start_anonymous(action="signIn").status_code == 403, "an empty allowlist allows no anonymous start"
+
+
+def _v5_cli_device(home, *args, password=None, ok=True):
+    env = {"PATH": v5_os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
+    if password is not None:
+        env["ASSENT_DEVICE_PASSWORD"] = password
+    out = v5_subprocess.run([v5_os.path.join(V5_BIN, "assent"), "device", *args, "--home", v5_os.path.join(home, "d"),
+                             "--json"], capture_output=True, text=True, timeout=60, env=env, stdin=v5_subprocess.DEVNULL)
+    assert (out.returncode == 0) == ok, out.stderr + out.stdout
+    return v5_json.loads(out.stdout) if out.stdout.strip() else {}
+
+
+def test_v5_anonymous_approvals_follow_the_anonymous_approval_factor_whatever_the_action(server):
+    # `kiosk` has the weakest rule (a PIN); anonymous approvals must prove biometry whatever code the start names.
+    tenant = _V5Tenant(server, "--anonymous-actions", "signIn,kiosk", "--action-approval-factor",
+                       "kiosk:possession_knowledge", "--anonymous-approval-factor", "possession_biometry")
+    master = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant.id)
+    user = f"v5-{uuid.uuid4().hex[:6]}"
+    with v5_tempfile.TemporaryDirectory() as home:
+        enrol = lambda: tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        _v5_cli_device(home, "activate", "--url", server.url, "--tenant", tenant.id, "--token", enrol(),
+                       "--master-public-key", master["masterPublicKey"], password="2468")
+        _v5_cli_device(home, "biometry", "add", password="2468")
+        _v5_cli_device(home, "qr", "enrol", "--url", server.url, "--tenant", tenant.id, "--token", enrol())
+
+        anonymous = tenant.start_anonymous(action="kiosk").json()
+        _v5_cli_device(home, "qr", "claim", anonymous["challengeId"])
+        weak = _v5_cli_device(home, "qr", "approve", "--challenge", anonymous["challengeId"],
+                              "--factor", "possession_knowledge", password="2468", ok=False)
+        assert weak["errorCode"] == "factor_required", weak
+        _v5_cli_device(home, "qr", "approve", "--challenge", anonymous["challengeId"], "--factor", "possession_biometry")
+        polled = requests.post(f"{server.api}/client/verify/qr-code", headers=tenant.basic, timeout=10,
+                               json={"challengeId": anonymous["challengeId"], "deviceCode": anonymous["deviceCode"]})
+        assert polled.json()["isVerified"] is True, polled.text
+
+        # A challenge the backend tracked for `kiosk` keeps the action's own rule.
+        tracked = tenant.sdk.track(user, "kiosk")
+        own = requests.post(f"{server.api}/client/challenge/qr-code", json={}, timeout=10,
+                            headers={"Authorization": "Bearer " + tracked["token"]}).json()
+        _v5_cli_device(home, "qr", "claim", own["challengeId"])
+        _v5_cli_device(home, "qr", "approve", "--challenge", own["challengeId"], "--factor", "possession_knowledge",
+                       password="2468")
+
+
+def _v6_sign(device, what):
+    r = requests.post(device.url(what) + "?publicKey=" + device.query, headers=device.basic, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
 def test_v6_nonce_flood_does_not_make_a_device_update_fail(server):
     tenant = _V5Tenant(server)
     device = tenant.enrol()
@@ -1178,6 +1169,7 @@ def test_dev_is_refused_on_postgresql(store):
     code, output = _dev_run(database)
     assert code is None, output
     assert assent("admin", "tenant", "list", "--database", database) == []
+
 
 # --- V4: server-side request forgery through tenant URLs ---
 # A tenant's webhook URL, push webhook URL and FCM service account's token_uri once reached any address, and the
@@ -1456,6 +1448,24 @@ def test_v4_push_webhook_redirect_is_not_followed(server):
         internal.stop()
         redirector.stop()
 
+
+# --- V1, V7: bound signatures (a scheme per credential, no downgrade, one purpose per signature), spent removals ---
+import base64 as bound_base64
+
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+
+BOUND_P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+class BoundTenant:
+    """A tenant, its backend (Authsignal's Python SDK) and the page's calls, for the V1 and V7 attacks."""
+
+    def __init__(self, server, *settings):
+        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "v1-" + uuid.uuid4().hex[:6])
+        self.id, self.server = created["tenantId"], server
+        if settings:
+            assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
+        self.sdk = AuthsignalClient(created["secretKey"], api_url=server.api)
         self.basic = {"Authorization": "Basic " + bound_base64.b64encode((self.id + ":").encode()).decode()}
 
     def token(self, user):
@@ -1638,6 +1648,7 @@ def test_v7_replayed_remove_after_reenrolment_is_refused_for_an_official_style_c
 def test_v7_replayed_remove_after_reenrolment_is_refused_for_a_bound_credential(server):
     bound_replayed_remove(server, bound=True)
 
+
 # --- Rate limits (and V2's rate half): anonymous QR starts, nonces, get-challenge, claims, activation status, vault
 # unlock, failed verifications, WebSocket connections; trusted proxies ---
 # Each test starts a server of its own with `--rate-limits on` (the shared server runs with limits off: every test
@@ -1810,11 +1821,12 @@ def test_claim_flood_is_rate_limited(rl_servers):
 def test_activation_status_flood_is_rate_limited(rl_servers):
     s = rl_servers("--rate-limit", "activation-status-activation=10/1h")
     body = {"activationId": str(uuid.uuid4()), "challenge": rl_base64.b64encode(rl_os.urandom(16)).decode()}
-    statuses = rl_flood(12, lambda i: rl_request(s, "POST", "/client/activations/status", body))
+    statuses = rl_flood(12, lambda i: rl_request(s, "POST", "/client/activations/status", body, s.basic))
     assert statuses == [404] * 10 + [429] * 2, statuses
-    rl_limited(rl_request(s, "POST", "/client/activations/status", body), "activation-status-activation")
+    rl_limited(rl_request(s, "POST", "/client/activations/status", body, s.basic), "activation-status-activation")
     body["activationId"] = str(uuid.uuid4())
-    assert rl_request(s, "POST", "/client/activations/status", body).status_code == 404, "another activation is not limited"
+    assert rl_request(s, "POST", "/client/activations/status", body, s.basic).status_code == 404, \
+        "another activation is not limited"
 
 
 def rl_forged_header(activation_id):
@@ -1826,7 +1838,7 @@ def rl_forged_header(activation_id):
 
 def rl_unlock(s, activation_id, source="127.0.0.1"):
     return rl_request(s, "POST", "/client/vault/unlock", {"reason": "FETCH_ENCRYPTION_KEY"},
-                      {"X-PowerAuth-Authorization": rl_forged_header(activation_id)}, source=source)
+                      {**s.basic, "X-PowerAuth-Authorization": rl_forged_header(activation_id)}, source=source)
 
 
 def test_vault_unlock_flood_is_rate_limited(rl_servers):

@@ -66,10 +66,11 @@ def pair(store):
 
 def on(device, server):
     """The same device (same key) talking to another instance."""
-    twin = Device(server, device.tenant_id, device.style, key=device.key)
+    twin = Device(server, device.tenant_id, device.style, key=device.key, bound=device.bound)
     for name in ("user", "authenticator_id"):
         if hasattr(device, name):
             setattr(twin, name, getattr(device, name))
+    twin.credential_ids = dict(device.credential_ids)
     return twin
 
 
