@@ -96,7 +96,7 @@ final class QRWebSocketHandler: WebSocketHandler {
             return
         }
         do {
-            let start = try startRequest(object["data"])
+            let start = try QRWebSocketMessage.startRequest(object["data"], decoder: decoder)
             let initiator = QRCodeAPI.initiator(socket.request)
             let (challenge, _) = try await qr.start(
                 tenant: session.tenant, claims: session.claims, action: start.action, custom: start.custom,
@@ -113,25 +113,6 @@ final class QRWebSocketHandler: WebSocketHandler {
             logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
             send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])
         }
-    }
-
-    /// The message's `data` as the HTTP start's request. The WebSocket names the action `actionCode` (the HTTP body
-    /// `action`) and adds `challengeType`, which must be `QR_CODE`; everything else is the request type's rules.
-    private func startRequest(_ data: Any?) throws -> StartQRChallengeRequest {
-        var fields: [String: Any]
-        switch data {
-        case nil, is NSNull: fields = [:]
-        case let object as [String: Any]: fields = object
-        default: throw AssentError(.invalidRequest, "data must be a JSON object.")
-        }
-        if let type = fields.removeValue(forKey: "challengeType"), type as? String != "QR_CODE" {
-            throw AssentError(.invalidRequest, "challengeType must be QR_CODE.")
-        }
-        if let action = fields.removeValue(forKey: "actionCode") { fields["action"] = action }
-        guard let json = try? JSONSerialization.data(withJSONObject: fields) else {
-            throw AssentError(.invalidRequest, "data must be a JSON object.")
-        }
-        return try decoder.decode(StartQRChallengeRequest.self, object: Array(json))
     }
 
     /// Follows `challenge` for `socket`, dropping whatever the socket watched before.
