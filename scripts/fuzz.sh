@@ -21,9 +21,10 @@ for target in $targets; do
     mkdir -p "$work/corpus/$target"
     rm -f "$work/findings/$target"-*
     log=$work/logs/$target.log
-    # Output to a file: a crashing target's backtracer can keep a pipe open after the target is gone.
-    timeout -k 10 $((seconds + 120)) "$binary" "$target" -max_total_time="$seconds" -print_final_stats=1 \
-        -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$work/findings/$target-" \
+    # Output to a file: a crashing target's backtracer can keep a pipe open after the target is gone. -timeout (one
+    # input) is generous: on 2 shared cores an input that takes 40 ms was once starved for 39 s, a false hang.
+    timeout -k 10 $((seconds + 300)) "$binary" "$target" -max_total_time="$seconds" -print_final_stats=1 \
+        -timeout=120 -rss_limit_mb=2048 -artifact_prefix="$work/findings/$target-" \
         "$work/corpus/$target" "$seeds/$target" >"$log" 2>&1
     status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
