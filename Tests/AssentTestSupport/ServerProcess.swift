@@ -51,7 +51,7 @@ package final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("assentd"))
         process.arguments = ["--listen", "127.0.0.1:0", "--database", database, "--no-dev-tenant"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory]
+        process.environment = SanitizerOptions.environment.merging(["PATH": "/usr/bin:/bin", "HOME": directory]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
