@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push clean
+.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -55,6 +55,23 @@ bench-push: test-deps
 	$(SWIFT) build -c release --product assentd
 	$(SWIFT) build -c release --product assent
 	$(VENV)/bin/python Benchmarks/push/push_delivery_bench.py --bin .build/release
+
+# libFuzzer over the parsers a stranger feeds (AssentFuzz), FUZZ_SECONDS each (default 60), from the seed corpus in
+# Tests/Fuzz/Corpus; fails on a crash or on a target that executed nothing. A build of its own (instrumented, ASan).
+# `make test` replays the seed corpus in the ordinary build (CorpusReplayTests).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(SWIFT) build --product AssentFuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh .build/fuzz/debug/AssentFuzz
+
+# The Swift suites under AddressSanitizer, run by hand (not in CI), in a build of their own (.build/asan). The
+# suppressions cover toolchain code only (Tests/Sanitizers/); leak reports are off, since the Swift runtime's
+# once-allocated globals are all LeakSanitizer finds. ThreadSanitizer is not run yet: it cannot see
+# Synchronization.Mutex on Linux, so it needs a pthread-backed lock in its build first.
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt:detect_leaks=0 \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -50,6 +50,10 @@ let package = Package(
         .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
         // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
         .executableTarget(name: "assent", dependencies: ["Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
+        // libFuzzer targets for the parsers a stranger feeds (`make fuzz`); an ordinary build replays a corpus.
+        .executableTarget(name: "AssentFuzz", dependencies: [
+            "AssentServer", "AssentServerCore", "AssentHTTP", "AssentWire", "AssentCrypto",
+        ]),
 
         // What only Assent's own tests share (processes, temporary directories, a manual clock); not a product, so an
         // app's tests never see it. What an SDK user's tests need is the AssentTesting product.
@@ -75,6 +79,7 @@ let package = Package(
         // Golden JSON per wire model, read by path from Fixtures/.
         .testTarget(name: "AssentWireTests", dependencies: ["AssentWire", "AssentCrypto"], exclude: ["Fixtures"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
+        .testTarget(name: "AssentFuzzTests", dependencies: ["AssentFuzz"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,7 +55,7 @@ LAYERS = [
     ("SDK side (library products)", {"AssentCrypto", "AssentWire", "Assent", "AssentTesting"}, "#d9ead3"),
     ("server side", {"AssentLog", "AssentHTTP", "AssentQRRender", "AssentServerCore", "AssentStorage", "AssentHTTPClient",
                      "AssentServer"}, "#cfe2f3"),
-    ("executables", {"assentd", "assent"}, "#fff2cc"),
+    ("executables", {"assentd", "assent", "AssentFuzz"}, "#fff2cc"),
 ]
 
 

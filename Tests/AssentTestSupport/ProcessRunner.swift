@@ -23,7 +23,8 @@ package struct ProcessResult: Sendable {
 
 /// Runs programs to completion for tests, their output captured through files (no pipe a child could keep open).
 package enum ProcessRunner {
-    /// Runs `executable` with `arguments`; `environment` replaces the inherited one when given.
+    /// Runs `executable` with `arguments`; `environment` replaces the inherited one when given (the sanitizer settings
+    /// are kept, ``SanitizerOptions``).
     package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
         -> ProcessResult
     {
@@ -37,7 +38,7 @@ package enum ProcessRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment { process.environment = SanitizerOptions.environment.merging(environment) { $1 } }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = outHandle
         process.standardError = errHandle

@@ -52,7 +52,7 @@ package final class ServerProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("assentd"))
         // Rate limits off: every test client is 127.0.0.1.
         process.arguments = ["--listen", "127.0.0.1:0", "--database", database, "--rate-limits", "off"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory]
+        process.environment = SanitizerOptions.environment.merging(["PATH": "/usr/bin:/bin", "HOME": directory]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

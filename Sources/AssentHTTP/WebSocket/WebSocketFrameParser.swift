@@ -12,8 +12,8 @@
 ///   message, summed over its fragments, of at most `maxMessageBytes` (1009,
 ///   decided from the frame header, before the payload is read);
 /// - close frames with no payload or a sendable code (1002) and a UTF-8 reason (1007).
-struct WebSocketFrameParser {
-    enum Event: Equatable {
+package struct WebSocketFrameParser {
+    package enum Event: Equatable {
         /// A complete text message.
         case text(String)
         /// A ping with its application data, to be echoed in a pong.
@@ -26,23 +26,23 @@ struct WebSocketFrameParser {
         case failure(code: UInt16, reason: String)
     }
 
-    let maxMessageBytes: Int
+    package let maxMessageBytes: Int
     /// Payload of the fragments of the text message being reassembled.
     private var fragments: [UInt8] = []
     private var inMessage = false
 
-    init(maxMessageBytes: Int) {
+    package init(maxMessageBytes: Int) {
         self.maxMessageBytes = maxMessageBytes
     }
 
     /// Whether a fragmented message is partly received.
-    var isInsideMessage: Bool { inMessage }
+    package var isInsideMessage: Bool { inMessage }
 
     /// Reads at most one frame from the start of `bytes`. Returns how many bytes
     /// it used (0: the frame is not complete yet; feed it again with more) and
     /// the event the frame produced, if any (a non-final fragment produces none).
     /// After a `.failure` the parser must not be used again.
-    mutating func parse(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, event: Event?) {
+    package mutating func parse(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, event: Event?) {
         guard bytes.count >= 2 else { return (0, nil) }
         let first = bytes[0], second = bytes[1]
         let fin = first & 0x80 != 0

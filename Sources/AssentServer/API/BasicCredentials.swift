@@ -4,8 +4,8 @@ import Foundation
 
 /// The user part of an HTTP Basic `Authorization` header, decoded leniently: either base64 alphabet, padding optional,
 /// the `:password` part optional (clients differ; see the wire reference §1).
-enum BasicCredentials {
-    static func user(from header: String?) -> String? {
+package enum BasicCredentials {
+    package static func user(from header: String?) -> String? {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",

@@ -6,7 +6,7 @@ import Foundation
 
 /// Who is calling the client API: a tenant named in a Basic header (device calls, which then prove themselves with
 /// a signature), or the holder of a track token (Bearer).
-struct ClientCredentials: Sendable {
+package struct ClientCredentials: Sendable {
     let tenants: any TenantStore
     let tokens: TokenIssuer
 
@@ -56,7 +56,7 @@ struct ClientCredentials: Sendable {
 
     /// `id` when it holds no control character, else `400 invalid_request` (the tenant id of a Basic header or of the
     /// WebSocket's `x.authsignal.tenant.` subprotocol).
-    static func tenantID(_ id: String) throws -> String {
+    package static func tenantID(_ id: String) throws -> String {
         try PathParameter.checked(id, "The tenant ID", maxBytes: 128)
     }
 }

@@ -1,10 +1,12 @@
-import AssentWire
+package import AssentWire
 import Foundation
 
 /// ``RequestDecoding`` over Foundation's `JSONSerialization`: the body is parsed into a dictionary once, then the
 /// request type reads its fields from it.
-struct FoundationRequestDecoding: RequestDecoding {
-    func decode<T: WireDecodable>(_ type: T.Type, json: [UInt8]) throws(WireDecodingError) -> T {
+package struct FoundationRequestDecoding: RequestDecoding {
+    package init() {}
+
+    package func decode<T: WireDecodable>(_ type: T.Type, json: [UInt8]) throws(WireDecodingError) -> T {
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: Data(json), options: [])

@@ -99,7 +99,7 @@ final class QRWebSocketHandler: WebSocketHandler {
             return
         }
         do {
-            let start = try startRequest(object["data"])
+            let start = try QRWebSocketMessage.startRequest(object["data"], decoder: decoder)
             // The same limits as the HTTP start: a socket is no way around them.
             if let claims = session.claims {
                 try limits.user(.startUser, session.tenant, claims)
@@ -127,25 +127,6 @@ final class QRWebSocketHandler: WebSocketHandler {
             logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
             send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])
         }
-    }
-
-    /// The message's `data` as the HTTP start's request. The WebSocket names the action `actionCode` (the HTTP body
-    /// `action`) and adds `challengeType`, which must be `QR_CODE`; everything else is the request type's rules.
-    private func startRequest(_ data: Any?) throws -> StartQRChallengeRequest {
-        var fields: [String: Any]
-        switch data {
-        case nil, is NSNull: fields = [:]
-        case let object as [String: Any]: fields = object
-        default: throw AssentError(.invalidRequest, "data must be a JSON object.")
-        }
-        if let type = fields.removeValue(forKey: "challengeType"), type as? String != "QR_CODE" {
-            throw AssentError(.invalidRequest, "challengeType must be QR_CODE.")
-        }
-        if let action = fields.removeValue(forKey: "actionCode") { fields["action"] = action }
-        guard let json = try? JSONSerialization.data(withJSONObject: fields) else {
-            throw AssentError(.invalidRequest, "data must be a JSON object.")
-        }
-        return try decoder.decode(StartQRChallengeRequest.self, object: Array(json))
     }
 
     /// Follows `challenge` for `socket`, dropping whatever the socket watched before.

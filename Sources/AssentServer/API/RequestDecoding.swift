@@ -1,13 +1,13 @@
-import AssentHTTP
+package import AssentHTTP
 import AssentServerCore
-import AssentWire
+package import AssentWire
 
 /// How handlers read a request body: always into an `AssentWire` request type, through this one protocol, so the JSON
 /// parser behind it (Foundation today, ``FoundationRequestDecoding``) can be replaced without touching a handler.
 ///
 /// An implementation only parses a JSON object and reads fields as ``WireObject`` describes; the HTTP rules are
 /// ``decode(_:from:)``'s.
-protocol RequestDecoding: Sendable {
+package protocol RequestDecoding: Sendable {
     /// `type` read from `json`, which is never empty; a body that is not a JSON object is
     /// ``WireDecodingError/notJSON`` or ``WireDecodingError/notAnObject``.
     func decode<T: WireDecodable>(_ type: T.Type, json: [UInt8]) throws(WireDecodingError) -> T
@@ -17,7 +17,7 @@ extension RequestDecoding {
     /// `type` read from `request`'s body. An empty (or blank) body is `{}`; otherwise a `Content-Type`, when sent, must
     /// be `application/json` (`415 unsupported_media_type`). A refused body is `400 invalid_request` with the
     /// ``WireDecodingError``'s reason.
-    func decode<T: WireDecodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+    package func decode<T: WireDecodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         let isBlank = request.body.allSatisfy { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
         if !isBlank, let contentType = request.headers["Content-Type"],
            contentType.split(separator: ";").first.map({ $0.trimmingSpaces.lowercased() }) != "application/json" {
@@ -28,7 +28,7 @@ extension RequestDecoding {
 
     /// `type` read from the JSON object `json` (a body, or a WebSocket message's data); a refusal is
     /// `400 invalid_request` with the ``WireDecodingError``'s reason, wherever the JSON came from.
-    func decode<T: WireDecodable>(_ type: T.Type, object json: [UInt8]) throws -> T {
+    package func decode<T: WireDecodable>(_ type: T.Type, object json: [UInt8]) throws -> T {
         do {
             return try decode(type, json: json)
         } catch {
