@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one run of a program produced.
 package struct ProcessResult: Sendable {
@@ -22,6 +25,10 @@ package struct ProcessResult: Sendable {
 }
 
 /// Runs programs to completion for tests, their output captured through files (no pipe a child could keep open).
+///
+/// It spawns with `posix_spawn` and waits with `waitpid` on the child's own pid rather than through Foundation's
+/// `Process`: with many processes started at once, `Process.waitUntilExit()` can miss a child's exit on Linux and spin
+/// for ever beside a zombie, which hung whole test runs.
 package enum ProcessRunner {
     /// Runs `executable` with `arguments`; `environment` replaces the inherited one when given (the sanitizer settings
     /// are kept, ``SanitizerOptions``).
@@ -31,25 +38,44 @@ package enum ProcessRunner {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assent-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("stdout"), err = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = SanitizerOptions.environment.merging(environment) { $1 } }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
+        let out = directory.appendingPathComponent("stdout").path, err = directory.appendingPathComponent("stderr").path
+        let variables = environment.map { SanitizerOptions.environment.merging($0) { $1 } }
+            ?? ProcessInfo.processInfo.environment
+        let status = try spawnAndWait(
+            executable, [executable] + arguments, environment: variables.map { "\($0.key)=\($0.value)" },
+            stdout: out, stderr: err)
         return ProcessResult(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+            status: status,
+            stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
+    }
+
+    /// Starts `path` with `argv` and `environment` (`NAME=value`), stdin from /dev/null and stdout/stderr into the
+    /// named files, and blocks until it exits: its exit status, or 128 + the signal that ended it.
+    private static func spawnAndWait(
+        _ path: String, _ argv: [String], environment: [String], stdout: String, stderr: String
+    ) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup($0) } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, cArguments, cEnvironment)
+        guard spawned == 0 else { throw TestFailure("could not start \(path): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw TestFailure("waitpid(\(pid)) failed: \(String(cString: strerror(errno)))") }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     /// Runs `executable` and answers its stdout, or throws with its stderr when it exits non-zero.
