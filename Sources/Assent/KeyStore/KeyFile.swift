@@ -15,6 +15,9 @@ struct KeyFile: Codable {
     var userAuthenticationRequired: Bool?
     var timeout: Int?
     var authorizationType: String?
+    /// The id the server gave the key's credential (``CredentialIDStore``); absent until the SDK learnt it, so older
+    /// files keep their associated data.
+    var credentialId: String?
     var protection: Protection
     var kdf: KDF?
     var nonce: String
@@ -28,6 +31,7 @@ struct KeyFile: Codable {
         if let userAuthenticationRequired {
             fields.append("auth:\(userAuthenticationRequired):\(timeout ?? -1):\(authorizationType ?? "-")")
         }
+        if let credentialId { fields.append("credential:\(credentialId)") }
         return Array(fields.joined(separator: "\n").utf8)
     }
 }
