@@ -65,25 +65,32 @@ import AssentTestSupport
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }
         let directory = temporary.file("keys")
+        let keyFile = "\(directory)/\(AssentPush.keyName).key"
         let transport = FakeTransport()
         transport.on("POST", path, json: Self.enrolledJSON)
         transport.on("POST", path + "/challenge", json: #"{"isVerified":true}"#)
-        func sdk() -> Assent {
+        func sdk(_ transport: FakeTransport) -> Assent {
             Assent(tenantID: "t", baseURL: PushFixture.baseURL,
                    keyStore: FileKeyStore(directory: directory, passphrase: passphrase, iterations: 1_000),
-                   transport: transport, clock: .system)
+                   transport: transport, clock: .fixed(unixSeconds: PushFixture.now))
         }
-        #expect(await sdk().push.addCredential(token: "t").data?.credentialId == "ua_7")
-        let file = try String(contentsOfFile: "\(directory)/\(AssentPush.keyName).key", encoding: .utf8)
+        #expect(await sdk(transport).push.addCredential(token: "t").data?.credentialId == "ua_7")
+        let file = try String(contentsOfFile: keyFile, encoding: .utf8)
         #expect(file.contains(#""credentialId" : "ua_7""#))
-        #expect(await sdk().push.updateChallenge(challengeId: "ch_1", approved: true).data == true)
-        #expect(await sdk().push.updateChallenge(challengeId: "ch_2", approved: true).data == true)
+        #expect(await sdk(transport).push.updateChallenge(challengeId: "ch_1", approved: true).data == true)
+        #expect(await sdk(transport).push.updateChallenge(challengeId: "ch_2", approved: true).data == true)
         #expect(gets(transport) == 0)
 
-        // The id is bound into the file's authentication tag like every other field: an edited one is refused.
-        try file.replacingOccurrences(of: "ua_7", with: "ua_8").write(
-            toFile: "\(directory)/\(AssentPush.keyName).key", atomically: true, encoding: .utf8)
-        #expect(await sdk().push.updateChallenge(challengeId: "ch_3", approved: true).errorCode == "key_store_error")
+        // The id is a hint outside the sealed part: an edited one still opens the key, is refused, and is replaced.
+        try file.replacingOccurrences(of: "ua_7", with: "ua_8").write(toFile: keyFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
+        let server = FakeTransport()
+        server.on("GET", path, json: #"{"userAuthenticatorId":"ua_7","verifiedAt":"t","userId":"alice"}"#)
+        server.on("POST", path + "/challenge", status: 401, json: Self.refusal("invalid_signature"))
+        server.on("POST", path + "/challenge", json: #"{"isVerified":true}"#)
+        #expect(await sdk(server).push.updateChallenge(challengeId: "ch_3", approved: true).data == true)
+        #expect(server.requests.map(\.method) == ["POST", "GET", "POST"])
+        #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == file)
     }
 
     @Test func `a key enrolled before ids were kept costs one GET, then none`() async throws {
@@ -208,7 +215,7 @@ import AssentTestSupport
         #expect(fixture.transport.requests.dropFirst(before).map(\.method) == ["POST", "GET", "POST"])
     }
 
-    @Test func `a removed credential answers the GET's refusal after one GET, with no retry`() async throws {
+    @Test func `a removed credential is invalid_credential after one GET, with no retry`() async throws {
         let fixture = PushFixture()
         _ = try await enrolled(fixture)
         fixture.transport.on("GET", path, status: 401, json: Self.refusal("invalid_credential"))

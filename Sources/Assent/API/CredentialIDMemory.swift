@@ -53,7 +53,7 @@ struct CredentialIDMemory: Sendable {
         return KeyName.isValid(secret) ? secret : nil
     }
 
-    /// Whether `id` is short printable ASCII (it is bound into a key file's authenticated data as a line).
+    /// Whether `id` is short printable ASCII (the ids the server makes are; anything else is not worth keeping).
     static func isRememberable(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= maximumLength && id.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }

@@ -4,8 +4,7 @@ package import AssentCrypto
 /// so the SDK can sign its bound messages (which name that id) without asking the server first.
 ///
 /// The id belongs to one key: it is answered and replaced only while the key stored under the name is still
-/// `publicKey`, and creating or deleting the key under the name drops it. ``FileKeyStore`` keeps it in the key's file
-/// (bound into the file's authentication tag) and `InMemoryKeyStore` (library `AssentTesting`) with the key; any other
+/// `publicKey`, and creating or deleting the key under the name drops it. ``FileKeyStore`` keeps it in the key's file and `InMemoryKeyStore` (library `AssentTesting`) with the key; any other
 /// key store gets the same from the SDK through a small secret beside the key (see `CredentialIDMemory`). Package
 /// access on purpose: the public ``KeyStore`` protocol is unchanged.
 package protocol CredentialIDStore: KeyStore {

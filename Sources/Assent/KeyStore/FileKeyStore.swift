@@ -14,14 +14,16 @@ import Synchronization
 ///   read the whole directory as this user. Use a passphrase where that matters.
 ///
 /// The GCM additional data binds the key's name, public key, access policy and sealing parameters, so a
-/// file renamed, edited or swapped for another fails to open as ``KeyStoreError/Code/corrupted``. A wrong passphrase
+/// file renamed, edited or swapped for another fails to open as ``KeyStoreError/Code/corrupted``. The one field
+/// outside it is `credentialId`, the id the server gave the key's credential (``CredentialIDStore``): written and
+/// replaced without touching the sealed key, ignored by versions that predate it, and only a hint — the server checks
+/// every signature against its own id for the key, so a wrong one costs a refused call, one `GET` and one retry. A wrong passphrase
 /// fails as ``KeyStoreError/Code/wrongPassphrase``; no key is ever replaced because it could not be read.
 ///
 /// **Files.** The directory is created `0700`, every file `0600`, all written atomically (temporary file, `fsync`,
 /// rename, directory `fsync`); a directory or file other users can access is refused. A key lives in `<name>.key`,
 /// a JSON document: `format`, `name`, `publicKey` (base64 SPKI), `userPresenceRequired`, for Android-style keys
-/// `userAuthenticationRequired`, `timeout` and `authorizationType`, once the SDK learnt it `credentialId` (the id the
-/// server gave the key's credential, see ``CredentialIDStore``), `protection` (`passphrase` or `keyfile`), `kdf`
+/// `userAuthenticationRequired`, `timeout` and `authorizationType`, once the SDK learnt it `credentialId`, `protection` (`passphrase` or `keyfile`), `kdf`
 /// (`algorithm`, `iterations`, `salt`), and `nonce`, `ciphertext`, `tag` (base64) — the private scalar appears only
 /// inside `ciphertext`. A secret lives in `<name>.data`, the same document with format `assent-secret-v1` and an
 /// empty `publicKey`.
@@ -129,34 +131,29 @@ public final class FileKeyStore: KeyStore {
 
     // MARK: Credential id
 
-    /// The credential id recorded in the key file under `name`, when that file holds `publicKey` and opens (so an
-    /// edited id is refused as the key would be).
+    /// The credential id recorded in the key file under `name`, when that file holds `publicKey`.
     package func credentialID(forKeyNamed name: String, publicKey: P256.PublicKey) async throws -> String? {
-        guard let (file, path) = try readKeyFile(name, holding: publicKey), let id = file.credentialId else { return nil }
-        _ = try open(file, name: name, path: path)
-        return id
+        try readKeyFile(name, holding: publicKey)?.file.credentialId
     }
 
-    /// Records `id` (nil removes it) in the key file under `name` when that file holds `publicKey`: the key is opened
-    /// and sealed again under the same protection and key-derivation parameters (so no new PBKDF2 run), with the id
-    /// in the authenticated data, and the file replaced atomically.
+    /// Records `id` (nil removes it) in the key file under `name` when that file holds `publicKey`, replacing the file
+    /// atomically; the sealed key is copied as it is.
     package func setCredentialID(_ id: String?, forKeyNamed name: String, publicKey: P256.PublicKey) async throws {
-        guard let (stored, path) = try readKeyFile(name, holding: publicKey), stored.credentialId != id else { return }
-        var file = stored
-        let key = try open(file, name: name, path: path)
+        guard let found = try readKeyFile(name, holding: publicKey), found.file.credentialId != id else { return }
+        var file = found.file
         file.credentialId = id
-        try write(try seal(key.privateKey.rawRepresentation, into: file), to: path)
+        try write(file, to: found.path)
     }
 
     /// The key file under `name` and its path, when there is one and it holds `publicKey`.
-    private func readKeyFile(_ name: String, holding publicKey: P256.PublicKey) throws -> (KeyFile, String)? {
+    private func readKeyFile(_ name: String, holding publicKey: P256.PublicKey) throws -> (file: KeyFile, path: String)? {
         let path = try keyPath(name)
         guard try SecureFile.prepareDirectory(directory, create: false), let bytes = try SecureFile.read(path) else {
             return nil
         }
-        guard let file = try? JSONDecoder().decode(KeyFile.self, from: Data(bytes)) else {
-            throw KeyStoreError(.corrupted, "\(path) is not an Assent key file")
-        }
+        guard let file = try? JSONDecoder().decode(KeyFile.self, from: Data(bytes)), file.format == Self.format,
+              file.name == name
+        else { throw KeyStoreError(.corrupted, "\(path) is not an Assent key file") }
         return file.publicKey == Base64.encode(publicKey.spkiDER) ? (file, path) : nil
     }
 
@@ -184,19 +181,14 @@ public final class FileKeyStore: KeyStore {
         try SecureFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
     }
 
-    /// `plaintext` sealed into `file` (whose header fields are already set): salt, nonce, ciphertext, tag. A file
-    /// that already has key-derivation parameters (one being sealed again) keeps them; a new one gets a fresh salt.
+    /// `plaintext` sealed into `file` (whose header fields are already set): salt, nonce, ciphertext, tag.
     private func seal(_ plaintext: [UInt8], into file: KeyFile) throws -> KeyFile {
         var file = file
         let sealingKey: [UInt8]
         if let passphrase {
-            if let kdf = file.kdf, let salt = Base64.decodeStrict(kdf.salt) {
-                sealingKey = try derive(passphrase, salt: salt, iterations: kdf.iterations)
-            } else {
-                let salt = SecureRandom.bytes(16)
-                file.kdf = KeyFile.KDF(algorithm: Self.kdfAlgorithm, iterations: iterations, salt: Base64.encode(salt))
-                sealingKey = try derive(passphrase, salt: salt, iterations: iterations)
-            }
+            let salt = SecureRandom.bytes(16)
+            file.kdf = KeyFile.KDF(algorithm: Self.kdfAlgorithm, iterations: iterations, salt: Base64.encode(salt))
+            sealingKey = try derive(passphrase, salt: salt, iterations: iterations)
         } else {
             sealingKey = try keyFileSecret(create: true)
         }

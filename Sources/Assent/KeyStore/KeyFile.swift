@@ -15,8 +15,9 @@ struct KeyFile: Codable {
     var userAuthenticationRequired: Bool?
     var timeout: Int?
     var authorizationType: String?
-    /// The id the server gave the key's credential (``CredentialIDStore``); absent until the SDK learnt it, so older
-    /// files keep their associated data.
+    /// The id the server gave the key's credential (``CredentialIDStore``), absent until the SDK learnt it. Not part
+    /// of ``associatedData``: a hint the server checks, changed without sealing the key again, and ignored by versions
+    /// that predate it.
     var credentialId: String?
     var protection: Protection
     var kdf: KDF?
@@ -31,7 +32,6 @@ struct KeyFile: Codable {
         if let userAuthenticationRequired {
             fields.append("auth:\(userAuthenticationRequired):\(timeout ?? -1):\(authorizationType ?? "-")")
         }
-        if let credentialId { fields.append("credential:\(credentialId)") }
         return Array(fields.joined(separator: "\n").utf8)
     }
 }
