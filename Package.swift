@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
         // What an SDK user's tests need (fake transport, in-memory key store, manual clock), outside the SDK product.
-        .target(name: "AssentTesting", dependencies: ["Assent"]),
+        .target(name: "AssentTesting", dependencies: ["Assent", "AssentCrypto"]),
 
         // The server side, one module per dependency boundary (see docs/architecture.md).
         .target(name: "AssentLog"),

@@ -412,4 +412,33 @@ import AssentTestSupport
         let reused = await bob.powerAuth.authenticationHeaderForRequestWithBody(bobsAuthentication, method: "POST", uriId: "/x", body: "")
         #expect(reused.errorCode == AssentErrorCode.authenticationInvalidated)
     }
+
+    @Test func `an approval with a factor signature and a stale remembered id is not retried; the id is forgotten`() async throws {
+        let aliceStore = InMemoryKeyStore()
+        let (server, assent, activation) = try await activated(keyStore: aliceStore)
+        defer { server.stop() }
+        let added = await assent.push.addCredential(token: try await server.enrolmentToken("alice"))
+        let credentialId = try #require(added.data?.credentialId, "\(added.error ?? "")")
+        let key = try #require(try await aliceStore.loadKey(named: AssentPush.keyName))
+        try await aliceStore.setCredentialID("ua_stale", forKeyNamed: AssentPush.keyName, publicKey: key.publicKey)
+
+        let tracked = try await server.track(user: "alice", action: "signIn")
+        let token = try #require(tracked["token"] as? String)
+        let started = try await server.call("POST", "/v1/client/challenge/push", authorization: "Bearer \(token)",
+                                            body: ["action": "signIn"])
+        let challengeId = try #require(started.json["challengeId"] as? String, "\(started.json)")
+        let authentication = PowerAuthAuthentication.password("1234")
+        let refused = await assent.push.updateChallenge(challengeId: challengeId, approved: true, authentication: authentication)
+        #expect(refused.errorCode == AssentErrorCode.invalidSignature, "\(refused.error ?? "")")
+        #expect(authentication.isInvalidated, "a 401 spends the authentication; the SDK did not send it again")
+        #expect(try await aliceStore.credentialID(forKeyNamed: AssentPush.keyName, publicKey: key.publicKey) == nil)
+        let state = try await server.activation(activation.activationId)
+        #expect(state["failedAttempts"] as? Int == 0, "the password was right: \(state)")
+
+        // The next approval asks for the id again and goes through.
+        let approved = await assent.push.updateChallenge(
+            challengeId: challengeId, approved: true, authentication: .password("1234"))
+        #expect(approved.data == true, "\(approved.error ?? "") \(approved.errorCode ?? "")")
+        #expect(try await aliceStore.credentialID(forKeyNamed: AssentPush.keyName, publicKey: key.publicKey) == credentialId)
+    }
 }

@@ -153,6 +153,37 @@ import AssentTestSupport
         #expect(await assent.push.getCredential().errorCode == "credential_not_found")
     }
 
+    @Test func `a remembered id the server no longer gives is fetched once and the approval goes through`() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let phoneStore = InMemoryKeyStore()
+        let phone = sdk(server, keyStore: phoneStore)
+        let enrolment = try await server.track(user: "alice", action: "enrol", ["scope": "add:authenticators"])
+        let added = await phone.push.addCredential(token: try #require(enrolment["token"] as? String))
+        let oldID = try #require(added.data?.credentialId, "\(added.error ?? "")")
+
+        // The credential is deleted on the server and the same key enrolled again (by another install of the app
+        // holding it, with a store of its own) under a new id; the phone still remembers the old one.
+        let deleted = try await server.call("DELETE", "/v1/users/alice/authenticators/\(oldID)",
+                                            authorization: server.secretAuthorization)
+        #expect(deleted.status == 200, "\(deleted.json)")
+        let key = try #require(try await phoneStore.loadKey(named: AssentPush.keyName) as? SoftwareSigningKey)
+        let otherStore = InMemoryKeyStore()
+        try otherStore.store(key, named: AssentPush.keyName)
+        let again = try await server.track(user: "alice", action: "enrol", ["scope": "add:authenticators"])
+        let readded = await sdk(server, keyStore: otherStore).push.addCredential(token: try #require(again["token"] as? String))
+        let newID = try #require(readded.data?.credentialId, "\(readded.error ?? "")")
+        #expect(newID != oldID)
+
+        let (token, challengeId, _) = try await startPush(server)
+        let answered = await phone.push.updateChallenge(challengeId: challengeId, approved: true)
+        #expect(answered.data == true, "\(answered.error ?? "") \(answered.errorCode ?? "")\n\(server.log)")
+        #expect(try await phoneStore.credentialID(forKeyNamed: AssentPush.keyName, publicKey: key.publicKey) == newID)
+        let verified = try await server.call("POST", "/v1/client/verify/push", authorization: "Bearer \(token)",
+                                             body: ["challengeId": challengeId])
+        #expect(verified.json["isVerified"] as? Bool == true, "\(verified.json)")
+    }
+
     @Test func `an expired or wrong enrolment token is the server's error, and a wrong tenant is unauthorized`() async throws {
         let server = try ServerProcess()
         defer { server.stop() }

@@ -9,8 +9,8 @@ extension PushFixture {
     /// A challenge ID as the server makes them: 64 lowercase hex characters.
     static let challengeID = String(repeating: "0123456789abcdef", count: 4)
 
-    /// Plants a QR key as if the device had enrolled for QR codes, and returns its base64 SPKI; with `lookup`, the
-    /// server knows it as `ua_1`.
+    /// Plants a QR key as if the device had enrolled for QR codes before credential ids were kept, and returns its
+    /// base64 SPKI; with `lookup`, the server knows it as `ua_1` (asked once, then remembered).
     @discardableResult
     func enrolQR(userPresenceRequired: Bool = false, lookup: Bool = true) throws -> String {
         let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), userPresenceRequired: userPresenceRequired)

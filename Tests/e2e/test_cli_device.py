@@ -46,3 +46,43 @@ def test_full_push_flow_with_the_cli_as_the_device(server):
 
         device(home, "remove")
         assert sdk.get_authenticators(user) == []
+
+
+def credential_gets(server):
+    """How many `GET`s of a push credential the server has logged (one JSON request line each)."""
+    count = 0
+    for line in server.log_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if entry.get("msg") == "request" and entry.get("method") == "GET" \
+                and entry.get("route", "").endswith("/client/user-authenticators/push"):
+            count += 1
+    return count
+
+
+def test_cli_device_signs_with_the_credential_id_kept_in_its_key_file(server):
+    """The CLI (a new process per command) keeps the credential id in its key file at enrolment, so approving and
+    removing send no GET of the credential first."""
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-credential-id")
+    sdk = AuthsignalClient(tenant["secretKey"], api_url=server.api)
+    user = f"cli-{uuid.uuid4().hex[:6]}"
+    with tempfile.TemporaryDirectory() as home:
+        token = sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        enrolled = device(home, "enrol", "--url", server.url, "--tenant", tenant["tenantId"], "--token", token)
+        key_files = [os.path.join(d, f) for d, _, files in os.walk(home) for f in files if f.endswith(".key")]
+        stored = [json.load(open(path)).get("credentialId") for path in key_files]
+        assert enrolled["credentialId"] in stored, (enrolled, stored)
+
+        before = credential_gets(server)
+        tracked = sdk.track(user, "signIn")
+        bearer = {"Authorization": "Bearer " + tracked["token"]}
+        started = requests.post(f"{server.api}/client/challenge/push", json={"action": "signIn"}, headers=bearer).json()
+        device(home, "approve", "--challenge", started["challengeId"])
+        verified = requests.post(f"{server.api}/client/verify/push", json={"challengeId": started["challengeId"]},
+                                 headers=bearer).json()
+        assert verified["isVerified"] is True
+        device(home, "remove")
+        assert sdk.get_authenticators(user) == []
+        assert credential_gets(server) == before

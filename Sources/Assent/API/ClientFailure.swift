@@ -19,6 +19,12 @@ struct ClientFailure: Error, Sendable {
         errorCode == Self.endpointNotFound.errorCode && error == Self.endpointNotFound.error
     }
 
+    /// Whether the server refused the call's signature or credential (`invalid_signature`, `invalid_credential`):
+    /// what a credential id the server no longer gives this key's credential leads to.
+    var refusesCredential: Bool {
+        httpStatus != nil && [AssentErrorCode.invalidSignature, AssentErrorCode.invalidCredential].contains(errorCode)
+    }
+
     static let endpointNotFound = ClientFailure(
         "API endpoint not found. Ensure your base URL is valid.", AssentErrorCode.apiError)
 }

@@ -4,7 +4,9 @@ import AssentWire
 /// One kind of device credential's key (push or QR code) and the calls both kinds make the same way: loading the key,
 /// signing, removing the credential, and answering a challenge. The SDK enrols its credentials `bound`
 /// (``AssentWire/SignatureScheme/bound``), so everything it signs is one of Assent's bound messages, which name their
-/// purpose and the credential (its id, asked of the server with ``credentialID(of:)``).
+/// purpose and the credential: its id, which the enrolment answer and every `GET` of the credential give and the device
+/// remembers with the key (``CredentialIDMemory``), so a signed call costs no extra round trip (see
+/// ``withCredentialID(of:retry:_:)``).
 struct CredentialKey: Sendable {
     let api: ClientAPI
     let keyStore: any KeyStore
@@ -22,9 +24,44 @@ struct CredentialKey: Sendable {
     /// The credential's kind as the removal message names it (`PUSH` or `DEVICE`).
     let method: VerificationMethod
 
-    /// The id the server knows the credential by, which every bound message names.
-    func credentialID(of key: any SigningKey) async throws(ClientFailure) -> String {
-        try await api.send(getEndpoint, publicKey: Self.publicKey(key), as: CredentialResponse.self).userAuthenticatorId
+    /// What the device remembers of the credential's id.
+    var memory: CredentialIDMemory { CredentialIDMemory(keyStore: keyStore, name: name) }
+
+    /// Asks the server for the id it knows the credential by (`GET` of the credential) and remembers it.
+    func fetchCredentialID(of key: any SigningKey) async throws(ClientFailure) -> String {
+        let id = try await api.send(getEndpoint, publicKey: Self.publicKey(key), as: CredentialResponse.self)
+            .userAuthenticatorId
+        await memory.remember(id, for: key)
+        return id
+    }
+
+    /// Runs the signed `call` with the credential's id, which every bound message names.
+    ///
+    /// The remembered id is used as is, with no request; a key without one (enrolled before ids were kept, or whose
+    /// id could not be stored) costs one `GET`, after which the id is remembered. When the server refuses a call made
+    /// with a remembered id as `invalid_signature` or `invalid_credential` (say the credential was removed and the
+    /// key enrolled again under a new id), the id is forgotten and, with `retry`, fetched once; when the server
+    /// names another id, `call` runs once more with it, and whatever that answers is the answer. A fetch that fails,
+    /// or names the same id, leaves the first refusal as the answer. Other errors are never retried.
+    ///
+    /// `retry` is false for calls that also carry a PowerAuth factor signature: the SDK cannot tell which of the two
+    /// signatures the server refused, and a factor signature is never sent again after a 401 (a second attempt could
+    /// count against the factor's failed-attempt limit).
+    func withCredentialID<T>(
+        of key: any SigningKey, retry: Bool = true, _ call: (String) async throws(ClientFailure) -> T
+    ) async throws(ClientFailure) -> T {
+        guard let remembered = await memory.recall(for: key) else {
+            return try await call(try await fetchCredentialID(of: key))
+        }
+        do {
+            return try await call(remembered)
+        } catch {
+            guard error.refusesCredential else { throw error }
+            await memory.forget(for: key)
+            guard retry else { throw error }
+            guard let fresh = try? await fetchCredentialID(of: key), fresh != remembered else { throw error }
+            return try await call(fresh)
+        }
     }
 
     /// The key, or nil when this device holds none.
@@ -104,15 +141,18 @@ struct CredentialKey: Sendable {
         var serverFailure: ClientFailure?
         do {
             try await authorize(key)
-            let message = SignedMessage.removal(
-                credentialId: try await credentialID(of: key), kind: method, unixSeconds: clock.nowSeconds())
-            let request = RemoveCredentialRequest(publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
-            _ = try await api.send(removeEndpoint, json: request, as: RemoveCredentialResponse.self)
+            try await withCredentialID(of: key) { (credentialId: String) async throws(ClientFailure) in
+                let message = SignedMessage.removal(credentialId: credentialId, kind: method, unixSeconds: clock.nowSeconds())
+                let request = RemoveCredentialRequest(
+                    publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
+                _ = try await api.send(removeEndpoint, json: request, as: RemoveCredentialResponse.self)
+            }
         } catch {
             serverFailure = error
         }
         do {
             try await keyStore.deleteKey(named: name)
+            await memory.forget(for: key)  // a plain key store keeps the id apart from the key
         } catch {
             let local = "The key could not be deleted from this device: \(error)"
             let message = serverFailure.map { "\($0.error) \(local)" } ?? local
@@ -142,20 +182,24 @@ struct CredentialKey: Sendable {
                 key = try await require()
                 try await authorize(key)
             }
-            let decision = SignedMessage.decision(
-                credentialId: try await credentialID(of: key), challengeId: challengeId, approved: approved,
-                verificationCode: verificationCode, reportFraud: reportFraud)
-            let signature = try await Self.sign(decision, with: key)
-            let request = UpdateChallengeRequest(
-                challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved, signature: signature,
-                verificationCode: verificationCode, boundSignature: signature, reportFraud: reportFraud ? true : nil)
-            if let authentication, let powerAuth {
-                // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
-                let body = try ClientAPI.encode(request)
-                _ = try await powerAuth.sendSigned(
-                    authentication, answerEndpoint, uriId: answerEndpoint.path, body: body, as: UpdateChallengeResponse.self)
-            } else {
-                _ = try await api.send(answerEndpoint, json: request, as: UpdateChallengeResponse.self)
+            let factor = authentication.flatMap { authentication in powerAuth.map { (authentication, $0) } }
+            try await withCredentialID(of: key, retry: factor == nil) { (credentialId: String) async throws(ClientFailure) in
+                let decision = SignedMessage.decision(
+                    credentialId: credentialId, challengeId: challengeId, approved: approved,
+                    verificationCode: verificationCode, reportFraud: reportFraud)
+                let signature = try await Self.sign(decision, with: key)
+                let request = UpdateChallengeRequest(
+                    challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved, signature: signature,
+                    verificationCode: verificationCode, boundSignature: signature, reportFraud: reportFraud ? true : nil)
+                if let (authentication, powerAuth) = factor {
+                    // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
+                    let body = try ClientAPI.encode(request)
+                    _ = try await powerAuth.sendSigned(
+                        authentication, answerEndpoint, uriId: answerEndpoint.path, body: body,
+                        as: UpdateChallengeResponse.self)
+                } else {
+                    _ = try await api.send(answerEndpoint, json: request, as: UpdateChallengeResponse.self)
+                }
             }
             return true
         }

@@ -1,4 +1,4 @@
-import AssentCrypto
+package import AssentCrypto
 import Foundation
 import Synchronization
 
@@ -14,13 +14,16 @@ import Synchronization
 ///   read the whole directory as this user. Use a passphrase where that matters.
 ///
 /// The GCM additional data binds the key's name, public key, access policy and sealing parameters, so a
-/// file renamed, edited or swapped for another fails to open as ``KeyStoreError/Code/corrupted``. A wrong passphrase
+/// file renamed, edited or swapped for another fails to open as ``KeyStoreError/Code/corrupted``. The one field
+/// outside it is `credentialId`, the id the server gave the key's credential (``CredentialIDStore``): written and
+/// replaced without touching the sealed key, ignored by versions that predate it, and only a hint — the server checks
+/// every signature against its own id for the key, so a wrong one costs a refused call, one `GET` and one retry. A wrong passphrase
 /// fails as ``KeyStoreError/Code/wrongPassphrase``; no key is ever replaced because it could not be read.
 ///
 /// **Files.** The directory is created `0700`, every file `0600`, all written atomically (temporary file, `fsync`,
 /// rename, directory `fsync`); a directory or file other users can access is refused. A key lives in `<name>.key`,
 /// a JSON document: `format`, `name`, `publicKey` (base64 SPKI), `userPresenceRequired`, for Android-style keys
-/// `userAuthenticationRequired`, `timeout` and `authorizationType`, `protection` (`passphrase` or `keyfile`), `kdf`
+/// `userAuthenticationRequired`, `timeout` and `authorizationType`, once the SDK learnt it `credentialId`, `protection` (`passphrase` or `keyfile`), `kdf`
 /// (`algorithm`, `iterations`, `salt`), and `nonce`, `ciphertext`, `tag` (base64) — the private scalar appears only
 /// inside `ciphertext`. A secret lives in `<name>.data`, the same document with format `assent-secret-v1` and an
 /// empty `publicKey`.
@@ -124,6 +127,34 @@ public final class FileKeyStore: KeyStore {
         let path = try secretPath(name)
         guard try SecureFile.prepareDirectory(directory, create: false) else { return false }
         return try SecureFile.remove(path)
+    }
+
+    // MARK: Credential id
+
+    /// The credential id recorded in the key file under `name`, when that file holds `publicKey`.
+    package func credentialID(forKeyNamed name: String, publicKey: P256.PublicKey) async throws -> String? {
+        try readKeyFile(name, holding: publicKey)?.file.credentialId
+    }
+
+    /// Records `id` (nil removes it) in the key file under `name` when that file holds `publicKey`, replacing the file
+    /// atomically; the sealed key is copied as it is.
+    package func setCredentialID(_ id: String?, forKeyNamed name: String, publicKey: P256.PublicKey) async throws {
+        guard let found = try readKeyFile(name, holding: publicKey), found.file.credentialId != id else { return }
+        var file = found.file
+        file.credentialId = id
+        try write(file, to: found.path)
+    }
+
+    /// The key file under `name` and its path, when there is one and it holds `publicKey`.
+    private func readKeyFile(_ name: String, holding publicKey: P256.PublicKey) throws -> (file: KeyFile, path: String)? {
+        let path = try keyPath(name)
+        guard try SecureFile.prepareDirectory(directory, create: false), let bytes = try SecureFile.read(path) else {
+            return nil
+        }
+        guard let file = try? JSONDecoder().decode(KeyFile.self, from: Data(bytes)), file.format == Self.format,
+              file.name == name
+        else { throw KeyStoreError(.corrupted, "\(path) is not an Assent key file") }
+        return file.publicKey == Base64.encode(publicKey.spkiDER) ? (file, path) : nil
     }
 
     // MARK: Sealing
@@ -240,3 +271,5 @@ public final class FileKeyStore: KeyStore {
         return try keyFileSecret(create: false)
     }
 }
+
+extension FileKeyStore: CredentialIDStore {}

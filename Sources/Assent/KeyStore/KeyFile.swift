@@ -15,6 +15,10 @@ struct KeyFile: Codable {
     var userAuthenticationRequired: Bool?
     var timeout: Int?
     var authorizationType: String?
+    /// The id the server gave the key's credential (``CredentialIDStore``), absent until the SDK learnt it. Not part
+    /// of ``associatedData``: a hint the server checks, changed without sealing the key again, and ignored by versions
+    /// that predate it.
+    var credentialId: String?
     var protection: Protection
     var kdf: KDF?
     var nonce: String

@@ -50,6 +50,7 @@ public final class AssentPush: Sendable {
             let request = CredentialKey.addRequest(key, device: context.device, pushToken: pushToken)
             let response = try await context.api.send(
                 .addPushCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
+            await credential.memory.remember(response.userAuthenticatorId, for: key)
             return AppCredential(response)
         }
     }
@@ -63,6 +64,7 @@ public final class AssentPush: Sendable {
             let key = try await requireKey()
             let response = try await context.api.send(
                 .getPushCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
+            await credential.memory.remember(response.userAuthenticatorId, for: key)
             return AppCredential(response)
         }
     }
@@ -80,18 +82,22 @@ public final class AssentPush: Sendable {
         await .run { () async throws(ClientFailure) -> UpdatedAppCredential? in
             let key = try await requireKey()
             let publicKey = CredentialKey.publicKey(key)
-            let nonce = try await context.api.send(
-                .signPushCredentialUpdate, publicKey: publicKey, as: SigningMessageResponse.self)
-            guard let challengeId = nonce.challengeId, let message = nonce.message else {
-                throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
-            }
-            let bound = SignedMessage.update(credentialId: try await credential.credentialID(of: key), nonce: message)
             try await credential.authorize(key)
-            let request = UpdateCredentialRequest(
-                challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(bound, with: key),
-                pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
-            let response = try await context.api.send(
-                .updatePushCredential, json: request, as: UpdateCredentialResponse.self)
+            // A retry (after a stale credential id) asks for a new nonce: each is single-use.
+            let response = try await credential.withCredentialID(of: key) {
+                (credentialId: String) async throws(ClientFailure) -> UpdateCredentialResponse in
+                let nonce = try await context.api.send(
+                    .signPushCredentialUpdate, publicKey: publicKey, as: SigningMessageResponse.self)
+                guard let challengeId = nonce.challengeId, let message = nonce.message else {
+                    throw ClientFailure("Invalid signing message response.", AssentErrorCode.decodingError)
+                }
+                let bound = SignedMessage.update(credentialId: credentialId, nonce: message)
+                let request = UpdateCredentialRequest(
+                    challengeId: challengeId, publicKey: publicKey, signature: try await CredentialKey.sign(bound, with: key),
+                    pushToken: pushToken, resetExpiry: resetExpiry ? true : nil)
+                return try await context.api.send(.updatePushCredential, json: request, as: UpdateCredentialResponse.self)
+            }
+            await credential.memory.remember(response.userAuthenticatorId, for: key)
             return UpdatedAppCredential(response)
         }
     }

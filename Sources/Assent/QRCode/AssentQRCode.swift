@@ -57,6 +57,7 @@ public final class AssentQRCode: Sendable {
             let request = CredentialKey.addRequest(key, device: context.device)
             let response = try await context.api.send(
                 .addQRCodeCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
+            await credential.memory.remember(response.userAuthenticatorId, for: key)
             return AppCredential(response)
         }
     }
@@ -70,6 +71,7 @@ public final class AssentQRCode: Sendable {
             let key = try await requireKey()
             let response = try await context.api.send(
                 .getQRCodeCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
+            await credential.memory.remember(response.userAuthenticatorId, for: key)
             return AppCredential(response)
         }
     }
@@ -184,13 +186,15 @@ public final class AssentQRCode: Sendable {
 
     private func claim(_ challengeId: String) async throws(ClientFailure) -> ClaimedChallenge {
         let key = try await requireKey()
-        let claim = SignedMessage.claim(credentialId: try await credential.credentialID(of: key), challengeId: challengeId)
         try await credential.authorize(key)
-        let request = ClaimChallengeRequest(
-            challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
-            signature: try await CredentialKey.sign(claim, with: key))
-        let response = try await context.api.send(
-            .claimQRCodeChallenge, json: request, as: ClaimChallengeResponse.self)
+        let response = try await credential.withCredentialID(of: key) {
+            (credentialId: String) async throws(ClientFailure) -> ClaimChallengeResponse in
+            let claim = SignedMessage.claim(credentialId: credentialId, challengeId: challengeId)
+            let request = ClaimChallengeRequest(
+                challengeId: challengeId, publicKey: CredentialKey.publicKey(key),
+                signature: try await CredentialKey.sign(claim, with: key))
+            return try await context.api.send(.claimQRCodeChallenge, json: request, as: ClaimChallengeResponse.self)
+        }
         return ClaimedChallenge(challengeId: challengeId, response)
     }
 

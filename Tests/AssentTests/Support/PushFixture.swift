@@ -25,8 +25,9 @@ struct PushFixture {
             clock: .fixed(unixSeconds: Self.now), device: device)
     }
 
-    /// Plants a key as if the device had enrolled, and returns its base64 SPKI. With `lookup`, the server knows it as
-    /// `ua_1` (``credentialJSON``): what the SDK asks before it signs a bound message.
+    /// Plants a key as if the device had enrolled before the SDK kept credential ids (so it remembers none), and
+    /// returns its base64 SPKI. With `lookup`, the server knows it as `ua_1` (``credentialJSON``): what the SDK asks,
+    /// once, before it signs its first bound message with the key (``CredentialIDTests`` covers the remembered id).
     @discardableResult
     func enrol(userPresenceRequired: Bool = false, lookup: Bool = true) throws -> String {
         let key = SoftwareSigningKey(privateKey: P256.PrivateKey(), userPresenceRequired: userPresenceRequired)
@@ -36,7 +37,7 @@ struct PushFixture {
     }
 
     /// The requests sent, without the credential look-ups (the `GET` of the credential the SDK makes to learn the id
-    /// its bound messages name).
+    /// its bound messages name, when it remembers none).
     var sent: [TransportRequest] {
         transport.requests.filter { !($0.method == "GET" && [Self.credentialPath, Self.qrPath].contains($0.url.path)) }
     }
