@@ -33,7 +33,7 @@ final class RawConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port` (or [::1]:`port`); throws with the errno on failure (e.g. ECONNREFUSED).
-    init(port: Int, timeoutSeconds: Int = 10, ipv6: Bool = false) throws {
+    init(port: Int, timeoutSeconds: Int = 30, ipv6: Bool = false) throws {
         fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)

@@ -31,7 +31,7 @@ final class WebSocketClient: @unchecked Sendable {
     private(set) var responseBody: [UInt8] = []
 
     /// Connects and sends an upgrade request; read the answer with ``readHandshake()``.
-    init(port: Int, timeoutSeconds: Int = 10) throws {
+    init(port: Int, timeoutSeconds: Int = 30) throws {
         raw = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)
     }
 
