@@ -1,3 +1,5 @@
+import AssentCrypto
+
 /// One complete anonymous QR sign-in per flow, as five timed requests: the page opens a QR challenge with the
 /// tenant ID, the device claims it (signed over the challenge id), approves it (signed again), the page polls verify
 /// with its device code for the access token, and the backend validates that token.
