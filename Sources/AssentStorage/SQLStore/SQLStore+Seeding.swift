@@ -25,6 +25,30 @@ enum SeedQueries {
         return sql
     }
 
+    /// A batch's rows as values, table by table (made before the transaction starts).
+    struct Rows: Sendable {
+        let users, authenticators, actions, challenges, activations: [[StoreValue]]
+
+        init(_ batch: SeedBatch) {
+            users = batch.users.map(StoreRecords.userValues)
+            authenticators = batch.authenticators.map(StoreRecords.authenticatorValues)
+            actions = batch.actions.map(StoreRecords.actionValues)
+            challenges = batch.challenges.map(StoreRecords.challengeValues)
+            activations = batch.activations.map(StoreRecords.activationValues)
+        }
+    }
+
+    /// Inserts a batch's rows, users first (every other row names one); returns how many of each were new.
+    static func insert(_ rows: Rows, in db: some StoreConnection) throws -> SeedCounts {
+        SeedCounts(
+            users: try insert(rows.users, into: "users", columns: StoreRecords.userColumns, in: db),
+            authenticators: try insert(
+                rows.authenticators, into: "authenticators", columns: StoreRecords.authenticatorColumns, in: db),
+            actions: try insert(rows.actions, into: "actions", columns: StoreRecords.actionColumns, in: db),
+            challenges: try insert(rows.challenges, into: "challenges", columns: StoreRecords.challengeColumns, in: db),
+            activations: try insert(rows.activations, into: "activations", columns: StoreRecords.activationColumns, in: db))
+    }
+
     /// Inserts `rows` (each a record's values in `columns`' order) into `table`, a chunk per statement; returns how
     /// many were new.
     static func insert(
@@ -47,22 +71,7 @@ extension SQLStore {
     }
 
     package func insertSeedBatch(_ batch: SeedBatch) async throws -> SeedCounts {
-        let users = batch.users.map(StoreRecords.userValues)
-        let authenticators = batch.authenticators.map(StoreRecords.authenticatorValues)
-        let actions = batch.actions.map(StoreRecords.actionValues)
-        let challenges = batch.challenges.map(StoreRecords.challengeValues)
-        let activations = batch.activations.map(StoreRecords.activationValues)
-        return try await write { db in
-            // Users first: every other row names one (foreign keys).
-            SeedCounts(
-                users: try SeedQueries.insert(users, into: "users", columns: StoreRecords.userColumns, in: db),
-                authenticators: try SeedQueries.insert(
-                    authenticators, into: "authenticators", columns: StoreRecords.authenticatorColumns, in: db),
-                actions: try SeedQueries.insert(actions, into: "actions", columns: StoreRecords.actionColumns, in: db),
-                challenges: try SeedQueries.insert(
-                    challenges, into: "challenges", columns: StoreRecords.challengeColumns, in: db),
-                activations: try SeedQueries.insert(
-                    activations, into: "activations", columns: StoreRecords.activationColumns, in: db))
-        }
+        let rows = SeedQueries.Rows(batch)
+        return try await write { db in try SeedQueries.insert(rows, in: db) }
     }
 }
