@@ -102,26 +102,22 @@ struct SeedSummary: Encodable {
     let powerAuth: Bool
     /// Rows new in each table (0 for rows an earlier run with the same seed made).
     let inserted: SeedCounts
+    /// All of them.
+    let rows: Int
+    /// Wall-clock seconds, to the millisecond.
     let seconds: Double
+    let rowsPerSecond: Int
 
-    var rows: Int { inserted.total }
-    var rowsPerSecond: Double { seconds > 0 ? Double(rows) / seconds : 0 }
-
-    enum CodingKeys: String, CodingKey {
-        case tenantId, users, seedFingerprint, qr, powerAuth, inserted, seconds, rows, rowsPerSecond
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(tenantId, forKey: .tenantId)
-        try container.encode(users, forKey: .users)
-        try container.encode(seedFingerprint, forKey: .seedFingerprint)
-        try container.encode(qr, forKey: .qr)
-        try container.encode(powerAuth, forKey: .powerAuth)
-        try container.encode(inserted, forKey: .inserted)
-        try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
-        try container.encode(rows, forKey: .rows)
-        try container.encode(rowsPerSecond.rounded(), forKey: .rowsPerSecond)
+    init(
+        tenantId: String, users: Int, seedFingerprint: String, qr: Bool, powerAuth: Bool, inserted: SeedCounts,
+        seconds: Double
+    ) {
+        (self.tenantId, self.users, self.seedFingerprint, self.qr, self.powerAuth) =
+            (tenantId, users, seedFingerprint, qr, powerAuth)
+        self.inserted = inserted
+        rows = inserted.total
+        self.seconds = (seconds * 1000).rounded() / 1000
+        rowsPerSecond = seconds > 0 ? Int(Double(rows) / seconds) : 0
     }
 
     /// `seeded tenant T: N users (seed …, push[, qr][, powerauth]); new rows: …; R rows in S s (X rows/s)`.
@@ -130,6 +126,6 @@ struct SeedSummary: Encodable {
         return "seeded tenant \(tenantId): \(users) users (seed sha256:\(seedFingerprint), \(credentials.joined(separator: "+")));"
             + " new rows: \(inserted.users) users, \(inserted.authenticators) credentials, \(inserted.actions) actions,"
             + " \(inserted.challenges) challenges, \(inserted.activations) activations;"
-            + " \(rows) rows in \(String(format: "%.1f", seconds)) s (\(Int(rowsPerSecond)) rows/s)"
+            + " \(rows) rows in \(String(format: "%.1f", seconds)) s (\(rowsPerSecond) rows/s)"
     }
 }
