@@ -73,7 +73,9 @@ let package = Package(
             "AssentStorage", "AssentServerCore", "AssentLog", "AssentWire", "AssentCrypto", "AssentTestSupport",
         ]),
         .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
-        .testTarget(name: "AssentCLITests", dependencies: ["assent", "AssentServerCore", "AssentStorage", "AssentTestSupport"]),
+        .testTarget(name: "AssentCLITests", dependencies: [
+            "assent", "AssentServerCore", "AssentStorage", "AssentTestSupport", "AssentCrypto",
+        ]),
         .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
         // Golden JSON per wire model, read by path from Fixtures/.

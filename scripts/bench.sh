@@ -17,6 +17,9 @@
 #                      (first) server while assent-bench runs, with the bench's tenant (an attacker's load, for
 #                      the rate limits' figures; pair with BENCH_SERVER_ARGS="--rate-limits on"); its summary
 #                      goes to stderr at the end
+#   BENCH_SEED_USERS   N: before assentd starts, seed the throwaway database's tenant with N users
+#                      (assent admin seed; with --qr when qr-flow runs) and run push-flow and qr-flow as
+#                      them (assent-bench --seeded-users N)
 #   BENCH_SKIP_BUILD=1 use the existing release binaries
 #   BENCH_BIN          a folder holding the assentd and assent to measure instead of this checkout's release build
 #                      (e.g. another commit's .build/release, to compare two builds with the same load generator)
@@ -115,6 +118,43 @@ if [[ $store == postgres ]]; then
     say "PostgreSQL at $database"
 fi
 
+create_tenant() {
+    tenant_json=$("$bin/assent" admin tenant create --database "$database" --json) \
+        || { say "assent admin tenant create failed"; exit 1; }
+    # Read the fields without ever echoing the secret key.
+    read_field() {
+        python3 -c '
+import json, sys
+text, field = sys.stdin.read(), sys.argv[1]
+candidates = [text] + [line for line in reversed(text.splitlines()) if line.strip().startswith("{")]
+for candidate in candidates:
+    try:
+        value = json.loads(candidate).get(field)
+    except (ValueError, AttributeError):
+        continue
+    if isinstance(value, str) and value:
+        print(value)
+        sys.exit(0)
+sys.exit(1)' "$1" <<<"$tenant_json"
+    }
+    tenant_id=$(read_field tenantId) || { say "no tenantId in the output of assent admin tenant create --json"; exit 1; }
+    secret=$(read_field secretKey) || { say "no secretKey in the output of assent admin tenant create --json"; exit 1; }
+    unset tenant_json
+    say "tenant $tenant_id"
+}
+
+seed_users=${BENCH_SEED_USERS:-}
+bench_args=()
+if [[ -n $seed_users ]]; then
+    [[ $seed_users =~ ^[1-9][0-9]*$ ]] || { say "BENCH_SEED_USERS must be a positive whole number"; exit 2; }
+    # A seeded database is made before assentd starts, so the server opens it at its full size.
+    create_tenant
+    seed_flags=()
+    if [[ ,$scenarios, == *,qr-flow,* ]]; then seed_flags+=(--qr); fi
+    "$bin/assent" admin seed --database "$database" --tenant "$tenant_id" --users "$seed_users" \
+        ${seed_flags[@]+"${seed_flags[@]}"} >&2 || { say "assent admin seed failed"; exit 1; }
+fi
+
 urls=()
 for instance in $(seq "$instances"); do
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
@@ -155,29 +195,12 @@ PY
 done
 url=$(IFS=,; echo "${urls[*]}")
 
-# Created once the server is up, so the server has finished setting up the database.
-tenant_json=$("$bin/assent" admin tenant create --database "$database" --json) \
-    || { say "assent admin tenant create failed"; exit 1; }
-# Read the fields without ever echoing the secret key.
-read_field() {
-    python3 -c '
-import json, sys
-text, field = sys.stdin.read(), sys.argv[1]
-candidates = [text] + [line for line in reversed(text.splitlines()) if line.strip().startswith("{")]
-for candidate in candidates:
-    try:
-        value = json.loads(candidate).get(field)
-    except (ValueError, AttributeError):
-        continue
-    if isinstance(value, str) and value:
-        print(value)
-        sys.exit(0)
-sys.exit(1)' "$1" <<<"$tenant_json"
-}
-tenant_id=$(read_field tenantId) || { say "no tenantId in the output of assent admin tenant create --json"; exit 1; }
-secret=$(read_field secretKey) || { say "no secretKey in the output of assent admin tenant create --json"; exit 1; }
-unset tenant_json
-say "tenant $tenant_id"
+if [[ -n $seed_users ]]; then
+    bench_args+=(--seeded-users "$seed_users")
+else
+    # Created once the server is up, so the server has finished setting up the database.
+    create_tenant
+fi
 
 if [[ -n ${BENCH_QR_FLOOD:-} ]]; then
     python3 scripts/qr-flood.py "${urls[0]}" "$tenant_id" "$BENCH_QR_FLOOD" 127.0.0.2 &
@@ -190,7 +213,7 @@ fi
 # Run in the background and wait, so Ctrl-C or SIGTERM stops everything at once.
 ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id "$bench_bin/assent-bench" --url "$url" \
     --scenario "$scenarios" --concurrency "$concurrency" \
-    --duration "$duration" --warmup "$warmup" "$@" &
+    --duration "$duration" --warmup "$warmup" ${bench_args[@]+"${bench_args[@]}"} "$@" &
 bench_pid=$!
 unset secret
 status=0

@@ -60,6 +60,8 @@ enum AssentBench {
             secretAuthorization: "Basic " + Data((secret + ":").utf8).base64EncodedString(),
             usersPerConnection: configuration.usersPerConnection,
             tenantID: configuration.tenant,
+            seededUsers: configuration.seededUsers,
+            seed: configuration.seed,
             timeoutSeconds: configuration.timeoutSeconds,
             warmupSeconds: configuration.warmupSeconds,
             durationSeconds: configuration.durationSeconds)

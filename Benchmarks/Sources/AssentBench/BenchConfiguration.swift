@@ -1,3 +1,4 @@
+import AssentCrypto
 import Foundation
 
 /// Everything `assent-bench` is told, from flags and `ASSENT_BENCH_*` variables
@@ -18,6 +19,10 @@ struct BenchConfiguration: Sendable {
     var warmupSeconds = 2.0
     var timeoutSeconds = 10.0
     var usersPerConnection = 1000
+    /// `--seeded-users N`: push-flow and qr-flow sign as users `assent admin seed` made.
+    var seededUsers: Int?
+    /// The seed of those users (`--seed`, default ``SeededDevice/defaultSeed``).
+    var seed = SeededDevice.defaultSeed
     var json = false
 
     static let maxConcurrency = 4096
@@ -39,6 +44,11 @@ struct BenchConfiguration: Sendable {
           --warmup SECONDS     unrecorded warm-up per level (default 2)
           --timeout SECONDS    per-request socket timeout (default 10)
           --users N            distinct users per connection (default 1000)
+          --seeded-users N     push-flow and qr-flow sign as the N users `assent admin seed` made in the
+                               tenant (qr-flow needs them seeded with --qr) instead of enrolling a device
+                               per connection; each connection draws at random from its own slice
+                               (env ASSENT_BENCH_SEEDED_USERS)
+          --seed S             the seed they were made with (default "assent-seed"; env ASSENT_BENCH_SEED)
           --json               one JSON object per line instead of a Markdown table
           --list               list scenarios and exit
           --hmac-baseline      measure in process the HMAC cost of a PowerAuth look-ahead (for
@@ -54,6 +64,10 @@ struct BenchConfiguration: Sendable {
         configuration.url = environment["ASSENT_BENCH_URL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.secret = environment["ASSENT_BENCH_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.tenant = environment["ASSENT_BENCH_TENANT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let seeded = environment["ASSENT_BENCH_SEEDED_USERS"], !seeded.isEmpty {
+            configuration.seededUsers = try seededUsers(seeded)
+        }
+        if let seed = environment["ASSENT_BENCH_SEED"], !seed.isEmpty { configuration.seed = seed }
 
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -91,6 +105,11 @@ struct BenchConfiguration: Sendable {
                 let text = try value()
                 guard let number = Int(text), number > 0 else { throw .usage("--users takes a positive whole number") }
                 configuration.usersPerConnection = number
+            case "--seeded-users": configuration.seededUsers = try seededUsers(try value())
+            case "--seed":
+                let seed = try value()
+                guard !seed.isEmpty else { throw .usage("--seed must not be empty") }
+                configuration.seed = seed
             default:
                 // Never echo a value: it could be the secret.
                 throw .usage(name.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument (options start with --)")
@@ -109,6 +128,14 @@ struct BenchConfiguration: Sendable {
         if tenant?.isEmpty ?? true, let name = scenarios.first(where: { ScenarioCatalog.named($0)?.requiresTenant == true }) {
             throw .usage("scenario '\(name)' needs --tenant (or ASSENT_BENCH_TENANT): the tenant ID devices send")
         }
+        if let seededUsers, let most = concurrencies.max(), seededUsers < most {
+            throw .usage("--seeded-users \(seededUsers) is fewer than \(most) connections: each needs a user of its own")
+        }
+    }
+
+    private static func seededUsers(_ text: String) throws(BenchError) -> Int {
+        guard let number = Int(text), number > 0 else { throw .usage("--seeded-users takes a positive whole number") }
+        return number
     }
 
     private static func list(_ text: String, option: String) throws(BenchError) -> [String] {

@@ -1,3 +1,4 @@
+import AssentCrypto
 import Dispatch
 import Synchronization
 
@@ -15,6 +16,9 @@ struct LoadRunner: Sendable {
     var usersPerConnection: Int
     /// The tenant ID for scenarios that call the client API as a device.
     var tenantID: String?
+    /// `--seeded-users`, and the seed their keys derive from.
+    var seededUsers: Int? = nil
+    var seed = SeededDevice.defaultSeed
     var timeoutSeconds: Double
     var warmupSeconds: Double
     var durationSeconds: Double
@@ -48,7 +52,7 @@ struct LoadRunner: Sendable {
         for index in 0..<concurrency {
             let settings = ScenarioSettings(
                 connection: index, secretAuthorization: secretAuthorization, usersPerConnection: usersPerConnection,
-                tenantID: tenantID)
+                tenantID: tenantID, connections: concurrency, seededUsers: seededUsers, seed: seed)
             do {
                 let endpoint = endpoints[index % endpoints.count]
                 threads.append(try WorkerThread { [self] in work(S.self, endpoint: endpoint, settings: settings, state: state) })

@@ -7,6 +7,9 @@ import AssentCrypto
 /// Each connection has its own user (`bench-push-<connection>`) and its own P-256 device key, enrolled in
 /// ``prepare(_:)``, so a user never has more than one challenge open (the server caps open push challenges per user).
 /// The device signs between the `get` and `approve` steps: that signing is in the flow's latency, not in a step's.
+///
+/// With `--seeded-users N` nothing is enrolled: every flow draws a user of the connection's slice of the users
+/// `assent admin seed` made and signs with that user's derived push key (``SeededUsers``).
 struct PushFlowScenario: Scenario {
     static let name = "push-flow"
     static let summary = "a push sign-in: track, start, device get + approve (ECDSA P-256), verify, validate"
@@ -17,6 +20,7 @@ struct PushFlowScenario: Scenario {
 
     private let settings: ScenarioSettings
     private let device: Device
+    private let seeded: SeededUsers?
     private var counter = 0
 
     init(settings: ScenarioSettings) {
@@ -26,12 +30,14 @@ struct PushFlowScenario: Scenario {
         self.settings = settings
         // Made once per connection, so a retried setup enrols the same key again (re-enrolment is allowed).
         device = Device(tenantID: tenantID)
+        seeded = SeededUsers(settings)
     }
 
     private var userID: String { "bench-push-\(settings.connection)" }
 
     /// Enrols the connection's device for its user: a track with scope `add:authenticators`, then the push enrolment.
     mutating func prepare(_ connection: HTTPConnection) throws(BenchError) {
+        guard seeded == nil else { return }  // seeded users are enrolled already
         let track = try connection.send(
             .post("/v1/users/\(userID)/actions/enrol", authorization: settings.secretAuthorization,
                   json: #"{"scope":"add:authenticators"}"#))
@@ -51,6 +57,7 @@ struct PushFlowScenario: Scenario {
 
     mutating func runFlow(_ flow: FlowContext) throws(BenchError) {
         counter += 1
+        let (userID, device) = try seeded?.draw(.push, tenantID: device.tenantID) ?? (userID, device)
         let track = HTTPRequest.post(
             "/v1/users/\(userID)/actions/signIn", authorization: settings.secretAuthorization,
             json: #"{"ipAddress":"203.0.113.7","userAgent":"assent-bench","custom":{"n":\#(counter)}}"#)
@@ -67,13 +74,13 @@ struct PushFlowScenario: Scenario {
             try flow.perform(2, get, expecting: "the started \"challengeId\"") {
                 $0.jsonString(forKey: "challengeId") == challengeID ? () : nil
             }
-            let approve = try answer(challengeID, approved: true)
+            let approve = try answer(challengeID, approved: true, device: device)
             try flow.perform(3, approve, expecting: "\"isVerified\":true") {
                 $0.jsonBool(forKey: "isVerified") == true ? () : nil
             }
         } catch {
             // Close the challenge so failures do not pile up open challenges against the per-user cap.
-            if let deny = try? answer(challengeID, approved: false) { _ = try? flow.connection.send(deny) }
+            if let deny = try? answer(challengeID, approved: false, device: device) { _ = try? flow.connection.send(deny) }
             throw error
         }
 
@@ -90,7 +97,7 @@ struct PushFlowScenario: Scenario {
     }
 
     /// The device's signed answer to `challengeID`.
-    private func answer(_ challengeID: String, approved: Bool) throws(BenchError) -> HTTPRequest {
+    private func answer(_ challengeID: String, approved: Bool, device: Device) throws(BenchError) -> HTTPRequest {
         let body = JSONText.object([
             ("challengeId", JSONText.quoted(challengeID)),
             ("publicKey", JSONText.quoted(device.publicKey)),
@@ -118,9 +125,11 @@ extension PushFlowScenario {
         /// Base64url (no padding) of the UTF-8 of ``publicKey``, as `?publicKey=` carries it.
         let query: String
         let tenantAuthorization: String
+        let tenantID: String
 
         init(tenantID: String, key: P256.PrivateKey = P256.PrivateKey()) {
             self.key = key
+            self.tenantID = tenantID
             publicKey = Base64.encode(key.publicKey.spkiDER)
             query = Base64.encodeURL(Array(publicKey.utf8))
             tenantAuthorization = "Basic " + Base64.encodeURL(Array((tenantID + ":").utf8))

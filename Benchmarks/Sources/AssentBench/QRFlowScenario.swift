@@ -1,9 +1,14 @@
+import AssentCrypto
+
 /// One complete anonymous QR sign-in per flow, as five timed requests: the page opens a QR challenge with the
 /// tenant ID, the device claims it (signed over the challenge id), approves it (signed again), the page polls verify
 /// with its device code for the access token, and the backend validates that token.
 ///
 /// Each connection has its own user (`bench-qr-<connection>`) and device key, enrolled as a QR credential in
 /// ``prepare(_:)``. Signing happens between steps: it is in the flow's latency, not in a step's.
+///
+/// With `--seeded-users N` nothing is enrolled: every flow signs with the derived QR key of a user drawn from the
+/// connection's slice of the users `assent admin seed --qr` made (``SeededUsers``).
 struct QRFlowScenario: Scenario {
     static let name = "qr-flow"
     static let summary = "a QR sign-in: page start, device claim + approve (ECDSA P-256), page verify, validate"
@@ -14,6 +19,7 @@ struct QRFlowScenario: Scenario {
 
     private let settings: ScenarioSettings
     private let device: PushFlowScenario.Device
+    private let seeded: SeededUsers?
 
     init(settings: ScenarioSettings) {
         guard let tenantID = settings.tenantID else {
@@ -21,11 +27,13 @@ struct QRFlowScenario: Scenario {
         }
         self.settings = settings
         device = PushFlowScenario.Device(tenantID: tenantID)
+        seeded = SeededUsers(settings)
     }
 
     private var userID: String { "bench-qr-\(settings.connection)" }
 
     mutating func prepare(_ connection: HTTPConnection) throws(BenchError) {
+        guard seeded == nil else { return }  // seeded users are enrolled already
         let track = try connection.send(
             .post("/v1/users/\(userID)/actions/enrol", authorization: settings.secretAuthorization,
                   json: #"{"scope":"add:authenticators"}"#))
@@ -43,6 +51,7 @@ struct QRFlowScenario: Scenario {
     }
 
     mutating func runFlow(_ flow: FlowContext) throws(BenchError) {
+        let device = try seeded?.draw(.qrCode, tenantID: device.tenantID).device ?? device
         let start = HTTPRequest.post(
             "/v1/client/challenge/qr-code", authorization: device.tenantAuthorization, json: #"{"action":"signIn"}"#)
         let (challengeID, deviceCode) = try flow.perform(0, start, expecting: "a \"challengeId\" and \"deviceCode\"") {

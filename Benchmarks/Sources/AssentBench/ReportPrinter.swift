@@ -22,10 +22,12 @@ struct ReportPrinter {
                 ("url", JSONText.quoted(servers)),
                 ("warmupSeconds", number(configuration.warmupSeconds)),
                 ("durationSeconds", number(configuration.durationSeconds)),
+                ("seededUsers", configuration.seededUsers.map(String.init) ?? "null"),
             ]))
         } else {
             emit("Machine: \(machine.cores) cores, \(machine.cpuModel), \(machine.kernel)")
-            emit("Server\(endpoints.count > 1 ? "s" : ""): \(servers); warm-up \(seconds(configuration.warmupSeconds)), measured \(seconds(configuration.durationSeconds)) per row")
+            emit("Server\(endpoints.count > 1 ? "s" : ""): \(servers); warm-up \(seconds(configuration.warmupSeconds)), measured \(seconds(configuration.durationSeconds)) per row"
+                + (configuration.seededUsers.map { "; as \($0) seeded users" } ?? ""))
             emit("")
         }
     }

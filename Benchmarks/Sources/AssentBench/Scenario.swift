@@ -1,3 +1,5 @@
+import AssentCrypto
+
 /// A benchmark workload: a fixed sequence of HTTP steps (one flow) repeated in a
 /// closed loop on each connection.
 ///
@@ -41,4 +43,10 @@ struct ScenarioSettings: Sendable {
     var usersPerConnection: Int
     /// The tenant ID (`--tenant`); set whenever a scenario with ``Scenario/requiresTenant`` runs.
     var tenantID: String? = nil
+    /// How many connections the level runs (each owns a slice of the seeded users).
+    var connections = 1
+    /// `--seeded-users N`: sign as users `assent admin seed` made instead of enrolling a device per connection.
+    var seededUsers: Int? = nil
+    /// The seed those users' device keys derive from (`--seed`).
+    var seed = SeededDevice.defaultSeed
 }

@@ -214,6 +214,63 @@ private func field(_ key: String, in json: String) -> String? {
         _ = try BenchConfiguration.parse(["--url", "http://127.0.0.1:1", "--scenario", "track"], environment: ["ASSENT_BENCH_SECRET": "sk"])
     }
 
+    @Test func withSeededUsersEnrolsNothingAndSignsAsAUserOfItsOwnSlice() throws {
+        let server = try FakeServer(respond: assentLike())
+        let client = HTTPConnection(endpoint: try Endpoint.resolve("http://127.0.0.1:\(server.port)"), timeoutSeconds: 2)
+        var seededSettings = settings
+        (seededSettings.connection, seededSettings.connections, seededSettings.seededUsers) = (1, 2, 10)
+        seededSettings.seed = "s"
+        var scenario = PushFlowScenario(settings: seededSettings)
+        try scenario.prepare(client)
+        let flow = FlowContext(connection: client, stepCount: PushFlowScenario.steps.count)
+        for _ in 0..<4 { try scenario.runFlow(flow) }
+        server.finish(client)
+
+        let requests = server.received.all
+        #expect(requests.count == 4 * 6)  // no enrolment
+        for start in stride(from: 0, to: requests.count, by: 6) {
+            let track = requests[start], approve = requests[start + 3]
+            let user = try #require(track.path.split(separator: "/").dropFirst(2).first.map(String.init))
+            let index = try #require(Int(user.dropFirst("seed-user-".count)))
+            #expect(user == SeededDevice.userID(index) && (5..<10).contains(index))
+            let key = try SeededDevice.privateKey(seed: "s", index: index, credential: .push)
+            #expect(field("publicKey", in: approve.body) == Base64.encode(key.publicKey.spkiDER))
+            let signature = try #require(field("signature", in: approve.body).flatMap(Base64.decodeStrict))
+            #expect(key.publicKey.isValidSignature(signature, for: Array("c-1".utf8)))
+        }
+    }
+
+    @Test func seededSlicesAreDisjointAndCoverEveryUser() {
+        for (users, connections) in [(10, 3), (1000, 32), (32, 32), (1_000_000, 7)] {
+            let slices = (0..<connections).compactMap { connection in
+                SeededUsers(ScenarioSettings(
+                    connection: connection, secretAuthorization: "", usersPerConnection: 1, connections: connections,
+                    seededUsers: users))?.slice
+            }
+            #expect(slices.first?.lowerBound == 0 && slices.last?.upperBound == users)
+            #expect(zip(slices, slices.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            #expect(slices.allSatisfy { !$0.isEmpty })
+        }
+        #expect(SeededUsers(settings) == nil)
+    }
+
+    @Test func seededUsersComeFromTheFlagOrTheEnvironmentAndCoverEveryConnection() throws {
+        let base = ["--url", "http://127.0.0.1:1", "--scenario", "push-flow", "--tenant", "t", "--concurrency", "1,32"]
+        let environment = ["ASSENT_BENCH_SECRET": "sk"]
+        #expect(try BenchConfiguration.parse(base, environment: environment).seededUsers == nil)
+        let flagged = try BenchConfiguration.parse(base + ["--seeded-users", "1000", "--seed", "x"], environment: environment)
+        #expect(flagged.seededUsers == 1000 && flagged.seed == "x")
+        let fromEnvironment = try BenchConfiguration.parse(
+            base, environment: environment.merging(["ASSENT_BENCH_SEEDED_USERS": "64", "ASSENT_BENCH_SEED": "y"]) { $1 })
+        #expect(fromEnvironment.seededUsers == 64 && fromEnvironment.seed == "y")
+        #expect(throws: BenchError.usage("")) {
+            try BenchConfiguration.parse(base + ["--seeded-users", "31"], environment: environment)
+        }
+        #expect(throws: BenchError.usage("")) {
+            try BenchConfiguration.parse(base + ["--seeded-users", "0"], environment: environment)
+        }
+    }
+
     @Test func readsJSONBooleans() {
         func body(_ json: String) -> HTTPResponse { HTTPResponse(status: 200, body: Array(json.utf8)) }
         #expect(body(#"{"isValid" : true}"#).jsonBool(forKey: "isValid") == true)
