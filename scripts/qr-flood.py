@@ -20,6 +20,22 @@ import urllib.parse
 THREADS = 4
 
 
+def start(connection, host, port, source, headers, body, counts):
+    """Sends one anonymous QR start on `connection` (a new keep-alive one bound to `source` when None), counting its
+    status (or "error") in `counts`; returns the connection to reuse, None after an error."""
+    try:
+        if connection is None:
+            connection = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
+        connection.request("POST", "/v1/client/challenge/qr-code", body=body, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        counts[response.status] += 1
+        return connection
+    except (OSError, http.client.HTTPException):
+        counts["error"] += 1
+        return None
+
+
 def main():
     url, tenant, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
     source = sys.argv[4] if len(sys.argv) > 4 else "127.0.0.2"
@@ -40,17 +56,7 @@ def main():
             if due > now:
                 time.sleep(due - now)
             due += interval
-            try:
-                if connection is None:
-                    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10,
-                                                            source_address=(source, 0))
-                connection.request("POST", "/v1/client/challenge/qr-code", body=body, headers=headers)
-                response = connection.getresponse()
-                response.read()
-                local[response.status] += 1
-            except (OSError, http.client.HTTPException):
-                local["error"] += 1
-                connection = None
+            connection = start(connection, parsed.hostname, parsed.port, source, headers, body, local)
         with lock:
             counts.update(local)
 

@@ -1,22 +1,43 @@
 """Attacks that once worked against a real assentd, each tried again as an attacker would: each test is named after
 the attack and proves it now fails, on SQLite and PostgreSQL."""
 
-# --- V10, V2: enrolment tokens, anonymous QR expiry ---
+import base64
+import http.client
+import json
+import os
+import socket
+import stat
+import subprocess
+import tempfile
 import threading
+import time
+import urllib.parse
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
+import websocket
 from authsignal.client import AuthsignalClient
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
-from conftest import assent
+from conftest import BIN, Server, assent, free_port, postgres
 from device import Device, b64
+from powerauth_device import VAULT_UNLOCK_BODY, PowerAuthDevice
+from test_push import Tenant
+from test_qr import QRTenant, claim
+from test_scale_out import Pair, on
+from test_webhooks import Receiver, verify
+
+
+# --- V10, V2: enrolment tokens, anonymous QR expiry ---
 
 
 def _v10_tenant(server):
     created = assent("admin", "tenant", "create", "--database", server.database,
-                      "--name", "v10-" + uuid.uuid4().hex[:6])
+                     "--name", "v10-" + uuid.uuid4().hex[:6])
     # The tenant's PowerAuth application exists before any activation, as once one device has activated: it is the
     # tenant's, not an enrolment's, so the snapshots below compare only what a token enrols.
     assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", created["tenantId"])
@@ -93,21 +114,11 @@ def test_v10_concurrent_enrolments_of_every_kind_with_one_token_enrol_one(server
 # bidi characters in identifiers reached devices and /v1/validate. Every such string is refused 400 invalid_request at
 # input, before any store, and nothing changes. The WebSocket's CREATE_CHALLENGE is read by the same request type as
 # the HTTP start, so it refuses the same action codes with the same error.
-import base64 as v8_base64
-import json as v8_json
-import urllib.parse as v8_parse
-import uuid as v8_uuid
-
-import pytest as v8_pytest
-import requests as v8_requests
-import websocket as v8_websocket
-
-from test_qr import QRTenant as V8QRTenant, claim as v8_claim
 
 
-@v8_pytest.fixture(scope="module")
+@pytest.fixture(scope="module")
 def v8_tenant(server):
-    return V8QRTenant(server)
+    return QRTenant(server)
 
 
 def v8_refused(response, field=None):
@@ -121,11 +132,11 @@ def v8_refused(response, field=None):
 
 
 def v8_secret_basic(tenant):
-    return {"Authorization": "Basic " + v8_base64.b64encode((tenant.secret + ":").encode()).decode()}
+    return {"Authorization": "Basic " + base64.b64encode((tenant.secret + ":").encode()).decode()}
 
 
 def test_v8_nul_in_challenge_id_does_not_claim_the_real_challenge(v8_tenant, server):
-    device = v8_tenant.enrol(f"v8-{v8_uuid.uuid4().hex[:6]}")
+    device = v8_tenant.enrol(f"v8-{uuid.uuid4().hex[:6]}")
     real = v8_tenant.start(action="signIn")["challengeId"]
     forged = real + "\0junk"
     before = server.snapshot()
@@ -133,28 +144,27 @@ def test_v8_nul_in_challenge_id_does_not_claim_the_real_challenge(v8_tenant, ser
     r = device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=device.basic)
     v8_refused(r, "challengeId")
     assert server.snapshot() == before
-    assert v8_claim(device, real).status_code == 200, "the real challenge is still unclaimed"
+    assert claim(device, real).status_code == 200, "the real challenge is still unclaimed"
 
 
 def test_v8_nul_in_idempotency_key_does_not_collapse_two_actions(v8_tenant, server):
-    user = f"v8-{v8_uuid.uuid4().hex[:6]}"
+    user = f"v8-{uuid.uuid4().hex[:6]}"
     headers = {**v8_secret_basic(v8_tenant), "Content-Type": "application/json"}
     before = server.snapshot()
     for key in ["order-17\0first", "order-17\0second"]:
-        r = v8_requests.post(f"{server.api}/users/{user}/actions/signIn", headers=headers,
-                             data=v8_json.dumps({"idempotencyKey": key}))
+        r = requests.post(f"{server.api}/users/{user}/actions/signIn", headers=headers,
+                          data=json.dumps({"idempotencyKey": key}))
         v8_refused(r, "idempotencyKey")
     assert server.snapshot() == before
 
 
-@v8_pytest.mark.parametrize("field,value", [
+@pytest.mark.parametrize("field,value", [
     ("deviceName", "Alice's phone\x1b[2J"),
     ("deviceName", "phone\u202egnp.exe"),
     ("pushToken", "token\0other"),
 ])
 def test_v8_control_characters_in_enrolment_strings_are_refused_before_any_store(v8_tenant, server, field, value):
-    from device import Device
-    user = f"v8-{v8_uuid.uuid4().hex[:6]}"
+    user = f"v8-{uuid.uuid4().hex[:6]}"
     token = v8_tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
     before = server.snapshot()
     r = Device(server, v8_tenant.id).add(token, kind="push", **{field: value})
@@ -165,35 +175,35 @@ def test_v8_control_characters_in_enrolment_strings_are_refused_before_any_store
 def test_v8_nul_in_a_path_or_query_parameter_does_not_reach_the_real_challenge(v8_tenant, server):
     real = v8_tenant.start(action="signIn")["challengeId"]
     image = f"{server.api}/client/challenge/qr-code/{{}}/image.svg?tenant={{}}"
-    assert v8_requests.get(image.format(real, v8_tenant.id)).status_code == 200
+    assert requests.get(image.format(real, v8_tenant.id)).status_code == 200
     before = server.snapshot()
-    v8_refused(v8_requests.get(image.format(v8_parse.quote(real + "\0junk"), v8_tenant.id)), "challengeId")
-    v8_refused(v8_requests.get(image.format(real, v8_parse.quote(v8_tenant.id + "\0junk"))), "tenant")
+    v8_refused(requests.get(image.format(urllib.parse.quote(real + "\0junk"), v8_tenant.id)), "challengeId")
+    v8_refused(requests.get(image.format(real, urllib.parse.quote(v8_tenant.id + "\0junk"))), "tenant")
     assert server.snapshot() == before
 
 
 def test_v8_nul_in_the_tenant_id_of_the_basic_header_does_not_name_the_real_tenant(v8_tenant, server):
-    device = v8_tenant.enrol(f"v8-{v8_uuid.uuid4().hex[:6]}")
+    device = v8_tenant.enrol(f"v8-{uuid.uuid4().hex[:6]}")
     real = v8_tenant.start(action="signIn")["challengeId"]
-    forged = {"Authorization": "Basic " + v8_base64.b64encode((v8_tenant.id + "\0junk:").encode()).decode()}
+    forged = {"Authorization": "Basic " + base64.b64encode((v8_tenant.id + "\0junk:").encode()).decode()}
     before = server.snapshot()
     body = {"challengeId": real, "publicKey": device.public_key, "signature": device.sign(real)}
     r = device.session.post(device.url("qr-code/challenge/claim"), json=body, headers=forged)
     v8_refused(r)
     assert server.snapshot() == before
-    assert v8_claim(device, real).status_code == 200
+    assert claim(device, real).status_code == 200
 
 
-@v8_pytest.mark.parametrize("action", ["sign\u202eIn", "signIn\x07", "signIn\0x"])
+@pytest.mark.parametrize("action", ["sign\u202eIn", "signIn\x07", "signIn\0x"])
 def test_v9_websocket_start_refuses_control_characters_in_the_action_code(v8_tenant, server, action):
-    http = v8_requests.post(f"{server.api}/client/challenge/qr-code", json={"action": action}, headers=v8_tenant.basic)
+    http = requests.post(f"{server.api}/client/challenge/qr-code", json={"action": action}, headers=v8_tenant.basic)
     v8_refused(http)
     before = server.snapshot()
-    ws = v8_websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
-                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{v8_tenant.id}"])
+    ws = websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
+                                     subprotocols=["authsignal-ws", f"x.authsignal.tenant.{v8_tenant.id}"])
     try:
-        ws.send(v8_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": action}}))
-        answer = v8_json.loads(ws.recv())
+        ws.send(json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": action}}))
+        answer = json.loads(ws.recv())
     finally:
         ws.close()
     assert answer["type"] == "ERROR", answer
@@ -205,55 +215,45 @@ def test_v9_websocket_start_refuses_control_characters_in_the_action_code(v8_ten
 # These start assentd (or the CLI) on a data directory of their own: file modes concern the SQLite database and the
 # master key file beside it, so they run on SQLite only (with PostgreSQL there is no database file to protect, and the
 # key file checks are the same code).
-import os as files_os
-import socket as files_socket
-import stat as files_stat
-import subprocess as files_subprocess
-import tempfile as files_tempfile
-import time as files_time
-
-import pytest as files_pytest
-
-from conftest import BIN as FILES_BIN, Server as FilesServer, free_port as files_free_port
 
 
 # File modes concern the SQLite data directory (PostgreSQL has no database file here), so these tests run in the
 # SQLite round only: parametrized to it, nothing collected for PostgreSQL and skipped.
-files_sqlite_only = files_pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
+files_sqlite_only = pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
 
 
 def files_mode(path):
-    return files_stat.S_IMODE(files_os.stat(path).st_mode)
+    return stat.S_IMODE(os.stat(path).st_mode)
 
 
 def files_env():
     """The environment without a shared master key, so each test names (or creates) its own."""
-    env = dict(files_os.environ)
+    env = dict(os.environ)
     env.pop("ASSENT_MASTER_KEY_FILE", None)
     env.pop("ASSENT_MASTER_KEY", None)
     return env
 
 
 def files_umask_022():
-    files_os.umask(0o022)  # what a shell usually has: files would be world-readable unless Assent asks otherwise
+    os.umask(0o022)  # what a shell usually has: files would be world-readable unless Assent asks otherwise
 
 
 def files_write_key(path, mode):
     with open(path, "w") as f:
         f.write("BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=\n")
-    files_os.chmod(path, mode)
+    os.chmod(path, mode)
 
 
 def files_run_assentd(directory, key_file, timeout=15):
     """Starts assentd on a fresh SQLite database with `key_file`; returns (exit code or None if still running, output)."""
-    database = files_os.path.join(directory, "data", "assent.sqlite")
-    process = files_subprocess.Popen(
-        [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{files_free_port()}",
+    database = os.path.join(directory, "data", "assent.sqlite")
+    process = subprocess.Popen(
+        [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{free_port()}",
          "--database", database, "--master-key-file", key_file],
-        stdout=files_subprocess.PIPE, stderr=files_subprocess.STDOUT, env=files_env(), preexec_fn=files_umask_022)
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=files_env(), preexec_fn=files_umask_022)
     try:
         code = process.wait(timeout=timeout)
-    except files_subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired:
         process.terminate()
         process.wait(timeout=20)
         code = None
@@ -262,19 +262,19 @@ def files_run_assentd(directory, key_file, timeout=15):
 
 @files_sqlite_only
 def test_world_readable_master_key_is_refused(store):
-    with files_tempfile.TemporaryDirectory() as directory:
-        key = files_os.path.join(directory, "master.key")
+    with tempfile.TemporaryDirectory() as directory:
+        key = os.path.join(directory, "master.key")
         files_write_key(key, 0o644)
         code, output, database = files_run_assentd(directory, key)
         assert code not in (None, 0), f"assentd served with a world-readable master key:\n{output}"
         assert "readable by every user" in output and f"chmod 600 {key}" in output, output
-        assert not files_os.path.exists(database), "refused only after opening the database"
+        assert not os.path.exists(database), "refused only after opening the database"
 
 
 @files_sqlite_only
 def test_group_readable_master_key_starts_with_a_warning(store):
-    with files_tempfile.TemporaryDirectory() as directory:
-        key = files_os.path.join(directory, "master.key")
+    with tempfile.TemporaryDirectory() as directory:
+        key = os.path.join(directory, "master.key")
         files_write_key(key, 0o640)  # a secret mount's usual mode
         code, output, _ = files_run_assentd(directory, key, timeout=5)
         assert code is None, f"assentd refused a group-readable key:\n{output}"
@@ -284,23 +284,23 @@ def test_group_readable_master_key_starts_with_a_warning(store):
 
 @files_sqlite_only
 def test_data_directory_and_database_files_are_owner_only(store):
-    with files_tempfile.TemporaryDirectory() as directory:
-        database = files_os.path.join(directory, "data", "nested", "assent.sqlite")
-        port = files_free_port()
-        process = files_subprocess.Popen(
-            [files_os.path.join(FILES_BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database],
-            stdout=files_subprocess.DEVNULL, stderr=files_subprocess.DEVNULL, env=files_env(),
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "data", "nested", "assent.sqlite")
+        port = free_port()
+        process = subprocess.Popen(
+            [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=files_env(),
             preexec_fn=files_umask_022)
         try:
-            deadline = files_time.time() + 30
-            while not files_os.path.exists(database + "-shm") and files_time.time() < deadline:
+            deadline = time.time() + 30
+            while not os.path.exists(database + "-shm") and time.time() < deadline:
                 assert process.poll() is None, "assentd exited"
-                files_time.sleep(0.1)
+                time.sleep(0.1)
             # A write through the CLI while assentd serves the file (WAL): the -wal file holds data now.
-            files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create", "--database",
-                                  database, "--name", "Modes", "--json"], check=True, capture_output=True,
-                                 env=files_env(), timeout=60)
-            modes = {name: files_mode(files_os.path.join(directory, name)) for name in [
+            subprocess.run([os.path.join(BIN, "assent"), "admin", "tenant", "create", "--database",
+                            database, "--name", "Modes", "--json"], check=True, capture_output=True,
+                           env=files_env(), timeout=60)
+            modes = {name: files_mode(os.path.join(directory, name)) for name in [
                 "data", "data/nested", "data/nested/assent.sqlite", "data/nested/assent.sqlite-wal",
                 "data/nested/assent.sqlite-shm", "data/nested/master.key"]}
         finally:
@@ -313,12 +313,12 @@ def test_data_directory_and_database_files_are_owner_only(store):
 
 @files_sqlite_only
 def test_cli_creates_the_database_and_master_key_owner_only(store):
-    with files_tempfile.TemporaryDirectory() as directory:
-        database = files_os.path.join(directory, "cli", "assent.sqlite")
-        files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create", "--database",
-                              database, "--name", "Modes", "--json"], check=True, capture_output=True,
-                             env=files_env(), timeout=60, preexec_fn=files_umask_022)
-        modes = {name: files_mode(files_os.path.join(directory, name))
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "cli", "assent.sqlite")
+        subprocess.run([os.path.join(BIN, "assent"), "admin", "tenant", "create", "--database",
+                        database, "--name", "Modes", "--json"], check=True, capture_output=True,
+                       env=files_env(), timeout=60, preexec_fn=files_umask_022)
+        modes = {name: files_mode(os.path.join(directory, name))
                  for name in ["cli", "cli/assent.sqlite", "cli/master.key"]}
         assert modes == {"cli": 0o700, "cli/assent.sqlite": 0o600, "cli/master.key": 0o600}, \
             {k: oct(v) for k, v in modes.items()}
@@ -326,14 +326,14 @@ def test_cli_creates_the_database_and_master_key_owner_only(store):
 
 @files_sqlite_only
 def test_cli_refuses_a_world_readable_master_key(store):
-    with files_tempfile.TemporaryDirectory() as directory:
-        key = files_os.path.join(directory, "master.key")
+    with tempfile.TemporaryDirectory() as directory:
+        key = os.path.join(directory, "master.key")
         files_write_key(key, 0o604)
         env = files_env()
         env["ASSENT_MASTER_KEY_FILE"] = key
-        result = files_subprocess.run([files_os.path.join(FILES_BIN, "assent"), "admin", "tenant", "create",
-                                       "--database", files_os.path.join(directory, "assent.sqlite"), "--name", "K"],
-                                      capture_output=True, text=True, env=env, timeout=60)
+        result = subprocess.run([os.path.join(BIN, "assent"), "admin", "tenant", "create",
+                                 "--database", os.path.join(directory, "assent.sqlite"), "--name", "K"],
+                                capture_output=True, text=True, env=env, timeout=60)
         assert result.returncode != 0, result.stdout
         assert f"chmod 600 {key}" in result.stderr, result.stderr
 
@@ -344,22 +344,15 @@ def test_aborted_connection_flood_does_not_flood_the_log(server):
     # test does not wait for: WarningLimiterTests checks it with a manual clock).
     before = server.log_text().count('"msg":"libmicrohttpd"')
     for _ in range(200):
-        with files_socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
             s.sendall(b"POST /v1/client/user-authenticators/qr-code HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc")
-    files_time.sleep(1)
+    time.sleep(1)
     written = server.log_text().count('"msg":"libmicrohttpd"') - before
     assert written <= 10, f"{written} warning lines for 200 aborted connections"  # 0 if earlier tests used the minute
     assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
 
 
 # --- V11, HTTP edges: metrics access, request framing ---
-import json as v11_json
-import socket as v11_socket
-import tempfile as v11_tempfile
-
-import requests as v11_requests
-
-from conftest import Server as V11Server, free_port as v11_free_port
 
 
 def v11_not_found(response):
@@ -371,8 +364,8 @@ def v11_not_found(response):
 
 def v11_server(*extra):
     """A server of the test's own, started with `extra` flags; stop it with `.stop()` and clean `.tmp` up."""
-    tmp = v11_tempfile.TemporaryDirectory()
-    s = V11Server(tmp.name)
+    tmp = tempfile.TemporaryDirectory()
+    s = Server(tmp.name)
     s.tmp = tmp
     s.start(*extra)
     return s
@@ -384,24 +377,24 @@ def v11_stop(s):
 
 
 def test_v11_metrics_are_not_public_on_the_api_listener(server):
-    v11_not_found(v11_requests.get(server.url + "/metrics", timeout=10))
-    v11_not_found(v11_requests.get(server.url + "/metrics", headers={"Authorization": "Bearer guess"}, timeout=10))
-    assert v11_requests.get(server.url + "/healthz", timeout=10).status_code == 200, "/healthz stays public"
+    v11_not_found(requests.get(server.url + "/metrics", timeout=10))
+    v11_not_found(requests.get(server.url + "/metrics", headers={"Authorization": "Bearer guess"}, timeout=10))
+    assert requests.get(server.url + "/healthz", timeout=10).status_code == 200, "/healthz stays public"
 
 
 def test_v11_metrics_listener_serves_metrics_and_nothing_else():
-    port = v11_free_port()
+    port = free_port()
     s = v11_server("--metrics-listen", f"127.0.0.1:{port}")
     try:
         metrics = f"http://127.0.0.1:{port}"
-        v11_requests.post(s.api + "/validate", json={"token": "x"}, timeout=10)
-        r = v11_requests.get(metrics + "/metrics", timeout=10)
+        requests.post(s.api + "/validate", json={"token": "x"}, timeout=10)
+        r = requests.get(metrics + "/metrics", timeout=10)
         assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/plain")
         assert 'route="/v1/validate"' in r.text and "# TYPE" in r.text
         for path in ["/healthz", "/v1/validate", "/web/", "/metrics/x"]:
-            v11_not_found(v11_requests.get(metrics + path, timeout=10))
-        assert v11_requests.post(metrics + "/metrics", timeout=10).status_code == 405
-        v11_not_found(v11_requests.get(s.url + "/metrics", timeout=10))
+            v11_not_found(requests.get(metrics + path, timeout=10))
+        assert requests.post(metrics + "/metrics", timeout=10).status_code == 405
+        v11_not_found(requests.get(s.url + "/metrics", timeout=10))
     finally:
         v11_stop(s)
 
@@ -412,11 +405,11 @@ def test_v11_metrics_token_is_required_for_metrics_on_the_api_listener():
     try:
         for headers in [{}, {"Authorization": "Bearer wrong"}, {"Authorization": "Bearer " + token[:-1]},
                         {"Authorization": "Bearer " + token + "x"}, {"Authorization": "Basic " + token}]:
-            r = v11_requests.get(s.url + "/metrics", headers=headers, timeout=10)
+            r = requests.get(s.url + "/metrics", headers=headers, timeout=10)
             assert r.status_code == 401, (headers, r.text)
             assert r.headers["Content-Type"] == "application/json" and r.json()["errorCode"] == "unauthorized"
             assert r.headers["WWW-Authenticate"].startswith("Bearer")
-        r = v11_requests.get(s.url + "/metrics", headers={"Authorization": "Bearer " + token}, timeout=10)
+        r = requests.get(s.url + "/metrics", headers={"Authorization": "Bearer " + token}, timeout=10)
         assert r.status_code == 200 and "# TYPE" in r.text
         assert token not in s.log_text()
     finally:
@@ -426,7 +419,7 @@ def test_v11_metrics_token_is_required_for_metrics_on_the_api_listener():
 def v11_raw(port, request):
     """Sends exact bytes; returns (status, headers, body, closed, rest) where `closed` says whether the server closed the
     connection after its one response (instead of reading on, e.g. a smuggled request)."""
-    with v11_socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(request)
         data = b""
         while b"\r\n\r\n" not in data:
@@ -455,7 +448,7 @@ def v11_raw(port, request):
                 rest += chunk
         except ConnectionResetError:
             closed = True
-        except v11_socket.timeout:
+        except socket.timeout:
             pass
         return status, headers, body[:length], closed, rest
 
@@ -465,7 +458,7 @@ def v11_refused_framing(server, request):
     status, headers, body, closed, rest = v11_raw(server.port, request)
     assert status == 400, (status, body)
     assert headers["content-type"] == "application/json"
-    assert v11_json.loads(body)["errorCode"] == "invalid_request", body
+    assert json.loads(body)["errorCode"] == "invalid_request", body
     assert closed, "the connection is closed after the refusal"
     assert rest == b"", f"nothing answers the smuggled request: {rest!r}"
     assert server.snapshot() == before
@@ -493,9 +486,6 @@ def test_request_with_two_content_lengths_is_refused(server):
 # application key counted too, and one captured request replayed 20 times counted 19 failures). A failure now counts
 # only when the signature's possession component verifies, i.e. the device itself signed this very request with a
 # wrong PIN or biometry key; such a failure moves the counter past the value it used, so its replay counts nothing.
-import os as v3_os
-
-from powerauth_device import VAULT_UNLOCK_BODY as V3_VAULT_UNLOCK_BODY, PowerAuthDevice as V3PowerAuthDevice
 
 
 def _v3_device(server, *settings):
@@ -507,7 +497,7 @@ def _v3_device(server, *settings):
     powerauth = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant_id)
     sdk = AuthsignalClient(secret, api_url=server.api)
     token = sdk.track(f"v3-{uuid.uuid4().hex[:8]}", "enrol", {"scope": "add:authenticators"})["token"]
-    device = V3PowerAuthDevice(server.api, powerauth["masterPublicKey"], tenant_id)
+    device = PowerAuthDevice(server.api, powerauth["masterPublicKey"], tenant_id)
     device.activate(token)
     device.secret_basic = {"Authorization": "Basic " + b64((secret + ":").encode())}
     return device
@@ -523,11 +513,11 @@ def _v3_stranger_header(device, signature_type, application_key=None, version="3
     """What a stranger who knows the activation id (and the application key, sent in every header) can send."""
     components = len(signature_type.split("_"))
     if version == "3.0":
-        value = "-".join("%08d" % (int.from_bytes(v3_os.urandom(4), "big") % 10**8) for _ in range(components))
+        value = "-".join("%08d" % (int.from_bytes(os.urandom(4), "big") % 10**8) for _ in range(components))
     else:
-        value = b64(v3_os.urandom(16 * components))
+        value = b64(os.urandom(16 * components))
     return (f'PowerAuth pa_version="{version}", pa_activation_id="{device.activation_id}", '
-            f'pa_application_key="{application_key or device.application_key}", pa_nonce="{b64(v3_os.urandom(16))}", '
+            f'pa_application_key="{application_key or device.application_key}", pa_nonce="{b64(os.urandom(16))}", '
             f'pa_signature_type="{signature_type}", pa_signature="{value}"')
 
 
@@ -561,7 +551,7 @@ def test_v3_strangers_cannot_block_an_activation_with_random_signatures(server):
 
 def test_v3_wrong_application_key_is_not_counted(server):
     device = _v3_device(server)
-    other_key = b64(v3_os.urandom(16))
+    other_key = b64(os.urandom(16))
     for _ in range(6):
         _v3_refused(device.unlock_vault(_v3_stranger_header(device, "possession_knowledge", application_key=other_key)))
     # Not even the device's own wrong PIN under another application key counts.
@@ -628,7 +618,7 @@ def test_v3_legacy_3_0_signatures_are_refused_unless_the_tenant_enables_them(ser
 
 def test_v3_client_powerauth_endpoints_are_tenant_scoped(server):
     device = _v3_device(server)
-    challenge = {"activationId": device.activation_id, "challenge": b64(v3_os.urandom(16))}
+    challenge = {"activationId": device.activation_id, "challenge": b64(os.urandom(16))}
     anonymous = requests.post(server.api + "/client/activations/status", json=challenge, timeout=10)
     assert anonymous.status_code == 401 and anonymous.json()["errorCode"] == "unauthorized", anonymous.text
     other = {"Authorization": "Basic " + b64((server.other_tenant_id + ":").encode())}
@@ -636,10 +626,11 @@ def test_v3_client_powerauth_endpoints_are_tenant_scoped(server):
     assert foreign.status_code == 404 and foreign.json()["errorCode"] == "activation_not_found", foreign.text
     # Vault unlock too: without a tenant, or as another tenant, the device's own requests are refused and cost nothing.
     headers = {"Content-Type": "application/json", "X-PowerAuth-Authorization": device.vault_header(knowledge_key=bytes(16))}
-    r = requests.post(server.api + "/client/vault/unlock", data=V3_VAULT_UNLOCK_BODY, headers=headers, timeout=10)
+    r = requests.post(server.api + "/client/vault/unlock", data=VAULT_UNLOCK_BODY, headers=headers, timeout=10)
     assert r.status_code == 401 and r.json()["errorCode"] == "unauthorized", r.text
     headers["X-PowerAuth-Authorization"] = device.vault_header(knowledge_key=bytes(16))
-    r = requests.post(server.api + "/client/vault/unlock", data=V3_VAULT_UNLOCK_BODY, headers=dict(headers, **other), timeout=10)
+    r = requests.post(server.api + "/client/vault/unlock", data=VAULT_UNLOCK_BODY, headers=dict(headers, **other),
+                      timeout=10)
     _v3_refused(r)
     assert _v3_backend_view(server, device)["failedAttempts"] == 0
     assert device.status()["status"] == 3
@@ -647,18 +638,6 @@ def test_v3_client_powerauth_endpoints_are_tenant_scoped(server):
 
 
 # --- Push bombing: consecutive failed pushes throttle push starts; "this wasn't me" locks them ---
-import json as pb_json
-import os as pb_os
-import subprocess as pb_subprocess
-import tempfile as pb_tempfile
-import time as pb_time
-from concurrent.futures import ThreadPoolExecutor as PBPool
-
-import pytest as pb_pytest
-
-from conftest import BIN as PB_BIN, Server as PBServer
-from test_push import Tenant as PBTenant
-from test_webhooks import Receiver as PBReceiver, verify as pb_verify_webhook
 
 
 def pb_user():
@@ -708,7 +687,7 @@ def pb_reset_api(tenant, user):
 
 def pb_throttled(server):
     """A user whose three pushes were denied, with a fourth still open; returns it and the first Retry-After."""
-    tenant = PBTenant(server, "--max-pending-push", "5")
+    tenant = Tenant(server, "--max-pending-push", "5")
     user = pb_user()
     device = tenant.enrol(user)
     challenges = [pb_started(tenant, user)[1] for _ in range(4)]
@@ -734,12 +713,12 @@ def test_push_bombing_three_denials_throttle_new_push_starts(server):
 
 
 def test_push_bombing_wrong_codes_and_expiries_count_each_once(server):
-    tenant = PBTenant(server, "--number-matching", "on", "--challenge-timeout", "10", "--max-pending-push", "5")
+    tenant = Tenant(server, "--number-matching", "on", "--challenge-timeout", "10", "--max-pending-push", "5")
     user = pb_user()
     device = tenant.enrol(user)
     pb_started(tenant, user)
     pb_started(tenant, user)
-    pb_time.sleep(10.5)
+    time.sleep(10.5)
     # Two expiries counted (once: the second start does not count them again), not yet three.
     _, r = tenant.start(user)
     assert r.status_code == 200, r.text
@@ -752,7 +731,7 @@ def test_push_bombing_wrong_codes_and_expiries_count_each_once(server):
 
 
 def test_push_bombing_approval_resets_the_count(server):
-    tenant = PBTenant(server, "--max-pending-push", "5")
+    tenant = Tenant(server, "--max-pending-push", "5")
     user = pb_user()
     device = tenant.enrol(user)
     for approved in (False, False, True, False, False):
@@ -771,7 +750,7 @@ def test_push_bombing_approval_of_an_open_challenge_ends_the_throttle(server):
 
 
 def test_push_bombing_admin_push_reset_ends_the_throttle_cli_and_api(server):
-    tenant = PBTenant(server, "--max-pending-push", "5")
+    tenant = Tenant(server, "--max-pending-push", "5")
     user = pb_user()
     device = tenant.enrol(user)
     for reset in ("cli", "api"):
@@ -792,10 +771,10 @@ def test_push_bombing_admin_push_reset_ends_the_throttle_cli_and_api(server):
 
 
 def test_fraud_report_locks_push_and_fires_webhook(store):
-    receiver = PBReceiver()
-    with pb_tempfile.TemporaryDirectory() as directory:
-        s = PBServer(directory)
-        tenant = PBTenant(s, "--webhook-url", receiver.url, "--fraud-lock", "3600", "--max-pending-push", "5")
+    receiver = Receiver()
+    with tempfile.TemporaryDirectory() as directory:
+        s = Server(directory)
+        tenant = Tenant(s, "--webhook-url", receiver.url, "--fraud-lock", "3600", "--max-pending-push", "5")
         s.start("--webhook-retry", "1")
         try:
             user = pb_user()
@@ -812,15 +791,15 @@ def test_fraud_report_locks_push_and_fires_webhook(store):
             reported = [e for e in t["timeline"] if e["event"] == "push.fraud_reported"]
             assert len(reported) == 1 and reported[0]["userAuthenticatorId"] == device.authenticator_id, t
             # The backend hears of it through the webhook outbox, signed like every event.
-            deadline = pb_time.time() + 20
+            deadline = time.time() + 20
             hooks = []
-            while pb_time.time() < deadline and not hooks:
-                hooks = [(h, b) for h, b in receiver.received if pb_json.loads(b)["type"] == "push.fraud_reported"]
-                pb_time.sleep(0.1)
+            while time.time() < deadline and not hooks:
+                hooks = [(h, b) for h, b in receiver.received if json.loads(b)["type"] == "push.fraud_reported"]
+                time.sleep(0.1)
             assert len(hooks) == 1, receiver.received
             headers, body = hooks[0]
-            assert pb_verify_webhook(headers, body, tenant.secret)
-            event = pb_json.loads(body)
+            assert verify(headers, body, tenant.secret)
+            event = json.loads(body)
             assert event["tenantId"] == tenant.id
             assert event["data"]["userId"] == user and event["data"]["challengeId"] == challenge_id
             assert event["data"]["userAuthenticatorId"] == device.authenticator_id and event["data"]["lockedUntil"]
@@ -839,14 +818,14 @@ def test_fraud_report_locks_push_and_fires_webhook(store):
 
 
 def test_fraud_report_from_the_cli_not_me_locks_push(server):
-    tenant = PBTenant(server)
+    tenant = Tenant(server)
     user = pb_user()
-    with pb_tempfile.TemporaryDirectory() as home:
+    with tempfile.TemporaryDirectory() as home:
         def device(*args):
-            out = pb_subprocess.run([pb_os.path.join(PB_BIN, "assent"), "device", "push", *args, "--home", home, "--json"],
-                                    capture_output=True, text=True, timeout=60)
+            out = subprocess.run([os.path.join(BIN, "assent"), "device", "push", *args, "--home", home, "--json"],
+                                 capture_output=True, text=True, timeout=60)
             assert out.returncode == 0, out.stderr
-            return pb_json.loads(out.stdout)
+            return json.loads(out.stdout)
 
         token = tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
         device("enrol", "--url", server.url, "--tenant", tenant.id, "--token", token)
@@ -857,7 +836,7 @@ def test_fraud_report_from_the_cli_not_me_locks_push(server):
 
 
 def test_fraud_report_flipped_by_an_on_path_box_is_refused_for_a_bound_signature(server):
-    tenant = PBTenant(server)
+    tenant = Tenant(server)
     user = pb_user()
     device = tenant.enrol(user)
     _, challenge_id = pb_started(tenant, user)
@@ -875,22 +854,21 @@ def test_fraud_report_flipped_by_an_on_path_box_is_refused_for_a_bound_signature
     pb_started(tenant, user)
 
 
-@pb_pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
+@pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
 def test_push_bombing_state_holds_across_two_instances(store):
-    from test_scale_out import Pair, on
-    with pb_tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory() as directory:
         pair = Pair(directory)
         pair.start()
         try:
-            tenant = PBTenant(pair.a, "--max-pending-push", "5")
+            tenant = Tenant(pair.a, "--max-pending-push", "5")
             user = pb_user()
             device_a = tenant.enrol(user)
             device_b = on(device_a, pair.b)
-            tenant_b = PBTenant.__new__(PBTenant)
+            tenant_b = Tenant.__new__(Tenant)
             tenant_b.__dict__.update(tenant.__dict__, server=pair.b)
             # Three denials at once, through both instances: each counts.
             challenges = [pb_started(tenant, user)[1] for _ in range(3)]
-            with PBPool(3) as pool:
+            with ThreadPoolExecutor(3) as pool:
                 answers = list(pool.map(lambda x: (device_a if x[0] % 2 else device_b).answer(x[1], approved=False),
                                         enumerate(challenges)))
             assert [r.status_code for r in answers] == [200, 200, 200]
@@ -907,17 +885,6 @@ def test_push_bombing_state_holds_across_two_instances(store):
 
 
 # --- V5, V6, --dev: anonymous QR context, signing messages no stranger can evict, the development tenant ---
-import base64 as v5_base64
-import json as v5_json
-import os as v5_os
-import subprocess as v5_subprocess
-import tempfile as v5_tempfile
-import time as v5_time
-
-import pytest as v5_pytest
-import websocket as v5_websocket
-
-from conftest import BIN as V5_BIN, free_port as v5_free_port, postgres as v5_postgres
 
 
 class _V5Tenant:
@@ -927,7 +894,7 @@ class _V5Tenant:
         if settings:
             assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
         self.sdk = AuthsignalClient(created["secretKey"], api_url=server.api)
-        self.basic = {"Authorization": "Basic " + v5_base64.b64encode((self.id + ":").encode()).decode()}
+        self.basic = {"Authorization": "Basic " + base64.b64encode((self.id + ":").encode()).decode()}
 
     def enrol(self, kind="push"):
         user = f"v5-{uuid.uuid4().hex[:8]}"
@@ -971,11 +938,11 @@ def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(ser
         assert r.status_code == 403, r.text
         body = r.json()
         assert body["errorCode"] == "action_not_allowed" and "signIn" in body["errorDescription"], body
-    ws = v5_websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
-                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant.id}"])
+    ws = websocket.create_connection(f"ws://127.0.0.1:{server.port}/v1/ws-v1-challenge", timeout=10,
+                                     subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant.id}"])
     try:
-        ws.send(v5_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "payment"}}))
-        refused = v5_json.loads(ws.recv())
+        ws.send(json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "payment"}}))
+        refused = json.loads(ws.recv())
         assert refused["type"] == "ERROR" and refused["data"]["errorCode"] == "action_not_allowed", refused
     finally:
         ws.close()
@@ -984,7 +951,7 @@ def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(ser
     # The tenant widens its allowlist; then, and only then, the code may be named anonymously.
     assent("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant.id,
            "--anonymous-actions", "signIn,kioskSignIn")
-    v5_time.sleep(1.1)  # a tenant changed by the CLI is read again within a second
+    time.sleep(1.1)  # a tenant changed by the CLI is read again within a second
     widened = tenant.start_anonymous(action="kioskSignIn")
     assert widened.status_code == 200, widened.text
     assert tenant.start_anonymous(action="payment").status_code == 403
@@ -992,7 +959,7 @@ def test_v5_anonymous_qr_start_naming_an_action_off_the_allowlist_is_refused(ser
 
 def test_v5_anonymous_settings_are_set_over_the_server_api(server):
     tenant = _V5Tenant(server)
-    secret = {"Authorization": "Basic " + v5_base64.b64encode((tenant.sdk.api_secret_key + ":").encode()).decode()}
+    secret = {"Authorization": "Basic " + base64.b64encode((tenant.sdk.api_secret_key + ":").encode()).decode()}
     url = f"{server.api}/tenant/qr-code"
     assert requests.get(url, headers=secret, timeout=10).json() == {
         "anonymousActionCodes": ["signIn"], "anonymousApprovalFactor": None}
@@ -1014,13 +981,13 @@ def test_v5_anonymous_settings_are_set_over_the_server_api(server):
 
 
 def _v5_cli_device(home, *args, password=None, ok=True):
-    env = {"PATH": v5_os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
     if password is not None:
         env["ASSENT_DEVICE_PASSWORD"] = password
-    out = v5_subprocess.run([v5_os.path.join(V5_BIN, "assent"), "device", *args, "--home", v5_os.path.join(home, "d"),
-                             "--json"], capture_output=True, text=True, timeout=60, env=env, stdin=v5_subprocess.DEVNULL)
+    out = subprocess.run([os.path.join(BIN, "assent"), "device", *args, "--home", os.path.join(home, "d"),
+                          "--json"], capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert (out.returncode == 0) == ok, out.stderr + out.stdout
-    return v5_json.loads(out.stdout) if out.stdout.strip() else {}
+    return json.loads(out.stdout) if out.stdout.strip() else {}
 
 
 def test_v5_anonymous_approvals_follow_the_anonymous_approval_factor_whatever_the_action(server):
@@ -1029,7 +996,7 @@ def test_v5_anonymous_approvals_follow_the_anonymous_approval_factor_whatever_th
                        "kiosk:possession_knowledge", "--anonymous-approval-factor", "possession_biometry")
     master = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant.id)
     user = f"v5-{uuid.uuid4().hex[:6]}"
-    with v5_tempfile.TemporaryDirectory() as home:
+    with tempfile.TemporaryDirectory() as home:
         enrol = lambda: tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
         _v5_cli_device(home, "activate", "--url", server.url, "--tenant", tenant.id, "--token", enrol(),
                        "--master-public-key", master["masterPublicKey"], password="2468")
@@ -1120,25 +1087,25 @@ def test_v6_get_challenge_flood_does_not_withhold_public_custom_data(server):
 
 def _dev_run(database, *flags, timeout=5, env=None):
     """Starts assentd with `flags`; returns (exit code or None if it kept running, output)."""
-    command = [v5_os.path.join(V5_BIN, "assentd"), "--listen", f"127.0.0.1:{v5_free_port()}", "--database", database,
+    command = [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{free_port()}", "--database", database,
                *flags]
     key = {"PATH": "/usr/bin:/bin", "ASSENT_MASTER_KEY": "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="}
     try:  # still serving after `timeout` seconds: stopped (killed) by subprocess.run
-        done = v5_subprocess.run(command, stdout=v5_subprocess.PIPE, stderr=v5_subprocess.STDOUT, timeout=timeout,
-                                 env={**key, **(env or {})})
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
+                              env={**key, **(env or {})})
         return done.returncode, done.stdout.decode("utf-8", "replace")
-    except v5_subprocess.TimeoutExpired as running:
+    except subprocess.TimeoutExpired as running:
         return None, (running.output or b"").decode("utf-8", "replace")
 
 
-_dev_sqlite_only = v5_pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
-_dev_postgres_only = v5_pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
+_dev_sqlite_only = pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
+_dev_postgres_only = pytest.mark.parametrize("store", ["postgres"], indirect=True, scope="session")
 
 
 @_dev_sqlite_only
 def test_no_development_tenant_without_dev(store):
-    with v5_tempfile.TemporaryDirectory() as directory:
-        database = v5_os.path.join(directory, "assent.sqlite")
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "assent.sqlite")
         code, output = _dev_run(database)
         assert code is None, output
         assert "development tenant" not in output and "secret key" not in output, output
@@ -1149,9 +1116,9 @@ def test_no_development_tenant_without_dev(store):
 
 @_dev_sqlite_only
 def test_dev_creates_the_development_tenant_on_sqlite(store):
-    with v5_tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory() as directory:
         for index, (flags, env) in enumerate([(["--dev"], None), ([], {"ASSENT_DEV": "1"})]):
-            database = v5_os.path.join(directory, f"assent{index}.sqlite")
+            database = os.path.join(directory, f"assent{index}.sqlite")
             code, output = _dev_run(database, *flags, env=env)
             assert code is None, output
             assert "Created a development tenant" in output and "secret key:" in output, output
@@ -1161,7 +1128,7 @@ def test_dev_creates_the_development_tenant_on_sqlite(store):
 
 @_dev_postgres_only
 def test_dev_is_refused_on_postgresql(store):
-    database = v5_postgres().create_database()
+    database = postgres().create_database()
     for flags, env in [(["--dev"], None), ([], {"ASSENT_DEV": "yes"})]:
         code, output = _dev_run(database, *flags, env=env, timeout=15)
         assert code == 2, f"assentd served a PostgreSQL database with --dev:\n{output}"
@@ -1177,18 +1144,6 @@ def test_dev_is_refused_on_postgresql(store):
 # WITHOUT --allow-private-urls, and a listener on 127.0.0.1 standing for an internal service, which must never see a
 # connection. Nothing leaves loopback: every host named is an address literal or `localhost` (the hosts file and
 # libcurl answer those; no name server is asked).
-import json as v4_json
-import os as v4_os
-import socket as v4_socket
-import subprocess as v4_subprocess
-import tempfile as v4_tempfile
-import threading as v4_threading
-import time as v4_time
-
-import pytest as v4_pytest
-from cryptography.hazmat.primitives.asymmetric import rsa as v4_rsa
-
-from conftest import BIN as V4_BIN, Server as V4Server
 
 
 class V4Listener:
@@ -1196,13 +1151,13 @@ class V4Listener:
 
     def __init__(self, response=b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"):
         self.response = response
-        self.sock = v4_socket.socket()
+        self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
         self.port = self.sock.getsockname()[1]
         self.connections = 0
         self.running = True
-        v4_threading.Thread(target=self.serve, daemon=True).start()
+        threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
         while self.running:
@@ -1223,11 +1178,11 @@ class V4Listener:
         self.sock.close()
 
 
-@v4_pytest.fixture(scope="module")
+@pytest.fixture(scope="module")
 def v4(store):
     """A server that refuses private tenant URLs (no --allow-private-urls) and the internal listener."""
-    with v4_tempfile.TemporaryDirectory() as directory:
-        s = V4Server(directory)
+    with tempfile.TemporaryDirectory() as directory:
+        s = Server(directory)
         s.start("--push-retry", "0.2", "--webhook-retry", "1", allow_private_urls=False)
         listener = V4Listener()
         s.directory_path = directory
@@ -1254,10 +1209,10 @@ def v4_tenant(server):
 
 def v4_cli(*args, allow_private=False):
     """The CLI as an operator runs it, without ASSENT_ALLOW_PRIVATE_URLS unless asked."""
-    env = {k: v for k, v in v4_os.environ.items() if k != "ASSENT_ALLOW_PRIVATE_URLS"}
+    env = {k: v for k, v in os.environ.items() if k != "ASSENT_ALLOW_PRIVATE_URLS"}
     extra = ["--allow-private-urls"] if allow_private else []
-    return v4_subprocess.run([v4_os.path.join(V4_BIN, "assent"), *args, *extra, "--json"], capture_output=True,
-                             text=True, timeout=60, env=env)
+    return subprocess.run([os.path.join(BIN, "assent"), *args, *extra, "--json"], capture_output=True,
+                          text=True, timeout=60, env=env)
 
 
 def v4_refused(r):
@@ -1274,23 +1229,23 @@ def v4_cli_refused(out):
 
 
 def v4_service_account(directory, token_uri):
-    key = v4_rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     account = {"type": "service_account", "project_id": "v4-test", "private_key_id": "kid",
                "private_key": key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                                 serialization.NoEncryption()).decode(),
                "client_email": "push@v4-test.iam.gserviceaccount.com", "token_uri": token_uri}
-    path = v4_os.path.join(directory, f"sa-{uuid.uuid4().hex[:6]}.json")
+    path = os.path.join(directory, f"sa-{uuid.uuid4().hex[:6]}.json")
     with open(path, "w") as f:
-        v4_json.dump(account, f)
+        json.dump(account, f)
     return account, path
 
 
 def v4_wait(predicate, timeout=15):
-    deadline = v4_time.time() + timeout
-    while v4_time.time() < deadline:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
         if predicate():
             return True
-        v4_time.sleep(0.1)
+        time.sleep(0.1)
     return False
 
 
@@ -1368,7 +1323,7 @@ def test_v4_a_name_that_resolves_to_loopback_is_refused_when_connecting(v4):
     out = v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id, "--provider",
                  "webhook", "--webhook-url", f"http://localhost:{listener.port}/push", allow_private=True)
     assert out.returncode == 0, out.stderr
-    v4_time.sleep(1.1)  # assentd caches tenants for a second
+    time.sleep(1.1)  # assentd caches tenants for a second
     r = v4_push_start(server, tenant_id, secret)
     assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
     assert "delivery_failed" in r.json()["errorDescription"]
@@ -1376,7 +1331,7 @@ def test_v4_a_name_that_resolves_to_loopback_is_refused_when_connecting(v4):
     # Best effort: the start goes on, and the timeline says only delivery_failed.
     assert v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id,
                   "--webhook-best-effort", "on").returncode == 0
-    v4_time.sleep(1.1)
+    time.sleep(1.1)
     r = v4_push_start(server, tenant_id, secret)
     assert r.status_code == 200 and r.json()["deliveryResults"][0]["errorCode"] == "webhook_failed", r.text
     t = requests.get(f"{server.api}/challenges/{r.json()['challengeId']}/timeline", auth=(secret, ""), timeout=10)
@@ -1397,7 +1352,7 @@ def test_v4_tenant_webhooks_are_refused_when_connecting(v4):
     out = v4_cli("admin", "tenant", "settings", "--database", server.database, "--tenant", tenant_id,
                  "--webhook-url", f"http://127.0.0.1:{listener.port}/hooks", allow_private=True)
     assert out.returncode == 0, out.stderr
-    v4_time.sleep(1.1)
+    time.sleep(1.1)
     sdk = AuthsignalClient(secret, api_url=server.api)
     token = sdk.track("v4-hooked", "enrol", {"scope": "add:authenticators"})["token"]
     assert Device(server, tenant_id).add(token).status_code == 200  # authenticator.created goes to the outbox
@@ -1413,7 +1368,7 @@ def test_v4_fcm_token_uri_is_refused_when_connecting(v4):
     out = v4_cli("admin", "tenant", "push", "--database", server.database, "--tenant", tenant_id, "--provider", "fcm",
                  "--fcm-service-account", path, allow_private=True)
     assert out.returncode == 0, out.stderr
-    v4_time.sleep(1.1)
+    time.sleep(1.1)
     r = v4_push_start(server, tenant_id, secret, style="android", push_token="fcm-" + uuid.uuid4().hex)
     assert r.status_code == 200, r.text
     challenge = r.json()["challengeId"]
@@ -1440,7 +1395,7 @@ def test_v4_push_webhook_redirect_is_not_followed(server):
         r = requests.patch(f"{server.api}/tenant/push", auth=(secret, ""), timeout=10,
                            json={"provider": "webhook", "webhookUrl": f"http://127.0.0.1:{redirector.port}/push"})
         assert r.status_code == 200, r.text
-        v4_time.sleep(1.1)  # assentd caches tenants for a second
+        time.sleep(1.1)  # assentd caches tenants for a second
         r = v4_push_start(server, tenant_id, secret)
         assert r.status_code == 502 and r.json()["errorCode"] == "push_delivery_failed", r.text
         assert redirector.connections == 1 and internal.connections == 0, "the redirect was followed"
@@ -1450,9 +1405,7 @@ def test_v4_push_webhook_redirect_is_not_followed(server):
 
 
 # --- V1, V7: bound signatures (a scheme per credential, no downgrade, one purpose per signature), spent removals ---
-import base64 as bound_base64
 
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
 BOUND_P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 
@@ -1466,7 +1419,7 @@ class BoundTenant:
         if settings:
             assent("admin", "tenant", "settings", "--database", server.database, "--tenant", self.id, *settings)
         self.sdk = AuthsignalClient(created["secretKey"], api_url=server.api)
-        self.basic = {"Authorization": "Basic " + bound_base64.b64encode((self.id + ":").encode()).decode()}
+        self.basic = {"Authorization": "Basic " + base64.b64encode((self.id + ":").encode()).decode()}
 
     def token(self, user):
         return self.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
@@ -1545,7 +1498,7 @@ def test_v1_qr_claim_signature_is_refused_as_an_approval(server):
     challenge = tenant.start_qr()
     claim_signature = phone.sign(phone.claim_message(challenge["challengeId"]))
     claimed = bound_post(phone, "qr-code/challenge/claim", {"challengeId": challenge["challengeId"],
-                                                             "publicKey": phone.public_key, "signature": claim_signature})
+                                                            "publicKey": phone.public_key, "signature": claim_signature})
     assert claimed.status_code == 200, claimed.text
     # The box reuses the claim's signature as an approval, with and without it as the bound signature.
     approval = {"challengeId": challenge["challengeId"], "publicKey": phone.public_key, "approved": True,
@@ -1632,7 +1585,7 @@ def bound_replayed_remove(server, bound):
     bound_refused(bound_post(phone, "push/remove", captured))
     bound_refused(bound_post(phone, "qr-code/remove", captured))
     # Nor as ECDSA's other valid form of the same signature, (r, n - s).
-    r, s = decode_dss_signature(bound_base64.b64decode(captured["signature"]))
+    r, s = decode_dss_signature(base64.b64decode(captured["signature"]))
     negated = {**captured, "signature": b64(encode_dss_signature(r, BOUND_P256_ORDER - s))}
     bound_refused(bound_post(phone, "push/remove", negated))
     assert phone.get().status_code == 200 and phone.get("qr-code").status_code == 200
@@ -1653,18 +1606,6 @@ def test_v7_replayed_remove_after_reenrolment_is_refused_for_a_bound_credential(
 # unlock, failed verifications, WebSocket connections; trusted proxies ---
 # Each test starts a server of its own with `--rate-limits on` (the shared server runs with limits off: every test
 # client is 127.0.0.1). 127.0.0.2 is loopback too and serves as a second client address (bound as the source).
-import base64 as rl_base64
-import http.client as rl_http
-import json as rl_json
-import os as rl_os
-import socket as rl_socket
-import tempfile as rl_tempfile
-
-import pytest as rl_pytest
-import websocket as rl_websocket
-
-from conftest import Server as RLServer
-from test_qr import QRTenant as RLQRTenant, claim as rl_claim
 
 
 class RLResponse:
@@ -1672,14 +1613,14 @@ class RLResponse:
         self.status_code, self.headers, self.text = status, headers, body.decode("utf-8", "replace")
 
     def json(self):
-        return rl_json.loads(self.text)
+        return json.loads(self.text)
 
 
 def rl_request(server, method, path, body=None, headers=None, source="127.0.0.1"):
     """One request from `source` (a loopback address) on a fresh connection."""
-    connection = rl_http.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
     try:
-        data = None if body is None else rl_json.dumps(body)
+        data = None if body is None else json.dumps(body)
         connection.request(method, "/v1" + path, body=data,
                            headers={"Content-Type": "application/json", **(headers or {})})
         response = connection.getresponse()
@@ -1700,18 +1641,18 @@ def rl_limited(response, rule=None):
     assert int(response.headers["retry-after"]) >= 1, response.headers
 
 
-@rl_pytest.fixture
+@pytest.fixture
 def rl_servers(store):
     """Starts servers with limits on (and more flags); each gets a tenant `tenant_id`/`secret` and a Basic header."""
     started = []
 
     def start(*extra):
-        tmp = rl_tempfile.TemporaryDirectory()
-        s = RLServer(tmp.name)
+        tmp = tempfile.TemporaryDirectory()
+        s = Server(tmp.name)
         s.tmp = tmp
         created = assent("admin", "tenant", "create", "--database", s.database, "--name", "rl-" + uuid.uuid4().hex[:6])
         s.tenant_id, s.secret = created["tenantId"], created["secretKey"]
-        s.basic = {"Authorization": "Basic " + rl_base64.b64encode((s.tenant_id + ":").encode()).decode()}
+        s.basic = {"Authorization": "Basic " + base64.b64encode((s.tenant_id + ":").encode()).decode()}
         s.start("--rate-limits", "on", *extra)
         started.append(s)
         return s
@@ -1754,13 +1695,14 @@ def test_v2_anonymous_qr_starts_from_many_addresses_are_limited_per_tenant(rl_se
 def test_v2_anonymous_qr_start_flood_over_the_websocket_is_rate_limited(rl_servers):
     s = rl_servers("--rate-limit", "anonymous-qr-start-address=5/1h")
     before = rl_challenges(s)
-    ws = rl_websocket.create_connection(f"ws://127.0.0.1:{s.port}/v1/ws-v1-challenge", timeout=10,
-                                        subprotocols=["authsignal-ws", f"x.authsignal.tenant.{s.tenant_id}"])
+    ws = websocket.create_connection(f"ws://127.0.0.1:{s.port}/v1/ws-v1-challenge", timeout=10,
+                                     subprotocols=["authsignal-ws", f"x.authsignal.tenant.{s.tenant_id}"])
     try:
         answers = []
         for _ in range(8):
-            ws.send(rl_json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "signIn"}}))
-            answers.append(rl_json.loads(ws.recv()))
+            ws.send(json.dumps({"type": "CREATE_CHALLENGE",
+                                "data": {"challengeType": "QR_CODE", "actionCode": "signIn"}}))
+            answers.append(json.loads(ws.recv()))
     finally:
         ws.close()
     assert [a["type"] for a in answers] == ["CHALLENGE_CREATED"] * 5 + ["ERROR"] * 3, answers
@@ -1800,18 +1742,18 @@ def test_get_challenge_flood_is_rate_limited(rl_servers):
 
 def test_claim_flood_is_rate_limited(rl_servers):
     s = rl_servers("--rate-limit", "claim-key=10/1h,claim-address=15/1h")
-    tenant = RLQRTenant(s)
+    tenant = QRTenant(s)
     device = tenant.enrol("rl-claimer")
     other = tenant.enrol("rl-other")
     # A device guessing challenge ids: each guess costs a token whether or not the challenge exists.
-    statuses = rl_flood(12, lambda i: rl_claim(device, str(uuid.uuid4())))
+    statuses = rl_flood(12, lambda i: claim(device, str(uuid.uuid4())))
     assert statuses == [404] * 10 + [429] * 2, statuses
-    r = rl_claim(device, str(uuid.uuid4()))
+    r = claim(device, str(uuid.uuid4()))
     assert r.status_code == 429 and r.json()["errorCode"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
     # Another key from the same address has its own key bucket, until the address's runs out.
     challenge = tenant.start(action="signIn")
-    assert rl_claim(other, challenge["challengeId"]).status_code == 200
-    statuses = rl_flood(3, lambda i: rl_claim(other, str(uuid.uuid4())))
+    assert claim(other, challenge["challengeId"]).status_code == 200
+    statuses = rl_flood(3, lambda i: claim(other, str(uuid.uuid4())))
     assert 429 in statuses, statuses
     rl_limited(rl_request(s, "POST", "/client/user-authenticators/qr-code/challenge/claim",
                           {"challengeId": "x", "publicKey": other.public_key, "signature": "x"}, other.basic),
@@ -1820,7 +1762,7 @@ def test_claim_flood_is_rate_limited(rl_servers):
 
 def test_activation_status_flood_is_rate_limited(rl_servers):
     s = rl_servers("--rate-limit", "activation-status-activation=10/1h")
-    body = {"activationId": str(uuid.uuid4()), "challenge": rl_base64.b64encode(rl_os.urandom(16)).decode()}
+    body = {"activationId": str(uuid.uuid4()), "challenge": base64.b64encode(os.urandom(16)).decode()}
     statuses = rl_flood(12, lambda i: rl_request(s, "POST", "/client/activations/status", body, s.basic))
     assert statuses == [404] * 10 + [429] * 2, statuses
     rl_limited(rl_request(s, "POST", "/client/activations/status", body, s.basic), "activation-status-activation")
@@ -1830,9 +1772,9 @@ def test_activation_status_flood_is_rate_limited(rl_servers):
 
 
 def rl_forged_header(activation_id):
-    signature = rl_base64.b64encode(rl_os.urandom(16)).decode()
+    signature = base64.b64encode(os.urandom(16)).decode()
     return (f'PowerAuth pa_version="3.3", pa_activation_id="{activation_id}", pa_application_key="'
-            f'{rl_base64.b64encode(rl_os.urandom(16)).decode()}", pa_nonce="{rl_base64.b64encode(rl_os.urandom(16)).decode()}", '
+            f'{base64.b64encode(os.urandom(16)).decode()}", pa_nonce="{base64.b64encode(os.urandom(16)).decode()}", '
             f'pa_signature_type="possession_knowledge", pa_signature="{signature}"')
 
 
@@ -1862,18 +1804,18 @@ def test_websocket_connections_per_address_are_rate_limited(rl_servers):
     s = rl_servers("--rate-limit", "websocket-address=5/1h")
 
     def connect(source="127.0.0.1"):
-        sock = rl_socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(source, 0))
-        return rl_websocket.create_connection(
+        sock = socket.create_connection(("127.0.0.1", s.port), timeout=10, source_address=(source, 0))
+        return websocket.create_connection(
             f"ws://127.0.0.1:{s.port}/v1/ws-v1-challenge", timeout=10, socket=sock,
             subprotocols=["authsignal-ws", f"x.authsignal.tenant.{s.tenant_id}"])
     for _ in range(5):
         connect().close()
-    with rl_pytest.raises(rl_websocket.WebSocketBadStatusException) as refused:
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
         connect()
     assert refused.value.status_code == 429
     headers = {k.lower(): v for k, v in (refused.value.resp_headers or {}).items()}
     assert int(headers["retry-after"]) >= 1, headers
-    assert rl_json.loads(refused.value.resp_body)["errorCode"] == "rate_limited"
+    assert json.loads(refused.value.resp_body)["errorCode"] == "rate_limited"
     connect("127.0.0.2").close()
 
 
@@ -1893,10 +1835,10 @@ def test_trusted_proxy_forwarded_addresses_count_separately_and_untrusted_ones_a
     assert [start(f"198.51.100.{10 + i}", source="127.0.0.2").status_code for i in range(3)] == [200] * 3
     rl_limited(start("198.51.100.99", source="127.0.0.2"))
     # The IP a device sees on a QR claim is the real client's.
-    tenant = RLQRTenant(s)
+    tenant = QRTenant(s)
     device = tenant.enrol("rl-proxied")
     started = start("198.51.100.3", basic=tenant.basic).json()
-    claimed = rl_claim(device, started["challengeId"])
+    claimed = claim(device, started["challengeId"])
     assert claimed.status_code == 200 and claimed.json()["ipAddress"] == "198.51.100.3", claimed.text
 
 

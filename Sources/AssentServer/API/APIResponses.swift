@@ -37,10 +37,6 @@ enum APIResponses {
             var response = HTTPResponse.error(error.code.status, code: error.code.wire, description: error.reason)
             if let seconds = error.retryAfterSeconds { response.headers.replace("Retry-After", String(seconds)) }
             return response
-        case let error as RateLimitExceeded:
-            var response = HTTPResponse.error(429, code: RateLimitExceeded.wireCode, description: error.reason)
-            response.headers.replace("Retry-After", String(error.retryAfterSeconds))
-            return response
         case let error as StoreError where error.code == .busy:
             logger.repeatedWarning("database busy", ["requestId": .string(request.requestID), "error": .string(error.description)])
             return .error(503, code: AssentError.Code.unavailable.wire, description: "The database is busy; try again.")

@@ -13,7 +13,7 @@ extension AssentError.Code {
         // The challenge has expired or was already answered: 409 would hide which, 410 says "gone".
         case .challengeClosed: 410
         case .unsupportedMediaType: 415
-        case .tooManyRequests, .pushThrottled, .pushLocked: 429
+        case .tooManyRequests, .rateLimited, .pushThrottled, .pushLocked: 429
         case .pushDeliveryFailed: 502
         case .unavailable: 503
         default: 500

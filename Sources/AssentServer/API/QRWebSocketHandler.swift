@@ -117,12 +117,9 @@ final class QRWebSocketHandler: WebSocketHandler {
                 "qrPayload": QRPayload(tenantID: session.tenant.id, challengeID: challenge.id).text,
             ]])
         } catch let error as AssentError {
-            send(socket, ["type": "ERROR", "data": ["errorCode": error.code.wire, "errorDescription": error.reason]])
-        } catch let error as RateLimitExceeded {
-            send(socket, ["type": "ERROR", "data": [
-                "errorCode": RateLimitExceeded.wireCode, "errorDescription": error.reason,
-                "retryAfter": error.retryAfterSeconds,
-            ]])
+            var data: [String: Any] = ["errorCode": error.code.wire, "errorDescription": error.reason]
+            if let seconds = error.retryAfterSeconds { data["retryAfter"] = seconds }
+            send(socket, ["type": "ERROR", "data": data])
         } catch {
             logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
             send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])

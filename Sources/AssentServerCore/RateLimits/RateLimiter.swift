@@ -52,7 +52,7 @@ package final class RateLimiter: Sendable {
     package var isEnabled: Bool { policy.enabled }
 
     /// Takes one token from the bucket of `rule` for `subject`, or throws when it is empty.
-    package func take(_ rule: RateLimitRule, _ subject: String) throws(RateLimitExceeded) {
+    package func take(_ rule: RateLimitRule, _ subject: String) throws(AssentError) {
         guard policy.enabled else { return }
         let limit = policy.limit(rule)
         let key = Key(rule: rule, subject: subject)
@@ -68,7 +68,7 @@ package final class RateLimiter: Sendable {
             buckets[key] = bucket
             return nil
         }
-        if let wait { throw RateLimitExceeded(rule: rule, retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
+        if let wait { throw .rateLimited(rule, retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
     }
 
     /// Gives back a token taken with ``take(_:_:)`` for something that, in the end, did not count (a verification
