@@ -45,6 +45,7 @@ RULES = {
     "assent": ["the HTTP server", "epoll", "libcurl"],
     "AssentServerCore": ["the HTTP server", "epoll", "a database driver", "libcurl"],
     "AssentLog": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+    "AssentSync": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
 }
 
 
@@ -52,6 +53,7 @@ DOT_FILE = os.path.join(ROOT, "docs", "module-graph.dot")
 
 # How each kind of target is drawn.
 LAYERS = [
+    ("both sides", {"AssentSync"}, "#ead1dc"),
     ("SDK side (library products)", {"AssentCrypto", "AssentWire", "Assent", "AssentTesting"}, "#d9ead3"),
     ("server side", {"AssentLog", "AssentHTTP", "AssentQRRender", "AssentServerCore", "AssentStorage", "AssentHTTPClient",
                      "AssentServer"}, "#cfe2f3"),

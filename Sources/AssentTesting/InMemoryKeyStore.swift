@@ -1,5 +1,5 @@
 public import Assent
-import Synchronization
+import AssentSync
 
 /// A ``Assent/KeyStore`` that keeps keys and secrets in this process's memory only, for tests: nothing is written to
 /// disk and everything is gone when the store is released. Names are checked as every key store checks them.
@@ -13,8 +13,8 @@ import Synchronization
 /// It is not part of the `Assent` product on purpose: an app keeps its keys in the platform's key store (or
 /// ``Assent/FileKeyStore``), never in memory.
 public final class InMemoryKeyStore: KeyStore {
-    private let keys = Mutex<[String: SoftwareSigningKey]>([:])
-    private let secrets = Mutex<[String: [UInt8]]>([:])
+    private let keys = AssentLock<[String: SoftwareSigningKey]>([:])
+    private let secrets = AssentLock<[String: [UInt8]]>([:])
 
     /// An empty store.
     public init() {}
