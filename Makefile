@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize clean
+.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize sanitize-address sanitize-thread clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -64,14 +64,25 @@ fuzz: deps
 	$(SWIFT) build --product AssentFuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh .build/fuzz/debug/AssentFuzz
 
-# The Swift suites under AddressSanitizer, run by hand (not in CI), in a build of their own (.build/asan). The
-# suppressions cover toolchain code only (Tests/Sanitizers/); leak reports are off, since the Swift runtime's
-# once-allocated globals are all LeakSanitizer finds. ThreadSanitizer is not run yet: it cannot see
-# Synchronization.Mutex on Linux, so it needs a pthread-backed lock in its build first.
-sanitize: deps
+# The Swift suites under AddressSanitizer and ThreadSanitizer, run by hand (not in CI), each in a build of its own
+# (.build/asan, .build/tsan). The suppressions cover toolchain code only (Tests/Sanitizers/). AddressSanitizer: leak
+# reports are off, since the Swift runtime's once-allocated globals are all LeakSanitizer finds. ThreadSanitizer: built
+# with -DTSAN_LOCKS, so AssentLock (Sources/AssentSync) locks a pthread mutex TSan can see instead of
+# Synchronization.Mutex, whose raw futex it cannot see on Linux; any report fails the run (TSan's exit code 66).
+# SANITIZE_FILTER passes --filter to both runs, to bound the time (e.g. SANITIZE_FILTER=AssentStorageTests).
+SANITIZE_FILTER ?=
+SANITIZE_TEST_FLAGS = $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt:detect_leaks=0 \
-		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_TEST_FLAGS)
+
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS
+	TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/tsan-suppressions.txt:halt_on_error=0:second_deadlock_stack=1 \
+		$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS $(SANITIZE_TEST_FLAGS)
 
 clean:
 	rm -rf .build Benchmarks/.build
