@@ -81,17 +81,21 @@ sanitize-address: deps
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_TEST_FLAGS)
 
 # One test module at a time: the whole suite at once under TSan's slowdown starves this 2-core machine's cooperative
-# pool, and timing-bounded tests (idle timeouts, WebSocket pings) then fail for want of CPU, not for a race.
+# pool, and timing-bounded tests (idle timeouts, WebSocket pings) then fail for want of CPU, not for a race. Reports go
+# to .build/tsan/reports/ (log_path), from the test process and from every assentd and assent process the tests start
+# (they pass TSAN_OPTIONS on), and any report fails the run.
 TSAN_MODULES ?= AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests AssentServerCoreTests \
 	AssentStorageTests AssentHTTPClientTests AssentServerTests AssentTests AssentTestingTests AssentCLITests AssentFuzzTests
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS
-	@failed=""; for module in $(TSAN_MODULES); do \
+	@rm -rf .build/tsan/reports && mkdir -p .build/tsan/reports; failed=""; for module in $(TSAN_MODULES); do \
 		echo "== ThreadSanitizer: $$module"; \
-		TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/tsan-suppressions.txt:halt_on_error=0:second_deadlock_stack=1 \
+		TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/tsan-suppressions.txt:halt_on_error=0:second_deadlock_stack=1:log_path=$(CURDIR)/.build/tsan/reports/tsan \
 			$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS \
 			--filter "^$$module\\." || failed="$$failed $$module"; \
 	done; \
+	for report in .build/tsan/reports/*; do [ -e "$$report" ] || continue; \
+		echo "== $$report"; grep -h "SUMMARY" "$$report"; failed="$$failed (report $$report)"; done; \
 	if [ -n "$$failed" ]; then echo "ThreadSanitizer: failures or reports in$$failed"; exit 1; fi
 
 clean:
