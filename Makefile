@@ -84,7 +84,7 @@ sanitize-address: deps
 # pool, and timing-bounded tests (idle timeouts, WebSocket pings) then fail for want of CPU, not for a race. Reports go
 # to .build/tsan/reports/ (log_path), from the test process and from every assentd and assent process the tests start
 # (they pass TSAN_OPTIONS on), and any report fails the run.
-TSAN_MODULES ?= AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests AssentServerCoreTests \
+TSAN_MODULES ?= AssentSyncTests AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests AssentServerCoreTests \
 	AssentStorageTests AssentHTTPClientTests AssentServerTests AssentTests AssentTestingTests AssentCLITests AssentFuzzTests
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS

@@ -64,6 +64,7 @@ let package = Package(
         .target(name: "AssentTestSupport", dependencies: ["AssentSync"], path: "Tests/AssentTestSupport"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentTestSupport"]),
+        .testTarget(name: "AssentSyncTests", dependencies: ["AssentSync"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentSync", "AssentLog"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto"]),
         .testTarget(name: "AssentServerTests", dependencies: [
