@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize clean
+.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize sanitize-address sanitize-thread clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -64,14 +64,39 @@ fuzz: deps
 	$(SWIFT) build --product AssentFuzz --scratch-path .build/fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh .build/fuzz/debug/AssentFuzz
 
-# The Swift suites under AddressSanitizer, run by hand (not in CI), in a build of their own (.build/asan). The
-# suppressions cover toolchain code only (Tests/Sanitizers/); leak reports are off, since the Swift runtime's
-# once-allocated globals are all LeakSanitizer finds. ThreadSanitizer is not run yet: it cannot see
-# Synchronization.Mutex on Linux, so it needs a pthread-backed lock in its build first.
-sanitize: deps
+# The Swift suites under AddressSanitizer and ThreadSanitizer, run by hand (not in CI), each in a build of its own
+# (.build/asan, .build/tsan). The suppressions cover toolchain code only (Tests/Sanitizers/). AddressSanitizer: leak
+# reports are off, since the Swift runtime's once-allocated globals are all LeakSanitizer finds. ThreadSanitizer: built
+# with -DTSAN_LOCKS, so AssentLock (Sources/AssentSync) locks a pthread mutex TSan can see instead of
+# Synchronization.Mutex, whose raw futex it cannot see on Linux; any report fails the run (TSan's exit code 66).
+# SANITIZE_FILTER passes --filter to the AddressSanitizer run and TSAN_MODULES picks the ThreadSanitizer run's test
+# modules, to bound the time (e.g. SANITIZE_FILTER=AssentStorageTests TSAN_MODULES=AssentStorageTests).
+SANITIZE_FILTER ?=
+SANITIZE_TEST_FLAGS = $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt:detect_leaks=0 \
-		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_TEST_FLAGS)
+
+# One test module at a time: the whole suite at once under TSan's slowdown starves this 2-core machine's cooperative
+# pool, and timing-bounded tests (idle timeouts, WebSocket pings) then fail for want of CPU, not for a race. Reports go
+# to .build/tsan/reports/ (log_path), from the test process and from every assentd and assent process the tests start
+# (they pass TSAN_OPTIONS on), and any report fails the run.
+TSAN_MODULES ?= AssentSyncTests AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests AssentServerCoreTests \
+	AssentStorageTests AssentHTTPClientTests AssentServerTests AssentTests AssentTestingTests AssentCLITests AssentFuzzTests
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS
+	@rm -rf .build/tsan/reports && mkdir -p .build/tsan/reports; failed=""; for module in $(TSAN_MODULES); do \
+		echo "== ThreadSanitizer: $$module"; \
+		TSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/tsan-suppressions.txt:halt_on_error=0:second_deadlock_stack=1:log_path=$(CURDIR)/.build/tsan/reports/tsan \
+			$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS \
+			--filter "^$$module\\." || failed="$$failed $$module"; \
+	done; \
+	for report in .build/tsan/reports/*; do [ -e "$$report" ] || continue; \
+		echo "== $$report"; grep -h "SUMMARY" "$$report"; failed="$$failed (report $$report)"; done; \
+	if [ -n "$$failed" ]; then echo "ThreadSanitizer: failures or reports in$$failed"; exit 1; fi
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -28,28 +28,32 @@ let package = Package(
         // libcurl's variadic calls, for the server's push delivery only (so the SDK and crypto never link libcurl).
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
 
+        // The lock every module uses instead of `Synchronization.Mutex` (pthread-backed in the ThreadSanitizer build).
+        .target(name: "AssentSync"),
+
         // The SDK side: crypto, the wire models both sides import, the SDK.
         .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CCryptoShims"]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
-        .target(name: "Assent", dependencies: ["AssentCrypto", "AssentWire"]),
+        .target(name: "Assent", dependencies: ["AssentSync", "AssentCrypto", "AssentWire"]),
         // What an SDK user's tests need (fake transport, in-memory key store, manual clock), outside the SDK product.
-        .target(name: "AssentTesting", dependencies: ["Assent", "AssentCrypto"]),
+        .target(name: "AssentTesting", dependencies: ["AssentSync", "Assent", "AssentCrypto"]),
 
         // The server side, one module per dependency boundary (see docs/architecture.md).
-        .target(name: "AssentLog"),
-        .target(name: "AssentHTTP", dependencies: ["AssentLog", "AssentCrypto", "CMicroHTTPD", "CHTTPShims"]),
+        .target(name: "AssentLog", dependencies: ["AssentSync"]),
+        .target(name: "AssentHTTP", dependencies: ["AssentSync", "AssentLog", "AssentCrypto", "CMicroHTTPD", "CHTTPShims"]),
         .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
-        .target(name: "AssentServerCore", dependencies: ["AssentCrypto", "AssentWire", "AssentLog"]),
-        .target(name: "AssentStorage", dependencies: ["AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
-        .target(name: "AssentHTTPClient", dependencies: ["AssentServerCore", "AssentCrypto", "AssentLog", "CCurl", "CCurlShims"]),
+        .target(name: "AssentServerCore", dependencies: ["AssentSync", "AssentCrypto", "AssentWire", "AssentLog"]),
+        .target(name: "AssentStorage", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
+        .target(name: "AssentHTTPClient", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentLog", "CCurl", "CCurlShims"]),
         .target(name: "AssentServer", dependencies: [
+            "AssentSync",
             "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentWire",
             "AssentQRRender",
         ]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
         // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
-        .executableTarget(name: "assent", dependencies: ["Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
+        .executableTarget(name: "assent", dependencies: ["AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
         // libFuzzer targets for the parsers a stranger feeds (`make fuzz`); an ordinary build replays a corpus.
         .executableTarget(name: "AssentFuzz", dependencies: [
             "AssentServer", "AssentServerCore", "AssentHTTP", "AssentWire", "AssentCrypto",
@@ -57,26 +61,30 @@ let package = Package(
 
         // What only Assent's own tests share (processes, temporary directories, a manual clock); not a product, so an
         // app's tests never see it. What an SDK user's tests need is the AssentTesting product.
-        .target(name: "AssentTestSupport", path: "Tests/AssentTestSupport"),
+        .target(name: "AssentTestSupport", dependencies: ["AssentSync"], path: "Tests/AssentTestSupport"),
 
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentTestSupport"]),
-        .testTarget(name: "AssentLogTests", dependencies: ["AssentLog"]),
-        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentHTTP", "AssentLog", "AssentCrypto"]),
+        .testTarget(name: "AssentSyncTests", dependencies: ["AssentSync"]),
+        .testTarget(name: "AssentLogTests", dependencies: ["AssentSync", "AssentLog"]),
+        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto"]),
         .testTarget(name: "AssentServerTests", dependencies: [
+            "AssentSync",
             "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",
             "AssentLog", "AssentTestSupport",
         ]),
         .testTarget(name: "AssentServerCoreTests", dependencies: [
+            "AssentSync",
             "AssentServerCore", "AssentStorage", "AssentLog", "AssentWire", "AssentTestSupport",
         ]),
         .testTarget(name: "AssentStorageTests", dependencies: [
+            "AssentSync",
             "AssentStorage", "AssentServerCore", "AssentLog", "AssentWire", "AssentCrypto", "AssentTestSupport",
         ]),
-        .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
+        .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentSync", "AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
         .testTarget(name: "AssentCLITests", dependencies: [
             "assent", "AssentServerCore", "AssentStorage", "AssentTestSupport", "AssentCrypto",
         ]),
-        .testTarget(name: "AssentTests", dependencies: ["Assent", "AssentTesting", "AssentWire", "AssentCrypto", "AssentTestSupport"]),
+        .testTarget(name: "AssentTests", dependencies: ["AssentSync", "Assent", "AssentTesting", "AssentWire", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
         // Golden JSON per wire model, read by path from Fixtures/.
         .testTarget(name: "AssentWireTests", dependencies: ["AssentWire", "AssentCrypto"], exclude: ["Fixtures"]),

@@ -2,6 +2,7 @@ package import AssentServerCore
 internal import CCurl
 internal import CCurlShims
 import Foundation
+import AssentSync
 import Synchronization
 
 /// The one place Assent talks to libcurl: an HTTP client for push providers that keeps **one connection per host**
@@ -137,7 +138,7 @@ package final class HTTP2Client: Sendable {
     fileprivate final class Engine: @unchecked Sendable {
         let multi: UnsafeMutableRawPointer
         let options: Options
-        let inbox = Mutex<(transfers: [Transfer], stopping: Bool, stopped: Bool)>(([], false, false))
+        let inbox = AssentLock<(transfers: [Transfer], stopping: Bool, stopped: Bool)>(([], false, false))
         let connectionsOpened = Atomic<Int>(0)
         /// Running transfers by easy handle; touched only on the client's thread.
         var active: [UnsafeMutableRawPointer: Transfer] = [:]

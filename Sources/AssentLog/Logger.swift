@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import AssentSync
 
 /// A structured logger: one JSON object per line.
 ///
@@ -200,7 +200,7 @@ package struct Logger: Sendable {
 
     /// Serializes writes to the sink or to standard error.
     private final class Output: Sendable {
-        private let lock = Mutex(())
+        private let lock = AssentLock(())
         private let sink: (@Sendable (String) -> Void)?
 
         init(sink: (@Sendable (String) -> Void)?) {
@@ -227,9 +227,9 @@ package struct Logger: Sendable {
 /// gathered. A crash can lose at most the last 50 ms of info lines; nothing else depends on them.
 private final class StandardErrorBuffer: Sendable {
     static let shared = StandardErrorBuffer()
-    private let pending = Mutex<[UInt8]>([])
+    private let pending = AssentLock<[UInt8]>([])
     /// Serializes writes to file descriptor 2 so batches never interleave.
-    private let writing = Mutex(())
+    private let writing = AssentLock(())
 
     private init() {
         var thread = pthread_t()

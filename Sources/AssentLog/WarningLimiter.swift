@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// Counts warnings that can come once per request or connection, so a flood of them cannot flood the log.
 ///
@@ -36,7 +36,7 @@ package final class WarningLimiter: Sendable {
         var suppressed: Int
     }
 
-    private let windows = Mutex<[String: Window]>([:])
+    private let windows = AssentLock<[String: Window]>([:])
     private let now: @Sendable () -> Double
 
     /// A limiter writing `limit` warnings of each kind per `interval` seconds; `now` returns monotonic seconds.

@@ -1,6 +1,6 @@
 public import Assent
 public import Foundation
-import Synchronization
+import AssentSync
 
 /// A ``Assent/Transport`` for tests: it records every request and answers from canned responses keyed by
 /// `METHOD /path` (the URL's path without its query), so an SDK call can be checked on the wire without a server.
@@ -32,7 +32,7 @@ public final class FakeTransport: Transport {
         var requests: [TransportRequest] = []
     }
 
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
 
     /// A transport with no routes: every request is recorded and answered 404 until routes are added.
     public init() {}

@@ -1,6 +1,6 @@
 public import Assent
 package import AssentCrypto
-import Synchronization
+import AssentSync
 
 /// A ``Assent/KeyStore`` that keeps keys and secrets in this process's memory only, for tests: nothing is written to
 /// disk and everything is gone when the store is released. Names are checked as every key store checks them.
@@ -17,10 +17,10 @@ import Synchronization
 /// It is not part of the `Assent` product on purpose: an app keeps its keys in the platform's key store (or
 /// ``Assent/FileKeyStore``), never in memory.
 public final class InMemoryKeyStore: KeyStore {
-    private let keys = Mutex<[String: SoftwareSigningKey]>([:])
-    private let secrets = Mutex<[String: [UInt8]]>([:])
+    private let keys = AssentLock<[String: SoftwareSigningKey]>([:])
+    private let secrets = AssentLock<[String: [UInt8]]>([:])
     /// Credential ids by key name, with the public key (SPKI DER) they belong to.
-    private let credentialIDs = Mutex<[String: (publicKey: [UInt8], id: String)]>([:])
+    private let credentialIDs = AssentLock<[String: (publicKey: [UInt8], id: String)]>([:])
 
     /// An empty store.
     public init() {}

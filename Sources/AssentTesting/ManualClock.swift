@@ -1,5 +1,5 @@
 public import Assent
-import Synchronization
+import AssentSync
 
 /// A clock a test moves by hand: time stands still until ``advance(by:)`` moves it, so expiry, keep-alive windows
 /// and time-window signatures are tested without sleeping and without racing the real clock.
@@ -14,16 +14,16 @@ public final class ManualClock: Sendable {
     /// UTC), which is not on a 10-minute boundary (time-window messages are then `"2993364.0"`).
     public static let defaultUnixSeconds: Int64 = 1_796_018_555
 
-    private let milliseconds: Mutex<Int64>
+    private let milliseconds: AssentLock<Int64>
 
     /// A clock standing at `unixSeconds` (``defaultUnixSeconds`` by default).
     public init(unixSeconds: Int64 = ManualClock.defaultUnixSeconds) {
-        milliseconds = Mutex(unixSeconds * 1000)
+        milliseconds = AssentLock(unixSeconds * 1000)
     }
 
     /// A clock standing at `milliseconds` since the Unix epoch.
     public init(milliseconds: Int64) {
-        self.milliseconds = Mutex(milliseconds)
+        self.milliseconds = AssentLock(milliseconds)
     }
 
     /// The SDK's view of this clock, to pass as the `clock` of ``Assent/Assent``; it reads the current manual time

@@ -3,7 +3,7 @@
 import AssentLog
 import AssentCrypto
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 
 /// Push credentials: sealed under the master key, configured with checks, shown without secrets, and the APNs
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func `the APNs provider token is reused for 50 minutes, then renewed`() throws {
-        let now = Mutex<Int64>(1_800_000_000_000)
+        let now = AssentLock<Int64>(1_800_000_000_000)
         let clock = WallClock { now.withLock { $0 } }
         let configuration = try PushConfiguration(masterKey: Self.masterKey, destinations: Self.destinations)
         var settings = TenantSettings()

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import AssentSync
 import Synchronization
 import Testing
 @testable import AssentHTTP
@@ -12,7 +13,7 @@ import Testing
     final class CountingHandler: WebSocketHandler {
         let opened = Atomic<Int>(0)
         let closed = Atomic<Int>(0)
-        let sockets = Mutex<[WebSocket]>([])
+        let sockets = AssentLock<[WebSocket]>([])
         let keepSockets: Bool
 
         init(keepSockets: Bool) { self.keepSockets = keepSockets }

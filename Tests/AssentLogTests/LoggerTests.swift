@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 @testable import AssentLog
 
 @Suite struct LoggerTests {
     private final class Lines: Sendable {
-        let storage = Mutex<[String]>([])
+        let storage = AssentLock<[String]>([])
         var all: [String] { storage.withLock { $0 } }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 @testable import AssentLog
 
 /// Log flooding: warnings that come per request are written a few times per interval, then counted in one line.
 @Suite struct WarningLimiterTests {
     private final class Lines: Sendable {
-        let storage = Mutex<[String]>([])
+        let storage = AssentLock<[String]>([])
         var all: [String] { storage.withLock { $0 } }
         var objects: [[String: Any]] {
             all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -15,7 +15,7 @@ import Testing
 
     /// A clock the test moves by hand (seconds).
     private final class Clock: Sendable {
-        let time = Mutex<Double>(100)
+        let time = AssentLock<Double>(100)
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
 

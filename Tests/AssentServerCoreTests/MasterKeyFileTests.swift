@@ -1,7 +1,7 @@
 import AssentServerCore
 import AssentTestSupport
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 
 /// The master key file's permissions: created owner-only, refused when every user can read it, reported when the
@@ -38,7 +38,7 @@ import Testing
 
     @Test func `a group-readable key file is loaded with a warning, an owner-only one without`() throws {
         let file = directory.file("master.key")
-        let warnings = Mutex<[String]>([])
+        let warnings = AssentLock<[String]>([])
         try writeKey(file, mode: 0o640)
         let key = try MasterKey.load(base64: nil, file: file) { message in warnings.withLock { $0.append(message) } }
         #expect(key == [UInt8](repeating: 7, count: 32))

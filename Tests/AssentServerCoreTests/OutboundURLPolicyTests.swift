@@ -1,5 +1,5 @@
 @testable import AssentServerCore
-import Synchronization
+import AssentSync
 import Testing
 
 /// Configuration-time checks of tenant URLs, with an injected resolver (no name is looked up anywhere): address
@@ -15,7 +15,7 @@ import Testing
 
     /// The names the resolver was asked for.
     final class Asked: Sendable {
-        let names = Mutex<[String]>([])
+        let names = AssentLock<[String]>([])
     }
 
     static func policy(allowing: Bool = false, asked: Asked? = nil) -> OutboundURLPolicy {

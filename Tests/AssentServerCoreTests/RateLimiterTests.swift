@@ -1,11 +1,11 @@
-import Synchronization
+import AssentSync
 import Testing
 @testable import AssentServerCore
 
 /// The token buckets behind `429 rate_limited`, on a clock moved by hand: nothing here sleeps.
 @Suite struct RateLimiterTests {
     private final class Time: Sendable {
-        private let seconds = Mutex<Double>(1000)
+        private let seconds = AssentLock<Double>(1000)
         var now: @Sendable () -> Double { { self.seconds.withLock { $0 } } }
         func advance(_ by: Double) { seconds.withLock { $0 += by } }
     }

@@ -2,7 +2,7 @@
 @testable import AssentStorage
 import AssentLog
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 import AssentTestSupport
 import AssentWire
@@ -17,7 +17,7 @@ import AssentWire
 
     @Test func `watchers hear each state once, however often it is published`() {
         let events = ChallengeEvents()
-        let heard = Mutex<[Challenge.State]>([])
+        let heard = AssentLock<[Challenge.State]>([])
         let subscription = events.subscribe(tenantID: "t1", challengeID: "c") { c in heard.withLock { $0.append(c.state) } }
         for state in [Challenge.State.pending, .claimed, .claimed, .approved, .approved] {
             events.publish(Self.challenge(state))
@@ -41,7 +41,7 @@ import AssentWire
         #expect(try await store.insertChallenge(challenge, maxOpenForUser: nil))
         let events = ChallengeEvents()
         let bridge = ChallengeEventBridge(store: store, events: events, logger: Logger(minimumLevel: .error))
-        let heard = Mutex<[Challenge.State]>([])
+        let heard = AssentLock<[Challenge.State]>([])
         _ = events.subscribe(tenantID: "t1", challengeID: "c") { c in heard.withLock { $0.append(c.state) } }
         // Changed behind the bus's back (as by an instance whose announcement was lost).
         let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "k", state: .challengeRequired, now: 2)

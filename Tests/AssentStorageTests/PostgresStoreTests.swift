@@ -3,7 +3,7 @@
 import AssentLog
 import AssentWire
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 import AssentTestSupport
 
@@ -57,7 +57,7 @@ import AssentTestSupport
         let fixture = try await StoreTests.fixture(.postgres)
         let a = try #require(fixture.store as? PostgresStore)
         let b = try #require(try await fixture.another() as? PostgresStore)
-        let received = Mutex<[ChallengeChange]>([])
+        let received = AssentLock<[ChallengeChange]>([])
         b.watchChallengeChanges { change in received.withLock { $0.append(change) } }
         // Its own changes are not announced back to it.
         a.watchChallengeChanges { change in Issue.record("instance A heard its own change \(change)") }
@@ -85,7 +85,7 @@ import AssentTestSupport
         let fixture = try await StoreTests.fixture(.postgres)
         let a = try #require(fixture.store as? PostgresStore)
         let b = try #require(try await fixture.another() as? PostgresStore)
-        let received = Mutex<[ChallengeChange]>([])
+        let received = AssentLock<[ChallengeChange]>([])
         b.watchChallengeChanges { change in received.withLock { $0.append(change) } }
         try await Task.sleep(nanoseconds: 300_000_000)
         let url = fixture.location

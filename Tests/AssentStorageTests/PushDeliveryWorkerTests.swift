@@ -3,7 +3,7 @@
 import AssentLog
 import AssentWire
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 
 /// The delivery worker with a scripted provider and an injected clock, over each store: a retry waits for its (clock)
@@ -11,9 +11,9 @@ import Testing
 /// answered.
 @Suite(.serialized) struct PushDeliveryWorkerTests {
     final class ScriptedSender: PushSender {
-        let script: Mutex<[PushOutcome]>
-        let calls = Mutex<[PushDelivery]>([])
-        init(_ outcomes: [PushOutcome]) { script = Mutex(outcomes) }
+        let script: AssentLock<[PushOutcome]>
+        let calls = AssentLock<[PushDelivery]>([])
+        init(_ outcomes: [PushOutcome]) { script = AssentLock(outcomes) }
         func send(_ delivery: PushDelivery, tenant: Tenant) async -> PushOutcome {
             calls.withLock { $0.append(delivery) }
             return script.withLock { $0.isEmpty ? .delivered(status: 200) : $0.removeFirst() }
@@ -48,7 +48,7 @@ import Testing
             expiresAt: 1_120_000)
         #expect(try await store.insertPushChallenge(challenge, maxOpenForUser: nil, deliveries: [delivery], timeline: []))
 
-        let now = Mutex<Int64>(1_000_000)
+        let now = AssentLock<Int64>(1_000_000)
         let sender = ScriptedSender([
             .retry(status: 503, reason: "ServiceUnavailable"),
             .staleToken(code: PushOutcome.unregistered, status: 410, reason: "Unregistered"),

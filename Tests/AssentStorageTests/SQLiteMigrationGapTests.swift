@@ -2,7 +2,7 @@
 @testable import AssentStorage
 import AssentLog
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 import AssentTestSupport
 
@@ -39,7 +39,7 @@ import AssentTestSupport
             let directory = try TemporaryDirectory()
             let path = directory.file("race-\(round).sqlite")
             let steps = (1...30).map { (version: $0, sql: "CREATE TABLE t\($0) (x)") }
-            let failures = Mutex<[String]>([])
+            let failures = AssentLock<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { _ in
                 do {
                     try SQLiteMigrations.apply(to: try SQLiteConnection(path: path), steps: steps)

@@ -3,7 +3,7 @@
 import AssentLog
 import AssentWire
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 
 /// Races that must have exactly one winner, run across **two store instances on one database** (two `assentd`
@@ -80,7 +80,7 @@ import Testing
         let action = Action(tenantID: "t1", userID: "u", actionCode: "signIn", idempotencyKey: "k", state: .challengeRequired, now: 1)
         _ = try await stores[0].trackAction(action, user: { $0! }, decide: { _, _ in })
         #expect(try await stores[0].insertChallenge(StoreTests.pushChallenge("c", key: "k"), maxOpenForUser: nil))
-        let outcomes = Mutex<[Bool]>([])
+        let outcomes = AssentLock<[Bool]>([])
         #expect(try await Self.race(stores, count: 16) { store, i in
             let answered = try await store.answerChallenge(
                 tenantID: "t1", id: "c", from: [.pending], approved: i % 2 == 0, authenticatorID: "d1",
@@ -177,7 +177,7 @@ import Testing
         _ = try await stores[0].deleteUser(tenantID: "t1", userID: "w") { _ in
             (0..<200).map { WebhookEvent(id: "e\($0)", tenantID: "t1", type: "authenticator.deleted", body: "{}", createdAt: Int64($0)) }
         }
-        let claimed = Mutex<[String]>([])
+        let claimed = AssentLock<[String]>([])
         _ = try await Self.race(stores, count: 8) { store, _ in
             while true {
                 let due = try await store.dueWebhookEvents(now: 1000, limit: 7)
@@ -201,7 +201,7 @@ import Testing
             // Every caller presents a signature made at counter value `signed`; as the look-ahead does, it matches
             // while the stored counter is at or below it (within the window), and a match moves the counter past it.
             let signed = Int64(round * 5 + 3)
-            let runs = Mutex(0)
+            let runs = AssentLock(0)
             let accepted = try await Self.race(stores, count: 16) { store, i in
                 try await store.updateActivation(id: "pa") { record -> Bool in
                     runs.withLock { $0 += 1 }
@@ -238,7 +238,7 @@ import Testing
             }
             #expect(try await stores[c % 2].insertPushChallenge(challenge, maxOpenForUser: nil, deliveries: deliveries, timeline: []))
         }
-        let claimed = Mutex<[String]>([])
+        let claimed = AssentLock<[String]>([])
         _ = try await Self.race(stores, count: 8) { store, i in
             while true {
                 let due = try await store.claimDuePushDeliveries(now: 1000, leaseUntil: 500_000, limit: 3)

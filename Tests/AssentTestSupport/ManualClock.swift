@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// Time that moves only when a test says so. It is a `Clock`, so workers that pause on an injected clock
 /// (`PeriodicLoop` and everything built on it) run under it without a test ever sleeping for their interval, and it
@@ -27,11 +27,11 @@ package final class ManualClock: Clock, Sendable {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: AssentLock<State>
 
     /// A clock whose wall reading starts at `startMilliseconds` since the Unix epoch (default: early 2027).
     package init(startMilliseconds: Int64 = 1_800_000_000_000) {
-        state = Mutex(State(start: startMilliseconds))
+        state = AssentLock(State(start: startMilliseconds))
     }
 
     /// The wall-clock reading: milliseconds since the Unix epoch.

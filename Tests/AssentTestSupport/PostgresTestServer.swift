@@ -1,4 +1,5 @@
 import Foundation
+import AssentSync
 import Synchronization
 
 /// A throwaway PostgreSQL 15 for this test process: `initdb` and `pg_ctl` on a temporary directory and a free port
@@ -22,8 +23,8 @@ package final class PostgresTestServer: Sendable {
     private let counter = Atomic<Int>(0)
     private let execute: Execute
 
-    private static let shared = Mutex<Task<PostgresTestServer, any Error>?>(nil)
-    private static let started = Mutex<PostgresTestServer?>(nil)
+    private static let shared = AssentLock<Task<PostgresTestServer, any Error>?>(nil)
+    private static let started = AssentLock<PostgresTestServer?>(nil)
 
     /// The process's server, started on first call (callers meanwhile wait without holding a thread); `execute` and
     /// `migrate` are those of the first call.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import AssentSync
 
 /// A real `assentd` from the build directory, on a port the kernel picks, with a throwaway SQLite database holding
 /// one tenant made by the real `assent admin tenant create` (with `settings` applied by `assent admin tenant
@@ -24,7 +24,7 @@ package final class ServerProcess: Sendable {
 
     /// What the server prints, gathered from its pipe.
     private final class Buffer: Sendable {
-        private let text = Mutex("")
+        private let text = AssentLock("")
         func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
         var contents: String { text.withLock { $0 } }
     }

@@ -3,7 +3,7 @@ import AssentCrypto
 import AssentTesting
 import AssentWire
 import Foundation
-import Synchronization
+import AssentSync
 import Testing
 import AssentTestSupport
 
@@ -203,7 +203,7 @@ import AssentTestSupport
 
 /// Answers handed out one by one, then nil (a cancelled prompt).
 final class AnswerQueue: Sendable {
-    private let items: Mutex<[String]>
-    init(_ items: [String]) { self.items = Mutex(items) }
+    private let items: AssentLock<[String]>
+    init(_ items: [String]) { self.items = AssentLock(items) }
     func next() -> String? { items.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
 }

@@ -1,5 +1,5 @@
 public import AssentCrypto
-import Synchronization
+import AssentSync
 
 /// Which factors sign a request, and with what: the password for knowledge, a prompt for biometry (biometry-setup.md's
 /// `PowerAuthAuthentication`). Possession is always part of it.
@@ -22,13 +22,13 @@ public final class PowerAuthAuthentication: Sendable {
         var lastUse: Int64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: AssentLock<State>
 
     private init(_ type: PowerAuthSignatureType, password: String?, prompt: AuthenticationPrompt?, reusable: Bool = false) {
         signatureType = type
         knowledgePassword = password
         biometryPrompt = prompt
-        state = Mutex(State(reusable: reusable))
+        state = AssentLock(State(reusable: reusable))
     }
 
     /// Possession only (`possession`).

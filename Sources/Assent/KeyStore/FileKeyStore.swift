@@ -1,6 +1,6 @@
 package import AssentCrypto
 import Foundation
-import Synchronization
+import AssentSync
 
 /// A ``KeyStore`` for Linux: one file per key in a directory only this user can use, the private key sealed with
 /// AES-256-GCM.
@@ -37,7 +37,7 @@ public final class FileKeyStore: KeyStore {
     private let iterations: Int
     /// Sealing keys already derived from the passphrase, by salt and rounds: a key file is read and opened afresh on
     /// every load, but PBKDF2 runs once per salt for the life of the store.
-    private let derivedKeys = Mutex<[String: [UInt8]]>([:])
+    private let derivedKeys = AssentLock<[String: [UInt8]]>([:])
 
     /// The store in `directory` (created on first write). `passphrase` nil or empty selects the key-file scheme.
     /// `iterations` applies to keys created from now on; existing keys keep the count stored with them.

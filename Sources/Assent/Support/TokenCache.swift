@@ -1,8 +1,8 @@
-import Synchronization
+import AssentSync
 
 /// The token set with ``Assent/setToken(_:)``, shared by every namespace of one ``Assent`` instance.
 final class TokenCache: Sendable {
-    private let token = Mutex<String?>(nil)
+    private let token = AssentLock<String?>(nil)
 
     /// Replaces the cached token.
     func set(_ value: String?) { token.withLock { $0 = value } }

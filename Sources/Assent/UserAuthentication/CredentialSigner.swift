@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// A signer for one answer to a challenge, from ``AssentPush/startSigning()`` or ``AssentQRCode/startSigning()``:
 /// the analogue of Android's `CryptoObject`. When the credential's key requires user authentication, the signer is
@@ -10,13 +10,13 @@ public final class CredentialSigner: Sendable {
     let keyName: String
     let key: any SigningKey
     private let gate: UserAuthenticationGate
-    private let phase: Mutex<Phase>
+    private let phase: AssentLock<Phase>
 
     init(keyName: String, key: any SigningKey, gate: UserAuthenticationGate) {
         self.keyName = keyName
         self.key = key
         self.gate = gate
-        self.phase = Mutex(gate.isSatisfied(key.accessPolicy) ? .ready : .awaitingAuthentication)
+        self.phase = AssentLock(gate.isSatisfied(key.accessPolicy) ? .ready : .awaitingAuthentication)
     }
 
     /// Whether the key's policy asks the user before this signer may sign.

@@ -1,5 +1,5 @@
 import AssentCrypto
-import Synchronization
+import AssentSync
 
 /// **A simulated biometric sensor — for demos and tests, never a security boundary.** It performs no biometric check
 /// at all: no sensor is read and nobody is recognised; it answers "recognised" whenever it is asked, unless its
@@ -56,11 +56,11 @@ public final class SimulatedBiometricAuthenticator: UserAuthenticator {
         var held: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let inner: Mutex<Inner>
+    private let inner: AssentLock<Inner>
 
     /// A sensor in `state` (by default: a fingerprint reader with one finger enrolled).
     public init(state: State = State()) {
-        inner = Mutex(Inner(state: state))
+        inner = AssentLock(Inner(state: state))
     }
 
     /// The current state (to save it, or to inspect it in a test).

@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// The SDK's one door to the ``UserAuthenticator``: runs at most one authentication at a time (a second, concurrent
 /// one fails at once with `biometry_busy` instead of queueing a second prompt), remembers when the user last
@@ -13,7 +13,7 @@ final class UserAuthenticationGate: Sendable {
         var busy = false
     }
 
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
 
     init(authenticator: any UserAuthenticator, clock: AssentClock) {
         self.authenticator = authenticator

@@ -1,4 +1,5 @@
 import AssentLog
+import AssentSync
 import Synchronization
 
 /// Request metrics for the HTTP server, exposed in the Prometheus text format.
@@ -45,7 +46,7 @@ package final class HTTPMetrics: Sendable {
         var durations: [HistogramKey: Histogram] = [:]
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = AssentLock(Storage())
     private let openConnectionCount = Atomic<Int>(0)
     private let inFlightCount = Atomic<Int>(0)
     private let webSocketCount = Atomic<Int>(0)

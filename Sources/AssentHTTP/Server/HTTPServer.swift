@@ -1,5 +1,6 @@
 package import AssentLog
 internal import CHTTPShims
+import AssentSync
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +62,7 @@ package final class HTTPServer: Sendable {
 
     private let configuration: Configuration
     private let core: ServerCore
-    private let lifecycle = Mutex(ServerLifecycle<Daemon>.idle)
+    private let lifecycle = AssentLock(ServerLifecycle<Daemon>.idle)
 
     /// Creates a server; nothing is bound until ``start()``.
     package init(configuration: Configuration, router: Router, logger: Logger, metrics: HTTPMetrics) {

@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// Per-request state, kept in libmicrohttpd's `*con_cls` as a retained box.
 ///
@@ -59,7 +59,7 @@ final class RequestState: @unchecked Sendable {
     /// libmicrohttpd to hand the socket over (on this connection's thread).
     var upgrade: PendingUpgrade?
 
-    let outcome = Mutex(Outcome.idle)
+    let outcome = AssentLock(Outcome.idle)
 
     init(target: String, startedAt: ContinuousClock.Instant) {
         self.target = target

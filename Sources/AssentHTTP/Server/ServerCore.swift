@@ -1,5 +1,6 @@
 import AssentLog
 internal import CHTTPShims
+import AssentSync
 import Synchronization
 
 /// The part of ``HTTPServer`` that libmicrohttpd calls into.
@@ -25,7 +26,7 @@ final class ServerCore: Sendable {
         var running: [ObjectIdentifier: (RequestState, ConnectionHandle)] = [:]
     }
 
-    private let registry = Mutex(Registry())
+    private let registry = AssentLock(Registry())
 
     /// The WebSocket I/O thread; only when the router has WebSocket routes.
     let webSockets: WebSocketLoop?

@@ -1,5 +1,6 @@
 import AssentLog
 internal import CHTTPShims
+import AssentSync
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +52,7 @@ final class WebSocketLoop: Sendable {
     let metrics: HTTPMetrics
     fileprivate let epollFD: Int32
     fileprivate let wakeFD: Int32
-    private let inbox = Mutex(Inbox())
+    private let inbox = AssentLock(Inbox())
     private let nextID = Atomic<UInt64>(1)
     /// Sockets registered with the thread and not yet closed.
     fileprivate let openSockets = Atomic<Int>(0)

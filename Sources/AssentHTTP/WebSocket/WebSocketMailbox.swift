@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// Delivers one socket's events to its handler in order, one at a time.
 ///
@@ -22,7 +22,7 @@ final class WebSocketMailbox: Sendable {
     let handler: any WebSocketHandler
     /// Runs once `didClose` has returned.
     private let onClosed: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
 
     init(handler: any WebSocketHandler, onClosed: @escaping @Sendable () -> Void) {
         self.handler = handler

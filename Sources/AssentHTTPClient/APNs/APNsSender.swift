@@ -1,7 +1,7 @@
 import AssentCrypto
 package import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// Sends notifications to Apple Push Notification service with **provider-token** authentication: an ES256 JWT
 /// (`kid` = key id, `iss` = team id, `iat`) signed with the team's `.p8` key, reused for ``Options/tokenLifetime``
@@ -41,8 +41,8 @@ package final class APNsSender: PushSender {
     private let sealer: PushCredentialSealer
     private let clock: WallClock
     private let options: Options
-    private let keys = Mutex<[String: P256.PrivateKey]>([:])
-    private let tokens = Mutex<[String: CachedToken]>([:])
+    private let keys = AssentLock<[String: P256.PrivateKey]>([:])
+    private let tokens = AssentLock<[String: CachedToken]>([:])
 
     package init(client: HTTP2Client, sealer: PushCredentialSealer, clock: WallClock, options: Options) {
         self.client = client

@@ -2,7 +2,7 @@ import AssentCrypto
 package import AssentLog
 package import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// Sends notifications through Firebase Cloud Messaging HTTP v1. Authentication follows Google's service-account
 /// flow: an RS256 JWT assertion (`iss` = client e-mail, `scope` = firebase.messaging, `aud` = the token URI, one
@@ -42,10 +42,10 @@ package final class FCMSender: PushSender {
     private let sealer: PushCredentialSealer
     private let clock: WallClock
     private let options: Options
-    private let accounts = Mutex<[String: ServiceAccount]>([:])
-    private let tokens = Mutex<[String: CachedToken]>([:])
+    private let accounts = AssentLock<[String: ServiceAccount]>([:])
+    private let tokens = AssentLock<[String: CachedToken]>([:])
     /// Token requests in flight, so concurrent sends share one instead of each asking.
-    private let fetches = Mutex<[String: Task<Result<String, PushOutcomeBox>, Never>]>([:])
+    private let fetches = AssentLock<[String: Task<Result<String, PushOutcomeBox>, Never>]>([:])
 
     /// Sends messages through `client` (FCM is the operator's) and asks for OAuth tokens through `tokenClient` (the
     /// tenant's `token_uri`: a client restricted to public addresses).

@@ -3,7 +3,7 @@ import AssentLog
 import AssentServerCore
 import AssentWire
 import Foundation
-import Synchronization
+import AssentSync
 
 /// `/v1/ws-v1-challenge`: the QR page's WebSocket (wire reference §4). The page offers the subprotocols
 /// `authsignal-ws` and `x.authsignal.token.<track token>` (a known user) or `x.authsignal.tenant.<tenant id>`
@@ -29,7 +29,7 @@ final class QRWebSocketHandler: WebSocketHandler {
     private let decoder: any RequestDecoding
     private let limits: RequestLimits
     private let logger: Logger
-    private let sessions = Mutex<[UInt64: Session]>([:])
+    private let sessions = AssentLock<[UInt64: Session]>([:])
 
     init(
         tenants: any TenantStore, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents,

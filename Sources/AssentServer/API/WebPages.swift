@@ -3,7 +3,7 @@ import AssentLog
 import AssentServerCore
 import AssentWire
 import Foundation
-import Synchronization
+import AssentSync
 
 /// The demo pages: static files from the web root (`--web-root`, default `web`), served flat under `/web/`.
 ///
@@ -45,7 +45,7 @@ final class WebPages: Sendable {
     }
 
     private let root: String
-    private let cache = Mutex<[String: Entry]>([:])
+    private let cache = AssentLock<[String: Entry]>([:])
 
     /// Serves the files in `root` (relative paths are taken from the working directory). A missing root is logged
     /// once; the pages then answer 404 until it exists.

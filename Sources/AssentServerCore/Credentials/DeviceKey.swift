@@ -1,6 +1,6 @@
 import AssentCrypto
 import Foundation
-import Synchronization
+import AssentSync
 
 /// A device's public key as the wire carries it, normalised: whatever encoding arrived, the key is identified by its
 /// canonical SPKI DER (uncompressed point), so one key is one credential.
@@ -27,7 +27,7 @@ package struct DeviceKey: Sendable {
     /// Parsed keys by the text they arrived as (a body's base64 or a query's double encoding): parsing and
     /// validating a point costs about as much as verifying a signature, and a device sends the same text every time.
     /// Bounded: when full, it starts over.
-    private static let cache = Mutex<[String: P256.PublicKey]>([:])
+    private static let cache = AssentLock<[String: P256.PublicKey]>([:])
     private static let cacheLimit = 20_000
 
     private static func remember(_ text: String, _ key: P256.PublicKey) {

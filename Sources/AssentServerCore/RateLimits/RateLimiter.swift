@@ -1,5 +1,5 @@
 import AssentLog
-import Synchronization
+import AssentSync
 
 /// Token buckets per rule and subject (a client address, tenant, user, credential key or activation), cheap enough to
 /// ask on every request and bounded in memory whatever a client sends.
@@ -29,7 +29,7 @@ package final class RateLimiter: Sendable {
 
     /// One lock and the buckets behind it.
     private final class Shard: Sendable {
-        let buckets = Mutex<[Key: Bucket]>([:])
+        let buckets = AssentLock<[Key: Bucket]>([:])
     }
 
     private let policy: RateLimitPolicy

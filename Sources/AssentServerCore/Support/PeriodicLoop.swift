@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// The background loop every worker runs (the sweeper, the webhook outbox, the push queue, the challenge re-check):
 /// a round, then a pause that ``wake()`` ends early, until ``stop()``. Pauses are measured on an injected `Clock`, so
@@ -17,7 +17,7 @@ package final class PeriodicLoop: Sendable {
     package typealias Round = @Sendable (inout DiscardingTaskGroup) async -> Pause
 
     private let signal: WakeSignal
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = AssentLock<Task<Void, Never>?>(nil)
 
     /// A loop that pauses on `clock`. Nothing runs before ``start(_:)``.
     package init(clock: any Clock<Duration>) {

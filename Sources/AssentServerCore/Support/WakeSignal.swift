@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// A one-slot wake-up: ``signal()`` ends the current or next ``wait(upTo:)`` early. The wait's time limit runs on an
 /// injected clock, and only ever ends the wait it was set for: a limit that runs out late (or is cancelled) never
@@ -13,7 +13,7 @@ final class WakeSignal: Sendable {
     }
 
     private let clock: any Clock<Duration>
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
 
     /// A signal whose waits time out on `clock`.
     init(clock: any Clock<Duration>) { self.clock = clock }

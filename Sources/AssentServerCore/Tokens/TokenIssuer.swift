@@ -1,6 +1,6 @@
 import AssentCrypto
 import Foundation
-import Synchronization
+import AssentSync
 
 /// Signs and checks Assent tokens (HS256 JWTs). Each tenant signs with its own key, derived from the server's
 /// master key with HKDF and the tenant's key version, so no token key is ever stored and bumping the version
@@ -12,7 +12,7 @@ package struct TokenIssuer: Sendable {
 
     /// Derived keys by "tenant/version"; bounded, since tenants are few.
     private final class KeyCache: Sendable {
-        let entries = Mutex<[String: [UInt8]]>([:])
+        let entries = AssentLock<[String: [UInt8]]>([:])
     }
 
     /// Creates an issuer over a 32-byte master key.

@@ -1,6 +1,6 @@
 import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// A fixed-size pool of PostgreSQL connections. Each pooled connection has its own serial dispatch queue, and every
 /// query on it runs there: libpq blocks, and blocking belongs on those threads, never on Swift's cooperative pool.
@@ -25,7 +25,7 @@ final class PostgresPool: Sendable {
     let url: String
     /// The most connections open at once.
     let size: Int
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
 
     init(url: String, size: Int) {
         self.url = url

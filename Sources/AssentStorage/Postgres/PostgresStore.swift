@@ -1,6 +1,6 @@
 package import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// The store for several `assentd` instances sharing one PostgreSQL database. Queries run on a pool of
 /// connections (``PostgresPool``), each on its own queue; every method is one transaction at READ COMMITTED, made
@@ -15,7 +15,7 @@ package final class PostgresStore: SQLStore {
     let pool: PostgresPool
     /// Tells this instance's own notifications apart from other instances'.
     let instanceID: String
-    private let listener: Mutex<PostgresChangeListener?> = Mutex(nil)
+    private let listener: AssentLock<PostgresChangeListener?> = AssentLock(nil)
     /// Changes made through this instance clear it at once; other instances' are seen within a second.
     let tenantCache = TenantCache()
     /// The channel challenge changes are announced on.

@@ -1,5 +1,5 @@
 import AssentServerCore
-import Synchronization
+import AssentSync
 
 /// The bulk loader's statements: multi-row `INSERT … VALUES (…), (…), … ON CONFLICT DO NOTHING`, the same in both
 /// dialects. Many rows per statement is what makes seeding fast on PostgreSQL (a round trip per statement, not per
@@ -10,7 +10,7 @@ enum SeedQueries {
     static let hasUsers: SQL = "SELECT 1 FROM users WHERE tenant_id = $1 LIMIT 1"
 
     /// Statements by table and row count: a batch's full chunks all use one text, which each connection prepares once.
-    private static let statements = Mutex<[String: SQL]>([:])
+    private static let statements = AssentLock<[String: SQL]>([:])
 
     /// `INSERT INTO table (columns) VALUES` with `rows` tuples of placeholders, skipping rows whose key exists.
     static func insert(into table: String, columns: String, rows: Int) -> SQL {

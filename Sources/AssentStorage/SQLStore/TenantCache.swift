@@ -1,6 +1,6 @@
 import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// Tenants read in the last second, by id and by secret hash: every request looks its tenant up, and decoding its
 /// settings each time showed in profiles. A store clears it at once when it changes a tenant; changes made elsewhere
@@ -8,7 +8,7 @@ import Synchronization
 final class TenantCache: Sendable {
     /// How long a tenant read is reused, in nanoseconds.
     static let lifetime: UInt64 = 1_000_000_000
-    private let entries = Mutex<[String: (tenant: Tenant, until: UInt64)]>([:])
+    private let entries = AssentLock<[String: (tenant: Tenant, until: UInt64)]>([:])
 
     /// The cached tenant under `key`, or the one `load` reads (cached when found).
     func tenant(_ key: String, load: () async throws -> Tenant?) async throws -> Tenant? {

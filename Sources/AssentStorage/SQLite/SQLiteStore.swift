@@ -1,6 +1,6 @@
 import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a change is fsync'd before anyone
 /// hears it happened. All writes go through one group-committing writer thread (``SQLiteWriter``); reads use a
@@ -9,7 +9,7 @@ import Synchronization
 /// delivery queue itself (`SQLiteStore+Challenges.swift`, `SQLiteStore+PushDelivery.swift`).
 package final class SQLiteStore: SQLStore {
     let writer: SQLiteWriter
-    private let readers: Mutex<[SQLiteConnection]>
+    private let readers: AssentLock<[SQLiteConnection]>
     private let path: String
     /// Changes made here clear it at once; changes another process makes (the `assent` CLI) are seen within a second.
     let tenantCache = TenantCache()
@@ -32,7 +32,7 @@ package final class SQLiteStore: SQLStore {
         try connection.execute("PRAGMA foreign_keys = ON")
         try SQLiteMigrations.apply(to: connection)
         writer = SQLiteWriter(connection: connection)
-        readers = Mutex([])
+        readers = AssentLock([])
     }
 
     package var databaseKind: String { "sqlite" }

@@ -1,6 +1,6 @@
 import AssentServerCore
 import Foundation
-import Synchronization
+import AssentSync
 
 /// The one writing connection, run by its own thread with **group commit**: every write waiting when the thread
 /// comes round runs inside one transaction (each in its own savepoint, so one failure does not undo the others),
@@ -20,7 +20,7 @@ final class SQLiteWriter: Sendable {
     }
 
     private let connection: SQLiteConnection
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let maxBatch: Int

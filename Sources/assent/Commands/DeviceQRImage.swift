@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import AssentSync
 
 /// Reads the text of a QR code in an image file with ZBar's `zbarimg -q --raw FILE` (Debian package `zbar-tools`).
 enum DeviceQRImage {
@@ -63,7 +63,7 @@ enum DeviceQRImage {
             throw CLIError.failure("cannot run \(executable): \(error)", errorCode: "zbarimg_not_found")
         }
         // Drain stderr on another thread so neither pipe can fill up and stall zbarimg.
-        let errors = Mutex(Data())
+        let errors = AssentLock(Data())
         let drained = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             let data = stderr.fileHandleForReading.readDataToEndOfFile()

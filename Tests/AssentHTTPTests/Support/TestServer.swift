@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import AssentSync
 @testable import AssentHTTP
 import AssentLog
 
 /// Collects log lines from an injected sink.
 final class LogCapture: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = AssentLock<[String]>([])
 
     var lines: [String] { storage.withLock { $0 } }
 

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import AssentSync
 @testable import AssentHTTP
 
 /// One frame as the client received it.
@@ -221,7 +221,7 @@ final class RecordingHandler: WebSocketHandler {
         var sockets: [UInt64: WebSocket] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
     let echo: Bool
     let receiveDelay: Duration?
 

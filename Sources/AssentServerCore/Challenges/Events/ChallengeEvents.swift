@@ -1,4 +1,4 @@
-import Synchronization
+import AssentSync
 
 /// Tells whoever watches a challenge (a WebSocket, a long poll) the moment its state changes. Watchers register per
 /// challenge id; `publish` calls them synchronously and must stay cheap for them. A state is passed on once: the
@@ -28,7 +28,7 @@ package final class ChallengeEvents: Sendable {
         var watched: [String: Entry] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = AssentLock(State())
 
     /// Calls `handler` with the challenge each time its state changes, until unsubscribed.
     package func subscribe(

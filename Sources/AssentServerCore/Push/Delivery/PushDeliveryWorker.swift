@@ -1,5 +1,6 @@
 package import AssentLog
 import Foundation
+import AssentSync
 import Synchronization
 
 /// Sends queued notifications off the request path. A dispatcher claims due deliveries from the database (with a
@@ -33,11 +34,11 @@ package final class PushDeliveryWorker: Sendable {
     private let policy: Policy
     private let loop: PeriodicLoop
     /// When the queue was last swept.
-    private let lastSweep = Mutex<Int64>(0)
+    private let lastSweep = AssentLock<Int64>(0)
     private let inFlight = Atomic<Int>(0)
     /// The earliest retry this worker scheduled and has not looked for yet, so it wakes for it instead of at the next
     /// poll (another instance's retries are found by polling).
-    private let earliestRetry = Mutex<Int64?>(nil)
+    private let earliestRetry = AssentLock<Int64?>(nil)
 
     package init(
         store: any PushDeliveryStore, tenants: any TenantStore, senders: [PushSettings.Provider: any PushSender],
