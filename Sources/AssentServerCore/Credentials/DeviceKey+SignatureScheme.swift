@@ -1,5 +1,5 @@
 import AssentCrypto
-package import AssentWire
+import AssentWire
 
 extension DeviceKey {
     /// Whether `signature` verifies for a credential speaking `scheme`: a bound credential's only over the `bound`
