@@ -8,11 +8,16 @@ import Synchronization
 final class PostgresChangeListener: Sendable {
     private let url: String
     private let instanceID: String
+    private let roundTrips: PostgresRoundTrips
     private let handler: @Sendable (ChallengeChange) -> Void
     private let stopped = Atomic<Bool>(false)
 
-    init(url: String, instanceID: String, handler: @escaping @Sendable (ChallengeChange) -> Void) {
+    init(
+        url: String, instanceID: String, roundTrips: PostgresRoundTrips,
+        handler: @escaping @Sendable (ChallengeChange) -> Void
+    ) {
         self.url = url
+        self.roundTrips = roundTrips
         self.instanceID = instanceID
         self.handler = handler
     }
@@ -29,7 +34,7 @@ final class PostgresChangeListener: Sendable {
     private func run() {
         while !stopped.load(ordering: .relaxed) {
             do {
-                let connection = try PostgresConnection(url: url)
+                let connection = try PostgresConnection(url: url, roundTrips: roundTrips)
                 try connection.execute("LISTEN \(PostgresStore.challengeChannel)")
                 while !stopped.load(ordering: .relaxed) {
                     for notification in try connection.waitForNotifications(timeout: 1) {
