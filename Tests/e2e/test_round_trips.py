@@ -18,10 +18,10 @@ from device import Device
 
 STEPS = ["track", "start", "get", "approve", "verify", "validate"]
 # Most round trips each step may take with its tenant freshly cached, and the whole flow's.
-WARM_BOUNDS = {"track": 2, "start": 4, "get": 2, "approve": 4, "verify": 2, "validate": 2}
-WARM_FLOW_BOUND = 16
+WARM_BOUNDS = {"track": 2, "start": 2, "get": 2, "approve": 4, "verify": 1, "validate": 1}
+WARM_FLOW_BOUND = 12
 # The same with every step reading its tenant again (the tenant cache lives a second).
-COLD_FLOW_BOUND = 22
+COLD_FLOW_BOUND = 20
 SERIES = re.compile(r"^assent_database_round_trips_total (\d+)$", re.M)
 
 

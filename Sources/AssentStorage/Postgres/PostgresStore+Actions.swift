@@ -46,3 +46,31 @@ extension PostgresStore {
         }
     }
 }
+
+extension PostgresStore {
+    /// The validation in one statement: the conditional mark ($4 says the token may mark it; the action must be user
+    /// $5's action $6 and have succeeded; a second caller waits for the first one's row lock, re-checks
+    /// `validated_at IS NULL` and changes nothing) and the action as it was before, with whether it was marked.
+    static let validate = SQL("""
+        WITH v AS (
+          UPDATE actions SET validated_at = $1
+          WHERE tenant_id = $2 AND idempotency_key = $3 AND validated_at IS NULL AND $4::boolean
+            AND user_id = $5 AND action_code = $6 AND state IN ('CHALLENGE_SUCCEEDED', 'REVIEW_SUCCEEDED')
+          RETURNING 1)
+        SELECT \(StoreRecords.actionColumns), (SELECT COUNT(*) FROM v) FROM actions
+        WHERE tenant_id = $2 AND idempotency_key = $3
+        """)
+
+    package func validateAction(
+        tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
+    ) async throws -> (action: Action?, marked: Bool) {
+        let values: [StoreValue] = [
+            .integer(at), .text(tenantID), .text(idempotencyKey), .bool(mark), .text(userID), .text(actionCode)]
+        let found = try await writeOne { db in
+            try db.queryOne(Self.validate, values) { row in
+                (try StoreRecords.action(row), row.int64(StoreRecords.actionColumnCount) == 1)
+            }
+        }
+        return found.map { ($0.0, $0.1) } ?? (nil, false)
+    }
+}

@@ -64,3 +64,35 @@ extension PostgresStore {
         }
     }
 }
+
+extension PostgresStore {
+    package func challengeAndAction(
+        tenantID: String, id: String, idempotencyKey: String
+    ) async throws -> (challenge: Challenge?, action: Action?) {
+        try await read { db in
+            let rows = try db.runAll([
+                (ChallengeQueries.byID, [.text(id), .text(tenantID)]),
+                (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
+            ])
+            return (try rows[0].first.map(StoreRecords.challenge), try rows[1].first.map(StoreRecords.action))
+        }
+    }
+
+    package func pushStartReads(
+        tenantID: String, idempotencyKey: String, userID: String, now: Int64
+    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator]) {
+        try await read { db in
+            let rows = try db.runAll([
+                (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
+                (PushGuardQueries.guardAndExpiries, PushGuardQueries.values(tenantID: tenantID, userID: userID, now: now)),
+                (CredentialQueries.byUser, [.text(tenantID), .text(userID)]),
+            ])
+            var pushGuard: (PushGuard?, [Int64]) = (nil, [])
+            for row in rows[1] {
+                try PushGuardQueries.fold(row, into: &pushGuard, tenantID: tenantID, userID: userID, now: now)
+            }
+            return (try rows[0].first.map(StoreRecords.action), pushGuard.0, pushGuard.1,
+                    try rows[2].map(StoreRecords.authenticator))
+        }
+    }
+}

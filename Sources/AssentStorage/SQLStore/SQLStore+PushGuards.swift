@@ -36,24 +36,35 @@ enum PushGuardQueries {
     static func read(
         tenantID: String, userID: String, now: Int64, in db: some StoreConnection
     ) throws -> (PushGuard?, [Int64]) {
-        let since = PushGuard(tenantID: tenantID, userID: userID, now: now).expiriesCountedThrough
-        var stored: PushGuard?
-        var expired: [Int64] = []
-        try db.query(guardAndExpiries, [.text(tenantID), .text(userID), .integer(since), .integer(now)]) { row in
-            guard row.int64(0) == 0 else {
-                expired.append(row.int64(7))
-                return
-            }
-            var state = PushGuard(tenantID: tenantID, userID: userID, now: now)
-            state.recentFailures = try row.string(1).split(separator: ",").compactMap { Int64($0) }
-            state.consecutiveFailures = Int(row.int64(2))
-            state.throttleLevel = Int(row.int64(3))
-            state.throttledUntil = row.optionalInt64(4)
-            state.lockedUntil = row.optionalInt64(5)
-            state.expiriesCountedThrough = row.int64(6)
-            stored = state
+        var read: (PushGuard?, [Int64]) = (nil, [])
+        try db.query(guardAndExpiries, values(tenantID: tenantID, userID: userID, now: now)) { row in
+            try fold(row, into: &read, tenantID: tenantID, userID: userID, now: now)
         }
-        return (stored, expired)
+        return read
+    }
+
+    /// ``guardAndExpiries``' parameters.
+    static func values(tenantID: String, userID: String, now: Int64) -> [StoreValue] {
+        let since = PushGuard(tenantID: tenantID, userID: userID, now: now).expiriesCountedThrough
+        return [.text(tenantID), .text(userID), .integer(since), .integer(now)]
+    }
+
+    /// Adds one row of ``guardAndExpiries`` to `read`: the stored guard, or an expiry.
+    static func fold(
+        _ row: some StoreRow, into read: inout (PushGuard?, [Int64]), tenantID: String, userID: String, now: Int64
+    ) throws {
+        guard row.int64(0) == 0 else {
+            read.1.append(row.int64(7))
+            return
+        }
+        var state = PushGuard(tenantID: tenantID, userID: userID, now: now)
+        state.recentFailures = try row.string(1).split(separator: ",").compactMap { Int64($0) }
+        state.consecutiveFailures = Int(row.int64(2))
+        state.throttleLevel = Int(row.int64(3))
+        state.throttledUntil = row.optionalInt64(4)
+        state.lockedUntil = row.optionalInt64(5)
+        state.expiriesCountedThrough = row.int64(6)
+        read.0 = state
     }
 }
 
