@@ -85,10 +85,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     func runAndCommit(
         _ sql: String, _ values: [StoreValue], then: (sql: String, values: [StoreValue])? = nil
     ) throws -> (rows: [PostgresRow], affected: Int) {
-        let begin = beginPending
-        let prefix = (begin ? [PipelineStep.plain("BEGIN")] : []) + deferred
-        beginPending = false
-        deferred = []
+        let (begin, prefix) = takePending()
         let steps = prefix + [.prepared(sql, values), .plain("COMMIT")]
             + (then.map { [PipelineStep.prepared($0.sql, $0.values)] } ?? [])
         let outcomes = try pipeline(steps, begins: begin)
@@ -102,13 +99,20 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     /// Runs `statements` in order in one round trip (with a pending `BEGIN` and held-back statements) and returns
     /// each one's rows; the first failure is thrown.
     func runAll(_ statements: [(sql: SQL, values: [StoreValue])]) throws -> [[PostgresRow]] {
-        let begin = beginPending
-        let prefix = (begin ? [PipelineStep.plain("BEGIN")] : []) + deferred
-        beginPending = false
-        deferred = []
+        let (begin, prefix) = takePending()
         let outcomes = try pipeline(prefix + statements.map { .prepared($0.sql.postgres, $0.values) }, begins: begin)
         for outcome in outcomes.prefix(prefix.count) { _ = try outcome.get() }
         return try outcomes.dropFirst(prefix.count).map { try $0.get().rows }
+    }
+
+    /// What must go before the next statement — a pending `BEGIN`, then the held-back statements — taken off the
+    /// connection, and whether it begins the transaction.
+    private func takePending() -> (begins: Bool, steps: [PipelineStep]) {
+        let begin = beginPending
+        let steps = (begin ? [PipelineStep.plain("BEGIN")] : []) + deferred
+        beginPending = false
+        deferred = []
+        return (begin, steps)
     }
 
     /// Commits the transaction started with ``begin()`` and then, in the same round trip, runs `sql` on its own
@@ -117,19 +121,20 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     func commit(then sql: String, _ values: [StoreValue]) throws {
         if beginPending {
             beginPending = false
+            deferred = []
             _ = try? run(sql, values)
             return
         }
-        _ = try pipeline([.plain("COMMIT"), .prepared(sql, values)])[0].get()
+        let held = deferred
+        deferred = []
+        let outcomes = try pipeline(held + [.plain("COMMIT"), .prepared(sql, values)])
+        for outcome in outcomes.prefix(held.count + 1) { _ = try outcome.get() }
     }
 
     /// Runs one or more statements without parameters (simple query protocol).
     func execute(_ sql: String) throws {
         if beginPending || !deferred.isEmpty {
-            let begin = beginPending
-            let prefix = (begin ? [PipelineStep.plain("BEGIN")] : []) + deferred
-            beginPending = false
-            deferred = []
+            let (begin, prefix) = takePending()
             for outcome in try pipeline(prefix, begins: begin) { _ = try outcome.get() }
         }
         roundTrips.add()
@@ -144,10 +149,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     @discardableResult
     func run(_ sql: String, _ values: [StoreValue] = []) throws -> (rows: [PostgresRow], affected: Int) {
         guard let name = statements[sql], !beginPending, deferred.isEmpty else {
-            let begin = beginPending
-            let prefix = (begin ? [PipelineStep.plain("BEGIN")] : []) + deferred
-            beginPending = false
-            deferred = []
+            let (begin, prefix) = takePending()
             let outcomes = try pipeline(prefix + [.prepared(sql, values)], begins: begin)
             for outcome in outcomes.dropLast() { _ = try outcome.get() }
             return try outcomes[outcomes.count - 1].get()
