@@ -74,6 +74,12 @@ extension HTTPServer {
         /// ``HTTPServer/shutdown()`` waits at most about twice this for WebSockets.
         package var webSocketCloseTimeoutSeconds: Double = 2
 
+        /// When set, the server speaks HTTPS only (TLS 1.2 and 1.3) with these credentials, which
+        /// ``TLSCredentials/reload(certificateFile:keyFile:)`` may replace while it runs. Under TLS an upgraded
+        /// WebSocket stays a libmicrohttpd connection (its threads encrypt and decrypt for it), so WebSockets then do
+        /// count against ``maxConnections``.
+        package var tls: TLSCredentials?
+
         /// A configuration with the defaults above.
         package init() {}
 

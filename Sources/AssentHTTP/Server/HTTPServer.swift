@@ -116,7 +116,8 @@ package final class HTTPServer: Sendable {
                 connection_memory_limit: configuration.connectionMemoryLimit,
                 connection_memory_increment: configuration.connectionMemoryIncrement,
                 ipv6: ipv6,
-                allow_upgrade: core.webSockets == nil ? 0 : 1
+                allow_upgrade: core.webSockets == nil ? 0 : 1,
+                tls: configuration.tls?.pointer
             )
             if let webSockets = core.webSockets, !webSockets.start() {
                 close(fd)
@@ -133,6 +134,7 @@ package final class HTTPServer: Sendable {
         }
         core.logger.info("http server started", [
             "host": .string(configuration.host), "port": .int(port), "threads": .int(configuration.threads),
+            "tls": .bool(configuration.tls != nil),
         ])
     }
 
