@@ -44,8 +44,9 @@ extension HTTPServer {
         /// libmicrohttpd splits it evenly over its threads and stops accepting
         /// while at the limit: further connections wait, unanswered, in the
         /// kernel's listen backlog (``listenBacklog``) until a slot frees.
-        /// Upgraded WebSockets do not count: libmicrohttpd releases a
+        /// Upgraded WebSockets do not count without TLS: libmicrohttpd releases a
         /// connection once it has handed its socket over (see ``maxWebSockets``).
+        /// Under ``tls`` they do, since libmicrohttpd keeps encrypting for them.
         package var maxConnections = 10_000
         /// The most connections from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
         /// `0` = no limit (the default, since a reverse proxy shows as one address).
