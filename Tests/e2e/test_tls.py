@@ -218,3 +218,23 @@ def test_qr_flow_over_wss_and_an_idle_socket_outlives_the_connection_timeout(tls
                                         sslopt={"ca_certs": tls_server.ca.cert})
     again.close()
     wait_for_log(tls_server, '"websocket closed","code":1000', 0)
+
+
+def test_shutdown_with_an_open_wss_socket_closes_it_going_away_and_exits_cleanly(tls_server):
+    with tempfile.TemporaryDirectory() as directory:
+        s = Server(directory)
+        s.url = f"https://127.0.0.1:{s.port}"
+        s.api = s.url + "/v1"
+        s.start("--tls-cert", tls_server.live_cert, "--tls-key", tls_server.live_key, "--dev")
+        try:
+            tenant = next(line.split()[-1] for line in s.log_text().splitlines() if "tenant ID:" in line)
+            ws = websocket.create_connection(f"wss://127.0.0.1:{s.port}/v1/ws-v1-challenge",
+                                             subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant}"],
+                                             timeout=10, sslopt={"ca_certs": tls_server.ca.cert})
+            s.process.send_signal(signal.SIGTERM)
+            opcode, data = ws.recv_data(control_frame=True)
+            assert opcode == websocket.ABNF.OPCODE_CLOSE and int.from_bytes(data[:2], "big") == 1001
+            ws.close()
+            assert s.process.wait(timeout=20) == 0, s.log_text()
+        finally:
+            s.stop()
