@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentSyncTests", dependencies: ["AssentSync"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentSync", "AssentLog"]),
-        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto"]),
+        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentServerTests", dependencies: [
             "AssentSync",
             "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",
