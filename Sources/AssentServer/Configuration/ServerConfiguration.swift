@@ -98,7 +98,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
         ("--threads N", "ASSENT_THREADS", "HTTP worker threads (default: one per core)"),
         ("--max-body-bytes N", "ASSENT_MAX_BODY_BYTES", "largest request body (default 1048576)"),
-        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000)"),
+        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000; with --tls-cert, open WebSockets count too)"),
         ("--connection-timeout SECONDS", "ASSENT_CONNECTION_TIMEOUT", "idle connection timeout (default 30)"),
         ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside an SQLite database; required with PostgreSQL unless ASSENT_MASTER_KEY)"),
         ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
