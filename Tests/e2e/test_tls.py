@@ -18,7 +18,7 @@ import pytest
 import requests
 import websocket
 
-from conftest import Server
+from conftest import Server, assent
 from test_push import Tenant
 from test_qr import QRTenant, answer, claim
 
@@ -225,9 +225,10 @@ def test_shutdown_with_an_open_wss_socket_closes_it_going_away_and_exits_cleanly
         s = Server(directory)
         s.url = f"https://127.0.0.1:{s.port}"
         s.api = s.url + "/v1"
-        s.start("--tls-cert", tls_server.live_cert, "--tls-key", tls_server.live_key, "--dev")
+        cert, key = tls_server.ca.issue("shutdown", 5000)
+        tenant = assent("admin", "tenant", "create", "--database", s.database, "--name", "tls-stop")["tenantId"]
+        s.start("--tls-cert", cert, "--tls-key", key)
         try:
-            tenant = next(line.split()[-1] for line in s.log_text().splitlines() if "tenant ID:" in line)
             ws = websocket.create_connection(f"wss://127.0.0.1:{s.port}/v1/ws-v1-challenge",
                                              subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant}"],
                                              timeout=10, sslopt={"ca_certs": tls_server.ca.cert})
