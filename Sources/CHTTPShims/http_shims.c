@@ -491,6 +491,14 @@ static void upgraded(void *cls, struct MHD_Connection *connection, void *request
       (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
   }
+  if (tls) {
+    // The same for the TCP connection MHD keeps: without it each small TLS record MHD forwards waits for the
+    // client's delayed ACK (measured: ~50 ms per WebSocket round trip instead of ~1 ms).
+    const union MHD_ConnectionInfo *tcp =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    int on = 1;
+    if (tcp != NULL) (void)setsockopt(tcp->connect_fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  }
   target->upgraded(target->context, request_context, extra_in, extra_in_size, fd, error,
                    tls ? urh : NULL);
   if (!tls) (void)MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
