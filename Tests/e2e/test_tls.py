@@ -220,6 +220,25 @@ def test_qr_flow_over_wss_and_an_idle_socket_outlives_the_connection_timeout(tls
     wait_for_log(tls_server, '"websocket closed","code":1000', 0)
 
 
+def test_a_wss_round_trip_does_not_wait_for_delayed_acks(tls_server):
+    # Without TCP_NODELAY on the TCP connection libmicrohttpd keeps under TLS, each small record waited for the
+    # client's delayed ACK: ~50 ms per round trip. With it, a few milliseconds.
+    tenant = QRTenant(tls_server)
+    ws = websocket.create_connection(f"wss://127.0.0.1:{tls_server.port}/v1/ws-v1-challenge",
+                                     subprotocols=["authsignal-ws", f"x.authsignal.tenant.{tenant.id}"], timeout=10,
+                                     sslopt={"ca_certs": tls_server.ca.cert})
+    try:
+        times = []
+        for _ in range(9):
+            started = time.time()
+            ws.send(json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "signIn"}}))
+            assert json.loads(ws.recv())["type"] == "CHALLENGE_CREATED"
+            times.append(time.time() - started)
+        assert sorted(times)[len(times) // 2] < 0.025, times
+    finally:
+        ws.close()
+
+
 def test_shutdown_with_an_open_wss_socket_closes_it_going_away_and_exits_cleanly(tls_server):
     with tempfile.TemporaryDirectory() as directory:
         s = Server(directory)
