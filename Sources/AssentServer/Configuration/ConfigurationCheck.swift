@@ -38,7 +38,7 @@ package struct ConfigurationCheck: Sendable {
                 _ = try MasterKey.load(base64: configuration.masterKey, file: "")
                 return Finding(level: .ok, subject: "master key", message: "ASSENT_MASTER_KEY holds a 32-byte key")
             } catch {
-                return Finding(level: .error, subject: "master key", message: "\(error)")
+                return Finding(level: .error, subject: "master key", message: ErrorText.describe(error))
             }
         }
         let file = configuration.masterKeyFile ?? configuration.databaseLocation.defaultMasterKeyFile ?? "master.key"
@@ -55,7 +55,7 @@ package struct ConfigurationCheck: Sendable {
         do {
             _ = try MasterKey.load(base64: nil, file: file) { warnings.append($0) }
         } catch {
-            return Finding(level: .error, subject: "master key", message: "\(error)")
+            return Finding(level: .error, subject: "master key", message: ErrorText.describe(error))
         }
         if let warning = warnings.first { return Finding(level: .note, subject: "master key", message: warning) }
         return Finding(level: .ok, subject: "master key", message: "\(file) holds a 32-byte key")
@@ -67,7 +67,7 @@ package struct ConfigurationCheck: Sendable {
         do {
             status = try location.schemaStatus()
         } catch {
-            return Finding(level: .error, subject: "database", message: "\(location.redacted): \(error)")
+            return Finding(level: .error, subject: "database", message: "\(location.redacted): \(ErrorText.describe(error))")
         }
         guard status.exists else {
             let directory = (configuration.sqlitePath as NSString).deletingLastPathComponent
