@@ -24,6 +24,8 @@ package final class AssentApplication: Sendable {
     private let configuration: ServerConfiguration
     private let store: any ServerStore
     private let server: HTTPServer
+    /// The API listener's certificate and key under `--tls-cert`/`--tls-key`.
+    private let tls: TLSCredentials?
     /// The listener that serves only `/metrics` (`--metrics-listen`), when configured.
     private let metricsServer: HTTPServer?
     private let tenants: TenantDirectory
@@ -39,6 +41,11 @@ package final class AssentApplication: Sendable {
     package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
+        if let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile {
+            tls = try TLSCredentials(certificateFile: cert, keyFile: key)
+        } else {
+            tls = nil
+        }
         let masterKey = try configuration.loadMasterKey { logger.warning($0, [:]) }
         let store = try configuration.databaseLocation.open(connections: configuration.resolvedDatabaseConnections)
         self.store = store
@@ -158,6 +165,7 @@ package final class AssentApplication: Sendable {
         http.maxConnections = configuration.maxConnections
         http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         http.trustedProxies = configuration.trustedProxies
+        http.tls = tls
         server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
 
         if let host = configuration.metricsHost, let port = configuration.metricsPort {
@@ -219,6 +227,19 @@ package final class AssentApplication: Sendable {
         if let metricsServer { fields["metricsPort"] = .int(metricsServer.port) }
         logger.log(.info, "assentd listening", fields)
         return Started(port: server.port, publicURL: url, developmentTenant: development, metricsPort: metricsServer?.port)
+    }
+
+    /// Reads `--tls-cert` and `--tls-key` again (on SIGHUP): handshakes from now on use the new pair, connections already
+    /// open keep theirs. Without TLS this does nothing. On a bad pair the old one stays, the error is logged and thrown.
+    package func reloadTLS() throws {
+        guard let tls, let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile else { return }
+        do {
+            try tls.reload(certificateFile: cert, keyFile: key)
+            logger.log(.info, "tls certificate reloaded", ["file": .string(cert)])
+        } catch {
+            logger.log(.error, "tls certificate not reloaded: the old one stays", ["reason": .string(error.reason)])
+            throw error
+        }
     }
 
     /// Stops accepting, lets in-flight requests finish, then closes the database.

@@ -68,6 +68,11 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// The policy for URLs tenants supply, as this configuration sets it.
     var outboundURLPolicy: OutboundURLPolicy { OutboundURLPolicy(allowsPrivateAddresses: allowPrivateURLs) }
 
+    /// PEM certificate chain (leaf first) for HTTPS on the API listener; set together with ``tlsKeyFile``.
+    package var tlsCertificateFile: String?
+    /// PEM private key (unencrypted) matching ``tlsCertificateFile``.
+    package var tlsKeyFile: String?
+
     /// Rate limits: on by default with each rule's default limit (``RateLimitRule``); per instance.
     package var rateLimits = RateLimitPolicy()
     /// Reverse proxies whose `X-Forwarded-For` names the client address; none by default.
@@ -93,7 +98,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
         ("--threads N", "ASSENT_THREADS", "HTTP worker threads (default: one per core)"),
         ("--max-body-bytes N", "ASSENT_MAX_BODY_BYTES", "largest request body (default 1048576)"),
-        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000)"),
+        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000; with --tls-cert, open WebSockets count too)"),
         ("--connection-timeout SECONDS", "ASSENT_CONNECTION_TIMEOUT", "idle connection timeout (default 30)"),
         ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside an SQLite database; required with PostgreSQL unless ASSENT_MASTER_KEY)"),
         ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
@@ -113,6 +118,8 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--allow-private-urls", "ASSENT_ALLOW_PRIVATE_URLS", "let tenant webhooks and FCM token_uri reach loopback/private addresses (development, tests)"),
         ("--rate-limits on|off", "ASSENT_RATE_LIMITS", "rate limits per client address, tenant, user, key, activation (default on; off for benchmarks)"),
         ("--rate-limit NAME=COUNT/PERIOD", "ASSENT_RATE_LIMIT", "change a limit, e.g. claim-key=30/1m; NAME * sets all; repeatable or comma list (docs/rate-limits.md)"),
+        ("--tls-cert FILE", "ASSENT_TLS_CERT", "PEM certificate chain, leaf first: serve HTTPS (TLS 1.2+) on --listen; SIGHUP reloads it"),
+        ("--tls-key FILE", "ASSENT_TLS_KEY", "PEM private key of --tls-cert (unencrypted; keep it 0600)"),
         ("--trusted-proxy CIDR", "ASSENT_TRUSTED_PROXY", "reverse proxy whose X-Forwarded-For names the client; repeatable or comma list (default none)"),
     ]
 
@@ -134,6 +141,7 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
             "ASSENT_RATE_LIMITS": "--rate-limits", "ASSENT_RATE_LIMIT": "--rate-limit",
             "ASSENT_TRUSTED_PROXY": "--trusted-proxy",
+            "ASSENT_TLS_CERT": "--tls-cert", "ASSENT_TLS_KEY": "--tls-key",
         ]
         // Flags that may be given more than once: their values add up (as a comma list) and replace the environment's.
         let repeatable: Set<String> = ["--rate-limit", "--trusted-proxy"]
@@ -300,6 +308,20 @@ package struct ServerConfiguration: Sendable, Hashable {
                 config.trustedProxies.networks.append(network)
             }
         }
+        switch (values["--tls-cert"], values["--tls-key"]) {
+        case (nil, nil):
+            break
+        case (let cert?, let key?):
+            for (flag, file) in [("--tls-cert", cert), ("--tls-key", key)] {
+                guard FileManager.default.isReadableFile(atPath: file) else {
+                    throw Invalid(description: "\(flag): cannot read '\(file)'")
+                }
+            }
+            config.tlsCertificateFile = cert
+            config.tlsKeyFile = key
+        default:
+            throw Invalid(description: "--tls-cert and --tls-key go together: give both files, or neither for plain HTTP")
+        }
         if config.databaseLocation.isShared, config.createDevelopmentTenant {
             throw Invalid(description: Self.developmentTenantOnPostgres)
         }
@@ -343,6 +365,6 @@ package struct ServerConfiguration: Sendable, Hashable {
     package func resolvedPublicURL(port actualPort: Int) -> String {
         if let publicURL { return publicURL }
         let host = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
-        return "http://\(host):\(actualPort)"
+        return "\(tlsCertificateFile == nil ? "http" : "https")://\(host):\(actualPort)"
     }
 }
