@@ -1,5 +1,6 @@
 @testable import AssentServer
 import AssentLog
+@testable import AssentStorage
 import AssentTestSupport
 import Foundation
 import Testing
@@ -74,6 +75,40 @@ import FoundationNetworking
                 }
                 let scrape = try await Self.get(base + "/metrics", authorization: "bearer " + Self.token)
                 #expect(scrape.status == 200 && scrape.text.contains("# TYPE"))
+            }
+        }
+    }
+
+    @Test func `liveness answers while readiness checks the store and its schema, with the error envelope when not ready`() async throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.file("assent.sqlite")
+        try await Self.withServer({ $0.database = database }) { api, _ in
+            let live = try await Self.get(api + "/healthz/live")
+            #expect(live.status == 200 && live.text == #"{"status":"ok"}"#)
+            let ready = try await Self.get(api + "/healthz/ready")
+            #expect(ready.status == 200 && ready.text.contains(#""status":"ready""#))
+            // Another build's migration history: step 10 missing, so this instance is not ready (yet still live).
+            let other = try SQLiteStore(path: database)
+            try await other.write { db in try db.update("DELETE FROM schema_steps WHERE version = 10", []) }
+            await other.close()
+            let refused = try await Self.get(api + "/healthz/ready")
+            #expect(refused.status == 503 && refused.errorCode == "service_unavailable")
+            #expect(refused.text.contains(#""error":"service_unavailable""#) && refused.text.contains("schema steps 10"))
+            #expect(try await Self.get(api + "/healthz/live").status == 200)
+        }
+    }
+
+    @Test func `a scrape carries the domain series from the start, every fixed label at 0`() async throws {
+        try await Self.withServer({ $0.metricsHost = "127.0.0.1"; $0.metricsPort = 0 }) { _, metrics in
+            let scrape = try await Self.get(try #require(metrics) + "/metrics")
+            for line in [
+                #"assent_challenges_total{kind="push",outcome="started"} 0"#,
+                #"assent_challenges_total{kind="qr",outcome="expired"} 0"#,
+                #"assent_powerauth_verifications_total{result="blocked"} 0"#,
+                #"assent_rate_limited_requests_total{class="claim-key"} 0"#,
+                "# TYPE assent_store_operation_duration_seconds histogram",
+            ] {
+                #expect(scrape.text.contains(line + "\n"), "\(line)")
             }
         }
     }
