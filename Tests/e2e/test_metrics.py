@@ -3,6 +3,7 @@ to expire with deliveries to a fake APNs; QR approved and left to expire; PowerA
 blocked; a rate-limited request; webhook events stuck in the outbox) move the counters they should, the scrape passes
 `promtool check metrics`, and `/healthz/live` and `/healthz/ready` answer."""
 import base64
+import json
 import os
 import re
 import shutil
@@ -179,4 +180,38 @@ def test_counters_move_with_real_flows_and_the_scrape_passes_promtool(env):
     promtool = shutil.which("promtool")
     assert promtool, "promtool is missing: `make test` installs the prometheus package"
     checked = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_grafana_dashboard_queries_only_series_assentd_exports(env, tmp_path):
+    """deploy/grafana/assent-dashboard.json: a dashboard Grafana imports (panels with unique ids, a grid position and
+    Prometheus targets over the `datasource` variable), every expression valid PromQL (`promtool check rules` parses
+    them as recording rules) naming only series the live scrape declares."""
+    server, _ = env
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "deploy", "grafana", "assent-dashboard.json")) as f:
+        dashboard = json.load(f)
+    assert dashboard["uid"] and dashboard["title"] and isinstance(dashboard["schemaVersion"], int)
+    assert [v["name"] for v in dashboard["templating"]["list"] if v["type"] == "datasource"] == ["datasource"]
+    panels = dashboard["panels"]
+    assert len({p["id"] for p in panels}) == len(panels) >= 8
+    text = scrape(server)
+    exported = set(re.findall(r"^# TYPE (\w+) (\w+)$", text, re.M))
+    names = {name for name, _ in exported}
+    names |= {name + suffix for name, kind in exported if kind == "histogram" for suffix in ("_bucket", "_sum", "_count")}
+    exprs = []
+    for panel in panels:
+        assert panel["type"] == "timeseries" and panel["datasource"]["uid"] == "${datasource}"
+        assert {"x", "y", "w", "h"} <= panel["gridPos"].keys() and panel["gridPos"]["x"] + panel["gridPos"]["w"] <= 24
+        assert panel["targets"], panel["title"]
+        for target in panel["targets"]:
+            expr = target["expr"]
+            used = set(re.findall(r"\bassent_\w+", expr))
+            assert used and used <= names, f"{panel['title']}: {used - names} not exported"
+            exprs.append(expr.replace("$__rate_interval", "5m"))
+    rules = tmp_path / "dashboard-rules.yml"
+    rules.write_text("groups:\n- name: dashboard\n  rules:\n" + "".join(
+        f"  - record: dashboard:expr{i}\n    expr: {json.dumps(expr)}\n" for i, expr in enumerate(exprs)))
+    checked = subprocess.run([shutil.which("promtool"), "check", "rules", str(rules)], capture_output=True, text=True,
+                             timeout=60)
     assert checked.returncode == 0, checked.stdout + checked.stderr
