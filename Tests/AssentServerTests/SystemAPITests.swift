@@ -122,9 +122,13 @@ import FoundationNetworking
         #expect(environment.metricsHost == "127.0.0.1" && environment.metricsPort == 0 && environment.metricsToken == Self.token)
         let defaults = try ServerConfiguration.parse(arguments: [], environment: [:])
         #expect(defaults.metricsHost == nil && defaults.metricsPort == nil && defaults.metricsToken == nil)
+        #expect(defaults.metricsSampleSeconds == 15)
+        #expect(try ServerConfiguration.parse(arguments: ["--metrics-sample", "2"], environment: [:]).metricsSampleSeconds == 2)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: ["ASSENT_METRICS_SAMPLE": "60"]).metricsSampleSeconds == 60)
         for arguments in [
             ["--metrics-listen", "9420"], ["--metrics-listen", "127.0.0.1:8420"],
             ["--metrics-token", "short"], ["--metrics-token", "sixteen chars with spaces"],
+            ["--metrics-sample", "0"], ["--metrics-sample", "soon"],
         ] {
             #expect(throws: ServerConfiguration.Invalid.self, "\(arguments)") {
                 try ServerConfiguration.parse(arguments: arguments, environment: [:])
