@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_PACKAGES := pkg-config libgnutls28-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) systemd postgresql-15 python3 python3-venv openssl curl zbar-tools librsvg2-bin qrencode chromium chromium-driver
+TEST_PACKAGES := $(BUILD_PACKAGES) systemd postgresql-15 python3 python3-venv openssl curl zbar-tools librsvg2-bin qrencode chromium chromium-driver prometheus
 BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql-15 python3
 LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite

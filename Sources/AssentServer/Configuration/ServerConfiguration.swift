@@ -61,6 +61,8 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// When set, `GET /metrics` answers only `Authorization: Bearer` with this token, and is served on the API
     /// listener too. Without it (and without a metrics listener) no listener serves `/metrics`.
     package var metricsToken: String?
+    /// Seconds between samples of the store for the metrics (outbox depth and age, expired challenges).
+    package var metricsSampleSeconds = 15
     /// Whether URLs a tenant supplies (webhooks, the push webhook, an FCM `token_uri`) may lead to loopback, private
     /// and other non-global addresses — for development and tests only (``OutboundURLPolicy``).
     package var allowPrivateURLs = false
@@ -113,6 +115,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
         ("--metrics-listen HOST:PORT", "ASSENT_METRICS_LISTEN", "separate listener serving only GET /metrics (default: none)"),
         ("--metrics-token TOKEN", "ASSENT_METRICS_TOKEN", "bearer token for GET /metrics, which it also enables on --listen (16+ chars)"),
+        ("--metrics-sample SECONDS", "ASSENT_METRICS_SAMPLE", "how often the outbox gauges and expired challenges are read from the store (default 15)"),
         ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "accepted for compatibility and ignored: no development tenant without --dev"),
         ("--allow-private-urls", "ASSENT_ALLOW_PRIVATE_URLS", "let tenant webhooks and FCM token_uri reach loopback/private addresses (development, tests)"),
@@ -139,6 +142,7 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
+            "ASSENT_METRICS_SAMPLE": "--metrics-sample",
             "ASSENT_RATE_LIMITS": "--rate-limits", "ASSENT_RATE_LIMIT": "--rate-limit",
             "ASSENT_TRUSTED_PROXY": "--trusted-proxy",
             "ASSENT_TLS_CERT": "--tls-cert", "ASSENT_TLS_KEY": "--tls-key",
@@ -260,6 +264,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         config.masterKeyFile = values["--master-key-file"]
         if let value = try integer("--webhook-retry", 1...86_400) { config.webhookRetrySeconds = Double(value) }
         if let value = try integer("--webhook-attempts", 1...20) { config.webhookMaxAttempts = value }
+        if let value = try integer("--metrics-sample", 1...3600) { config.metricsSampleSeconds = value }
         if let root = values["--web-root"] {
             guard !root.isEmpty else { throw Invalid(description: "--web-root must not be empty") }
             config.webRoot = root
