@@ -78,7 +78,7 @@ struct SystemAPI: Sendable {
     /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the
     /// metrics listener, whose router holds only this route) and `404` elsewhere.
     func registerMetrics(in router: inout Router, withoutToken: Bool) {
-        router.add(.metrics) { [metrics, domain, metricsTokenHash] request, _ in
+        router.add(.metrics) { [store, metrics, domain, metricsTokenHash] request, _ in
             if metricsTokenHash == nil, !withoutToken {
                 return .notFound
             }
@@ -89,7 +89,13 @@ struct SystemAPI: Sendable {
                 response.headers.add("WWW-Authenticate", "Bearer realm=\"assent-metrics\"")
                 return response
             }
-            return .text(200, metrics.prometheusText() + domain.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            var text = metrics.prometheusText() + domain.prometheusText()
+            if let roundTrips = store.databaseRoundTrips {
+                text += "# HELP assent_database_round_trips_total Message exchanges with the database server that waited on it.\n"
+                text += "# TYPE assent_database_round_trips_total counter\n"
+                text += "assent_database_round_trips_total \(roundTrips)\n"
+            }
+            return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
 

@@ -149,6 +149,8 @@ enum StoreRecords {
 
     /// How many columns ``challengeColumns`` names.
     static let challengeColumnCount = challengeColumns.split(separator: ",").count
+    /// How many columns ``actionColumns`` names.
+    static let actionColumnCount = actionColumns.split(separator: ",").count
 
     static func challenge(_ row: some StoreRow) throws -> Challenge {
         guard let kind = Challenge.Kind(rawValue: try row.string(2)),
