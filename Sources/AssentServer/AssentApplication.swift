@@ -44,6 +44,8 @@ package final class AssentApplication: Sendable {
         self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
+        let audit = AuditLog(store: store, masterKey: masterKey, clock: clock)
+        let trail = AuditTrail(audit: audit, logger: logger)
         let metrics = HTTPMetrics()
         publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
 
@@ -118,14 +120,15 @@ package final class AssentApplication: Sendable {
                 tenants: tenants, deliveries: store, configuration: try PushConfiguration(
                     masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
-            qrCode: QRCodeAdministration(tenants: tenants)
+            qrCode: QRCodeAdministration(tenants: tenants),
+            trail: trail
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards),
-            decisions: decisions, decoder: decoder, limits: limits, logger: logger
+            decisions: decisions, decoder: decoder, limits: limits, logger: logger, trail: trail
         ).register(in: &router)
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, decoder: decoder,
@@ -134,7 +137,9 @@ package final class AssentApplication: Sendable {
         ActivationClientAPI(
             credentials: credentials, activations: activations, decoder: decoder, limits: limits, logger: logger)
             .register(in: &router)
-        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder).register(in: &router)
+        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder, trail: trail)
+            .register(in: &router)
+        AuditAPI(authenticated: authenticated, audit: audit).register(in: &router)
         router.addWebSocket(
             .qrCodeWebSocket,
             QRWebSocketHandler(
@@ -195,7 +200,7 @@ package final class AssentApplication: Sendable {
             throw ServerConfiguration.Invalid(description: ServerConfiguration.developmentTenantOnPostgres)
         }
         if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
-            development = try await tenants.create(name: "Development")
+            development = try await tenants.create(name: "Development", actor: "system")
         }
         try server.start()
         do {

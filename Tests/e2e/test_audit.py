@@ -1,0 +1,146 @@
+"""The audit log end to end, on each store: admin changes made through the CLI and the server API land in the
+tenant's chain; `GET /v1/audit` serves it with the secret key, filtered and paged; `assent admin audit verify`
+passes on the untouched chain and names the first bad sequence after the database is edited directly (sqlite3 or
+psql), which is what someone with database access but without the master key can do."""
+import os
+import subprocess
+import tempfile
+
+import pytest
+import requests
+
+from conftest import BIN, Server, assent, postgres
+
+
+def run(*args):
+    """The CLI's exit status, stdout and stderr (no --json unless given)."""
+    out = subprocess.run([os.path.join(BIN, "assent"), *args], capture_output=True, text=True, timeout=60)
+    return out.returncode, out.stdout, out.stderr
+
+
+def execute(server, sql):
+    """Runs `sql` on the server's database directly."""
+    if server.database.startswith("postgres"):
+        postgres().psql(server.database.rsplit("/", 1)[1], sql)
+    else:
+        import sqlite3
+        db = sqlite3.connect(server.database)
+        try:
+            db.execute(sql)
+            db.commit()
+        finally:
+            db.close()
+
+
+@pytest.fixture()
+def audited():
+    """A server of its own (the test edits its database), with a tenant created, rotated and reconfigured by the CLI."""
+    with tempfile.TemporaryDirectory() as directory:
+        s = Server(directory)
+        created = assent("admin", "tenant", "create", "--database", s.database, "--name", "Audited")
+        s.tenant_id = created["tenantId"]
+        rotated = assent("admin", "tenant", "rotate-secret", "--database", s.database, "--tenant", s.tenant_id)
+        s.secret = rotated["secretKey"]
+        s.old_secret = created["secretKey"]
+        assent("admin", "tenant", "settings", "--database", s.database, "--tenant", s.tenant_id,
+               "--number-matching", "on")
+        s.start()
+        try:
+            yield s
+        finally:
+            s.stop()
+
+
+def get(server, secret, **params):
+    return requests.get(server.api + "/audit", params=params, auth=(secret, ""), timeout=10)
+
+
+def test_admin_changes_are_listed_by_the_route_and_the_cli_and_the_chain_verifies(audited):
+    s = audited
+    # A settings change through the server API, and a bulk seed that records one summary entry for 25 users.
+    answer = requests.patch(s.api + "/tenant/qr-code", json={"anonymousActionCodes": ["signIn", "pay"]}, auth=(s.secret, ""),
+                            timeout=10)
+    assert answer.status_code == 200, answer.text
+    seeded = assent("admin", "seed", "--database", s.database, "--tenant", s.tenant_id, "--users", "25")
+    assert seeded["users"] == 25
+
+    page = get(s, s.secret)
+    assert page.status_code == 200 and page.headers["Content-Type"] == "application/json"
+    entries = page.json()["entries"]
+    kinds = [e["kind"] for e in entries]
+    assert kinds == ["tenant.created", "tenant.secret_rotated", "tenant.settings_changed", "tenant.settings_changed",
+                     "users.seeded"]
+    assert [e["sequence"] for e in entries] == [1, 2, 3, 4, 5]
+    assert [e["actor"] for e in entries] == ["cli", "cli", "cli", "secret-key", "cli"]
+    assert entries[2]["details"] == {"changed": "numberMatching"}
+    assert entries[4]["details"]["users"] == "25"
+    text = page.text
+    assert s.secret not in text and s.old_secret not in text
+
+    # Filters and the cursor.
+    assert [e["sequence"] for e in get(s, s.secret, kind="tenant.settings_changed").json()["entries"]] == [3, 4]
+    first = get(s, s.secret, limit="2").json()
+    assert [e["sequence"] for e in first["entries"]] == [1, 2] and first["nextCursor"] == "2"
+    second = get(s, s.secret, limit="2", cursor=first["nextCursor"]).json()
+    assert [e["sequence"] for e in second["entries"]] == [3, 4]
+    assert get(s, s.secret, since="2100-01-01T00:00:00Z").json() == {"entries": []}
+
+    # The old secret, a wrong one and bad parameters are refused with the error envelope.
+    for secret in (s.old_secret, "sk_wrong"):
+        refused = get(s, secret)
+        assert refused.status_code == 401 and set(refused.json()) >= {"error", "errorCode", "errorDescription"}
+    for params in ({"limit": "0"}, {"limit": "x"}, {"since": "yesterday"}, {"cursor": "-1"}):
+        bad = get(s, s.secret, **params)
+        assert bad.status_code == 400 and bad.json()["errorCode"] == "invalid_request", params
+
+    # The CLI lists the same entries and verifies the chain.
+    listed = assent("admin", "audit", "list", "--database", s.database, "--tenant", s.tenant_id)
+    assert listed["entries"] == entries
+    verified = assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
+    assert verified["intact"] is True and verified["entries"] == 5 and verified["headSequence"] == 5
+
+
+def test_a_detail_changed_in_the_database_is_detected_by_verify(audited):
+    s = audited
+    execute(s, f"UPDATE audit_entries SET details = '{{\"changed\":\"nothing\"}}' "
+               f"WHERE tenant_id = '{s.tenant_id}' AND sequence = 3")
+    status, _, err = run("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
+    assert status == 1
+    assert "broken at sequence 3" in err
+    # A broken chain is not pruned (that would erase the evidence).
+    status, _, err = run("admin", "audit", "prune", "--database", s.database, "--tenant", s.tenant_id,
+                         "--older-than-days", "0")
+    assert status == 1 and "not pruned" in err
+
+
+def test_a_deleted_entry_is_detected_by_verify(audited):
+    s = audited
+    execute(s, f"DELETE FROM audit_entries WHERE tenant_id = '{s.tenant_id}' AND sequence = 2")
+    status, _, err = run("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id, "--json")
+    assert status == 1 and "broken at sequence 2" in err
+
+
+def test_swapped_entries_are_detected_by_verify(audited):
+    s = audited
+    for sql in ("UPDATE audit_entries SET sequence = 100 WHERE tenant_id = '{t}' AND sequence = 1",
+                "UPDATE audit_entries SET sequence = 1 WHERE tenant_id = '{t}' AND sequence = 3",
+                "UPDATE audit_entries SET sequence = 3 WHERE tenant_id = '{t}' AND sequence = 100"):
+        execute(s, sql.format(t=s.tenant_id))
+    status, _, err = run("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
+    assert status == 1 and "broken at sequence 1" in err
+
+
+def test_retention_leaves_a_checkpoint_that_verify_continues_from(audited):
+    s = audited
+    pruned = assent("admin", "audit", "prune", "--database", s.database, "--tenant", s.tenant_id,
+                    "--older-than-days", "0")
+    assert pruned["dropped"] == 3
+    entries = get(s, s.secret).json()["entries"]
+    assert [(e["sequence"], e["kind"]) for e in entries] == [(4, "audit.checkpoint")]
+    assert entries[0]["details"]["droppedThrough"] == "3"
+    # A later change links on after the checkpoint.
+    answer = requests.patch(s.api + "/tenant/qr-code", json={"anonymousActionCodes": ["signIn"]}, auth=(s.secret, ""),
+                            timeout=10)
+    assert answer.status_code == 200, answer.text
+    verified = assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
+    assert verified["intact"] is True and verified["entries"] == 2 and verified["headSequence"] == 5
