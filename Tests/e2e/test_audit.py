@@ -139,7 +139,7 @@ def test_retention_leaves_a_checkpoint_that_verify_continues_from(audited):
     assert [(e["sequence"], e["kind"]) for e in entries] == [(4, "audit.checkpoint")]
     assert entries[0]["details"]["droppedThrough"] == "3"
     # A later change links on after the checkpoint.
-    answer = requests.patch(s.api + "/tenant/qr-code", json={"anonymousActionCodes": ["signIn"]}, auth=(s.secret, ""),
+    answer = requests.patch(s.api + "/tenant/qr-code", json={"anonymousActionCodes": ["signIn", "pay"]}, auth=(s.secret, ""),
                             timeout=10)
     assert answer.status_code == 200, answer.text
     verified = assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
