@@ -31,6 +31,8 @@ package final class AssentApplication: Sendable {
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
     private let sweeper: Sweeper
+    /// Writes rate-limit refusals to the tenants' audit logs, one summary a minute.
+    private let trips: RateLimitTrips
     private let pushWorker: PushDeliveryWorker
     private let pushClients: [HTTP2Client]
     private let bridge: ChallengeEventBridge
@@ -107,7 +109,8 @@ package final class AssentApplication: Sendable {
 
         var router = Router()
         let decoder = FoundationRequestDecoding()
-        let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits))
+        trips = RateLimitTrips(audit: audit, logger: logger)
+        let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits), trips: trips)
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
         let system = SystemAPI(store: store, metrics: metrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
@@ -212,6 +215,7 @@ package final class AssentApplication: Sendable {
         webhooks.start()
         pushWorker.start()
         sweeper.start()
+        trips.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
@@ -230,6 +234,7 @@ package final class AssentApplication: Sendable {
         logger.log(.info, "push clients stopped", ["providerConnectionsOpened": .int(pushClients[0].connectionsOpened)])
         for client in pushClients { client.stop() }
         await sweeper.stop()
+        await trips.stop()
         await bridge.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])

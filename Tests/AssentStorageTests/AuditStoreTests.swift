@@ -1,5 +1,6 @@
 @testable import AssentServerCore
 @testable import AssentStorage
+import AssentLog
 import Foundation
 import AssentSync
 import AssentTestSupport
@@ -246,5 +247,23 @@ import Testing
         #expect(AuditChain.verify(tampered, tenantID: "t", key: key).firstBadSequence == 5)
         // An entry of another tenant's chain moved into this one is refused too.
         #expect(AuditChain.verify(entries, tenantID: "u", key: key).firstBadSequence == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `rate-limit trips are summarised as one entry per tenant per flush`(kind: StoreKind) async throws {
+        let (fixture, audit, _) = try await Self.setUp(kind)
+        defer { withExtendedLifetime(fixture) {} }
+        let trips = RateLimitTrips(audit: audit, logger: Logger(minimumLevel: .error, sink: { _ in }))
+        #expect(await trips.flush() == 0)
+        for _ in 0..<500 { trips.note(tenantID: "t1", rule: .startUser) }
+        for _ in 0..<3 { trips.note(tenantID: "t1", rule: .claimKey) }
+        trips.note(tenantID: "t2", rule: .anonymousQRStartTenant)
+        #expect(await trips.flush() == 2)
+        let entries = try await audit.entries(AuditQuery(tenantID: "t1"))
+        #expect(entries.map(\.kind) == [.rateLimited])
+        #expect(entries.first?.details == ["start-user": "500", "claim-key": "3", "total": "503"])
+        #expect(try await audit.entries(AuditQuery(tenantID: "t2")).first?.details["anonymous-qr-start-tenant"] == "1")
+        // The counts were forgotten: the next flush writes nothing.
+        #expect(await trips.flush() == 0)
+        #expect(try await audit.verify(tenantID: "t1").verification == .intact(1))
     }
 }

@@ -144,3 +144,24 @@ def test_retention_leaves_a_checkpoint_that_verify_continues_from(audited):
     assert answer.status_code == 200, answer.text
     verified = assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
     assert verified["intact"] is True and verified["entries"] == 2 and verified["headSequence"] == 5
+
+
+def test_rate_limit_refusals_are_summarised_in_one_entry(audited):
+    s = audited
+    s.stop()
+    s.start("--rate-limits", "on", "--rate-limit", "start-user=1/1h")
+    tracked = requests.post(s.api + "/users/flooder/actions/signIn", json={}, auth=(s.secret, ""), timeout=10)
+    assert tracked.status_code == 200, tracked.text
+    bearer = {"Authorization": "Bearer " + tracked.json()["token"]}
+    statuses = [requests.post(s.api + "/client/challenge/push", json={}, headers=bearer, timeout=10).status_code
+                for _ in range(8)]
+    assert statuses.count(429) == 7, statuses
+    # The summary is written once a minute, and at shutdown.
+    s.stop()
+    listed = assent("admin", "audit", "list", "--database", s.database, "--tenant", s.tenant_id,
+                    "--kind", "rate_limit.tripped")
+    assert [e["details"] for e in listed["entries"]] == [{"start-user": "7", "total": "7"}]
+    assert listed["entries"][0]["actor"] == "system"
+    verified = assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
+    assert verified["intact"] is True
+    s.start()
