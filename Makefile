@@ -8,7 +8,7 @@ LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
 
-.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize sanitize-address sanitize-thread clean
+.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-report bench-push fuzz sanitize sanitize-address sanitize-thread clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -22,7 +22,7 @@ run: build
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)
-	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, matplotlib' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 
 test: test-deps module-graph swift-test bench-test e2e
@@ -44,10 +44,15 @@ e2e:
 	$(SWIFT) build --product assentd
 	$(SWIFT) build --product assent
 	ASSENT_BIN=.build/debug $(VENV)/bin/pytest -q Tests/e2e
+	$(VENV)/bin/pytest -q Tests/tools
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 	scripts/bench.sh
+
+# SVG charts and Markdown tables (docs/benchmarks/) from the runs that bench.sh wrote with BENCH_RESULTS=Benchmarks/results.
+bench-report: test-deps
+	$(VENV)/bin/python scripts/bench-report.py --results Benchmarks/results --out docs/benchmarks
 
 # Notifications per second from assentd to a fake APNs (nghttpd and the h2 fake) over one HTTP/2 connection.
 bench-push: test-deps
