@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from conftest import BIN, Server, assent, postgres
+from device import Device
 
 
 def run(*args):
@@ -165,3 +166,55 @@ def test_rate_limit_refusals_are_summarised_in_one_entry(audited):
     verified = assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)
     assert verified["intact"] is True
     s.start()
+
+
+def test_device_enrolment_fraud_report_and_removal_are_recorded(audited):
+    s = audited
+    tracked = requests.post(s.api + "/users/mallory-target/actions/enrol", json={"scope": "add:authenticators"},
+                            auth=(s.secret, ""), timeout=10)
+    assert tracked.status_code == 200, tracked.text
+    device = Device(s, s.tenant_id)
+    added = device.add(tracked.json()["token"])
+    assert added.status_code == 200, added.text
+    credential = added.json()["userAuthenticatorId"]
+
+    sign_in = requests.post(s.api + "/users/mallory-target/actions/signIn", json={}, auth=(s.secret, ""), timeout=10)
+    started = requests.post(s.api + "/client/challenge/push", json={"action": "signIn"},
+                            headers={"Authorization": "Bearer " + sign_in.json()["token"]}, timeout=10)
+    assert started.status_code == 200, started.text
+    challenge = started.json()["challengeId"]
+    message = device.decision_message(challenge, False, "", report_fraud=True)
+    denied = requests.post(device.url("push/challenge"), headers=device.basic, timeout=10, json={
+        "challengeId": challenge, "publicKey": device.public_key, "approved": False, "reportFraud": True,
+        "signature": device.sign(challenge), "boundSignature": device.sign(message)})
+    assert denied.status_code == 200, denied.text
+    removed = device.remove()
+    assert removed.status_code == 200, removed.text
+
+    entries = [e for e in get(s, s.secret).json()["entries"] if e["actor"] == "device"]
+    assert [(e["kind"], e.get("subject")) for e in entries] == [
+        ("credential.enrolled", credential), ("challenge.fraud_reported", "mallory-target"),
+        ("credential.removed", credential)]
+    assert entries[1]["details"] == {"challengeId": challenge, "userAuthenticatorId": credential}
+    # No key, signature or token in what was recorded.
+    text = get(s, s.secret).text
+    assert device.public_key not in text and sign_in.json()["token"] not in text
+    assert assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)["intact"] is True
+
+
+def test_backend_enrolment_and_removal_are_recorded_and_a_refused_one_is_not(audited):
+    s = audited
+    enrolled = requests.post(s.api + "/users/bob/authenticators", auth=(s.secret, ""), timeout=10,
+                             json={"verificationMethod": "EMAIL_OTP", "email": "bob@example.com"})
+    assert enrolled.status_code == 200, enrolled.text
+    authenticator = enrolled.json()["authenticator"]["userAuthenticatorId"]
+    refused = requests.post(s.api + "/users/bob/authenticators", auth=(s.secret, ""), timeout=10,
+                            json={"verificationMethod": "PASSKEY"})
+    assert refused.status_code == 400
+    deleted = requests.delete(s.api + f"/users/bob/authenticators/{authenticator}", auth=(s.secret, ""), timeout=10)
+    assert deleted.status_code == 200, deleted.text
+    entries = get(s, s.secret, since="0").json()["entries"][3:]
+    assert [(e["kind"], e["actor"], e.get("subject")) for e in entries] == [
+        ("credential.enrolled", "secret-key", authenticator), ("credential.removed", "secret-key", authenticator)]
+    assert entries[0]["details"] == {"userId": "bob", "verificationMethod": "EMAIL_OTP"}
+    assert "bob@example.com" not in get(s, s.secret).text
