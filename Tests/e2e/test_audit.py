@@ -218,3 +218,38 @@ def test_backend_enrolment_and_removal_are_recorded_and_a_refused_one_is_not(aud
         ("credential.enrolled", "secret-key", authenticator), ("credential.removed", "secret-key", authenticator)]
     assert entries[0]["details"] == {"userId": "bob", "verificationMethod": "EMAIL_OTP"}
     assert "bob@example.com" not in get(s, s.secret).text
+
+
+def test_activation_block_unblock_and_removal_are_recorded(audited):
+    import json
+    s = audited
+    master = assent("admin", "tenant", "powerauth", "--database", s.database, "--tenant", s.tenant_id)
+
+    def device(home, *args, password=None):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home}
+        if password is not None:
+            env["ASSENT_DEVICE_PASSWORD"] = password
+        out = subprocess.run([os.path.join(BIN, "assent"), "device", *args, "--home", os.path.join(home, "d"),
+                              "--json"], capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+        assert out.returncode == 0, out.stderr + out.stdout
+        return json.loads(out.stdout)
+
+    def enrolment():
+        r = requests.post(s.api + "/users/carol/actions/enrol", json={"scope": "add:authenticators"},
+                          auth=(s.secret, ""), timeout=10)
+        assert r.status_code == 200, r.text
+        return r.json()["token"]
+
+    with tempfile.TemporaryDirectory() as home:
+        device(home, "push", "enrol", "--url", s.url, "--tenant", s.tenant_id, "--token", enrolment())
+        activated = device(home, "activate", "--token", enrolment(), "--master-public-key", master["masterPublicKey"],
+                           password="2468")
+    activation = activated["activationId"]
+    for method, path in (("POST", "/block"), ("POST", "/unblock"), ("DELETE", "")):
+        r = requests.request(method, s.api + f"/activations/{activation}{path}", auth=(s.secret, ""), timeout=10)
+        assert r.status_code == 200, r.text
+    entries = get(s, s.secret, cursor="3").json()["entries"]
+    assert [(e["kind"], e["actor"]) for e in entries] == [
+        ("credential.enrolled", "device"), ("activation.blocked", "secret-key"), ("activation.unblocked", "secret-key"),
+        ("activation.removed", "secret-key")]
+    assert all(e["subject"] == activation and e["details"] == {"userId": "carol"} for e in entries[1:])
