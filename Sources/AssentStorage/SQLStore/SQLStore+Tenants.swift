@@ -49,10 +49,11 @@ extension SQLStore {
             .text(try StoreRecords.encode(tenant.settings)), .integer(Int64(tenant.secretVersion)), .text(tenant.id),
         ]
         defer { tenantCache.clear() }
-        guard let audit else { return try await writeOne { try $0.update(TenantQueries.update, values) == 1 } }
+        let id = tenant.id
         return try await write { db in
             guard try db.update(TenantQueries.update, values) == 1 else { return false }
-            try AuditQueries.append(audit, on: db)
+            try Self.announceTenantChange(db, tenantID: id)
+            if let audit { try AuditQueries.append(audit, on: db) }
             return true
         }
     }
