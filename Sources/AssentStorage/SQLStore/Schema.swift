@@ -272,6 +272,16 @@ enum Schema {
         CREATE INDEX spent_signatures_expiry ON spent_signatures(expires_at);
         """
 
+    /// Step 10: where counting for the metrics stopped — `challenges_expired` is the moment up to which expired,
+    /// unanswered challenges have been counted (``MetricsStore/countExpiredChallenges(through:)``), so each expiry is
+    /// counted once across instances and the sweeper deletes no anonymous QR challenge before it was counted.
+    static let metricWatermarks: SQL = """
+        CREATE TABLE metric_watermarks (
+            name TEXT PRIMARY KEY,
+            through \(integer) NOT NULL
+        );
+        """
+
     /// Step 12: each tenant's append-only audit chain (``AuditChain``): one row per entry, numbered from 1 per tenant,
     /// each with its HMAC over the previous entry's MAC and its own content. No foreign key to `tenants`: the record
     /// is meant to outlive what it describes.
