@@ -34,6 +34,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case unblockActivation = "POST /v1/activations/{activationId}/unblock"
     case removeActivation = "DELETE /v1/activations/{activationId}"
     case verifySignature = "POST /v1/signatures/verify"
+    /// The tenant's audit log (Assent's own): `since`, `kind`, `limit` and `cursor` query parameters.
+    case getAuditLog = "GET /v1/audit"
 
     // MARK: Client API: devices (tenant Basic plus a device signature, or a Bearer track token to enrol)
 
