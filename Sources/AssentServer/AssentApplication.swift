@@ -104,11 +104,12 @@ package final class AssentApplication: Sendable {
             timeout: configuration.pushWebhookTimeoutSeconds, logger: logger)
 
         var router = Router()
-        let decoder = FoundationRequestDecoding()
+        let decoder = WireRequestDecoding()
         let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits))
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
         let system = SystemAPI(store: store, metrics: metrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
+        BenchAPI(enabled: configuration.benchRoutes, limits: limits, logger: logger).register(in: &router)
         ServerAPI(
             authenticated: authenticated,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),

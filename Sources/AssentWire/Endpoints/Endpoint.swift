@@ -75,6 +75,9 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case challengePage = "GET /challenge"
     case health = "GET /healthz"
     case metrics = "GET /metrics"
+    /// A trivial answer through the same router, metrics, rate limiter and access log as every API route: the request
+    /// ceiling `assent-bench --scenario hello` measures. `404` unless `assentd --bench-routes`.
+    case benchHello = "GET /bench/hello"
 
     /// The prefix of every API path; the official SDKs' base URL ends with it.
     public static let version = "/v1"
