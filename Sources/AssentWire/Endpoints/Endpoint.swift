@@ -76,6 +76,10 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The page a track answer's `url` opens (`?token=`).
     case challengePage = "GET /challenge"
     case health = "GET /healthz"
+    /// Liveness: the process answers (nothing else is checked).
+    case healthLive = "GET /healthz/live"
+    /// Readiness: the store answers and its schema is current; `503 service_unavailable` otherwise.
+    case healthReady = "GET /healthz/ready"
     case metrics = "GET /metrics"
     /// A trivial answer through the same router, metrics, rate limiter and access log as every API route: the request
     /// ceiling `assent-bench --scenario hello` measures. `404` unless `assentd --bench-routes`.
