@@ -121,7 +121,7 @@ package final class AssentApplication: Sendable {
             timeout: configuration.pushWebhookTimeoutSeconds, logger: logger)
 
         var router = Router()
-        let decoder = FoundationRequestDecoding()
+        let decoder = WireRequestDecoding()
         trips = RateLimitTrips(audit: audit, logger: logger)
         let limits = RequestLimits(
             limiter: RateLimiter(policy: configuration.rateLimits, metrics: domainMetrics), trips: trips)
@@ -129,6 +129,7 @@ package final class AssentApplication: Sendable {
         let system = SystemAPI(
             store: store, metrics: metrics, domain: domainMetrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
+        BenchAPI(enabled: configuration.benchRoutes, limits: limits, logger: logger).register(in: &router)
         ServerAPI(
             authenticated: authenticated,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),

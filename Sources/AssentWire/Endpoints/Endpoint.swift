@@ -83,6 +83,9 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Readiness: the store answers and its schema is current; `503 service_unavailable` otherwise.
     case healthReady = "GET /healthz/ready"
     case metrics = "GET /metrics"
+    /// A trivial answer through the same router, metrics, rate limiter and access log as every API route: the request
+    /// ceiling `assent-bench --scenario hello` measures. `404` unless `assentd --bench-routes`.
+    case benchHello = "GET /bench/hello"
 
     /// The prefix of every API path; the official SDKs' base URL ends with it.
     public static let version = "/v1"
