@@ -22,7 +22,7 @@ run: build
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)
-	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, schemathesis, openapi_spec_validator' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 
 test: test-deps module-graph swift-test bench-test e2e

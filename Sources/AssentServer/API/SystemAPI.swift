@@ -6,9 +6,9 @@ import AssentWire
 import Dispatch
 import Foundation
 
-/// Operator endpoints: `GET /healthz` and `GET /metrics` (Prometheus text format).
+/// Operator endpoints: `GET /healthz`, `GET /metrics` (Prometheus text format) and `GET /openapi.json`.
 ///
-/// `/healthz` is public (load balancers probe it). `/metrics` shows traffic by route and status, so it is not public:
+/// `/healthz` and `/openapi.json` are public (load balancers probe it). `/metrics` shows traffic by route and status, so it is not public:
 /// on the API listener it answers only when a metrics token is configured, and then `401` without
 /// `Authorization: Bearer TOKEN`; without a token it answers `404 not_found` there, as an unknown path does (the route
 /// stays registered, so the endpoint catalogue is still the whole API). The separate metrics listener
@@ -48,6 +48,11 @@ struct SystemAPI: Sendable {
             }
         }
         registerMetrics(in: &router, withoutToken: false)
+        router.add(.openAPIDocument) { _, _ in
+            var response = HTTPResponse.json(200, OpenAPIDocument.json)
+            response.headers.add("Access-Control-Allow-Origin", "*")
+            return response
+        }
     }
 
     /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the

@@ -75,6 +75,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case challengePage = "GET /challenge"
     case health = "GET /healthz"
     case metrics = "GET /metrics"
+    /// The OpenAPI 3.1 document of the API (`openapi/assent.json`, embedded in the server).
+    case openAPIDocument = "GET /openapi.json"
 
     /// The prefix of every API path; the official SDKs' base URL ends with it.
     public static let version = "/v1"
