@@ -2,13 +2,16 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) postgresql-15 python3 python3-venv openssl zbar-tools librsvg2-bin qrencode chromium chromium-driver
+TEST_PACKAGES := $(BUILD_PACKAGES) postgresql-15 python3 python3-venv openssl curl zbar-tools librsvg2-bin qrencode chromium chromium-driver
 BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql-15 python3
 LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite
 VENV := .build/venv
+# Older official Python server SDKs that pinned projects still run (Tests/e2e/test_older_sdks.py), each in a virtualenv
+# of its own (.build/venv-authsignal-VERSION) since they cannot share one with 4.x.
+OLDER_AUTHSIGNAL := 3.0.0 2.0.7
 
-.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-push fuzz sanitize sanitize-address sanitize-thread clean
+.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-report bench-push fuzz sanitize sanitize-address sanitize-thread clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -22,8 +25,11 @@ run: build
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)
-	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, schemathesis, openapi_spec_validator' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, matplotlib, schemathesis, openapi_spec_validator' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
+	@for version in $(OLDER_AUTHSIGNAL); do venv=.build/venv-authsignal-$$version; \
+		if ! $$venv/bin/python -c "from authsignal.version import VERSION; assert VERSION == '$$version'" 2>/dev/null; then \
+			python3 -m venv $$venv && $$venv/bin/pip install -q authsignal==$$version requests==2.32.3; fi; done
 
 test: test-deps module-graph swift-test bench-test e2e
 
@@ -44,10 +50,15 @@ e2e:
 	$(SWIFT) build --product assentd
 	$(SWIFT) build --product assent
 	ASSENT_BIN=.build/debug $(VENV)/bin/pytest -q Tests/e2e
+	$(VENV)/bin/pytest -q Tests/tools
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 	scripts/bench.sh
+
+# SVG charts and Markdown tables (docs/benchmarks/) from the runs that bench.sh wrote with BENCH_RESULTS=Benchmarks/results.
+bench-report: test-deps
+	$(VENV)/bin/python scripts/bench-report.py --results Benchmarks/results --out docs/benchmarks
 
 # Notifications per second from assentd to a fake APNs (nghttpd and the h2 fake) over one HTTP/2 connection.
 bench-push: test-deps

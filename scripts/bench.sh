@@ -24,6 +24,9 @@
 #   BENCH_BIN          a folder holding the assentd and assent to measure instead of this checkout's release build
 #                      (e.g. another commit's .build/release, to compare two builds with the same load generator)
 #   BENCH_KEEP=1       keep the temporary folder (database, server log)
+#   BENCH_RESULTS      a folder: also write this run, as JSON lines, to a new file there
+#                      (<store>-<instances>-<seeded users>-<UTC time>.jsonl, first line {"type":"run",...}),
+#                      the input of `make bench-report`
 # Exit status: assent-bench's (0 ok, 1 some requests failed, 2 setup failure),
 # or 1 when the build or the server start fails.
 set -euo pipefail
@@ -211,14 +214,37 @@ fi
 # The secret goes through the environment, not argv, so ps never shows it; the tenant ID
 # (not a secret) is what device scenarios such as push-flow send as tenant Basic auth.
 # Run in the background and wait, so Ctrl-C or SIGTERM stops everything at once.
+results=
+bench_out=/dev/stdout
+if [[ -n ${BENCH_RESULTS:-} ]]; then
+    mkdir -p "$BENCH_RESULTS"
+    stamp=$(date -u +%Y%m%dT%H%M%SZ)
+    results=$BENCH_RESULTS/$store-$instances-${seed_users:-0}-$stamp.jsonl
+    python3 - "$store" "$instances" "${seed_users:-0}" "$scenarios" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+        "${BENCH_SERVER_ARGS:-}" >"$results" <<'PY'
+import json, sys, datetime
+store, instances, users, scenarios, commit, server_args = sys.argv[1:]
+print(json.dumps({"type": "run", "store": store, "instances": int(instances), "seededUsers": int(users),
+                  "scenarios": scenarios, "commit": commit, "serverArgs": server_args,
+                  "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "loadAverage": open("/proc/loadavg").read().split()[0]}))
+PY
+    bench_args+=(--json)
+    bench_out=$workdir/results.jsonl
+    say "results go to $results"
+fi
 ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id "$bench_bin/assent-bench" --url "$url" \
     --scenario "$scenarios" --concurrency "$concurrency" \
-    --duration "$duration" --warmup "$warmup" ${bench_args[@]+"${bench_args[@]}"} "$@" &
+    --duration "$duration" --warmup "$warmup" ${bench_args[@]+"${bench_args[@]}"} "$@" >"$bench_out" &
 bench_pid=$!
 unset secret
 status=0
 wait "$bench_pid" || status=$?
 bench_pid=
+if [[ -n $results ]]; then
+    cat "$bench_out" >>"$results"
+    cat "$bench_out"
+fi
 if [[ -n $flood_pid ]]; then
     kill -TERM "$flood_pid" 2>/dev/null || true
     wait "$flood_pid" 2>/dev/null || true

@@ -667,6 +667,13 @@ USER_ID = path_param("userId", "The user: 1 to 255 bytes without control charact
 ACTION = path_param("action", "The action code: letters, digits and _ - . :", 100, "^[A-Za-z0-9_.:-]{1,100}$")
 PUBLIC_KEY = query_param("publicKey", "The device credential's public key (SPKI DER, Base64).", 1024)
 
+TENANT_HEADER = {
+    "name": "X-Authsignal-Tenant-ID", "in": "header", "required": False,
+    "description": "The tenant the device is configured for (the official SDKs send it): when present it must be the "
+                   "track token's tenant, else 403 tenant_mismatch and nothing is stored.",
+    "schema": {"type": "string", "maxLength": 128},
+}
+
 SERVER = [{"secretKey": []}]
 TENANT = [{"tenantId": []}]
 BEARER = [{"trackToken": []}]
@@ -699,6 +706,11 @@ OPERATIONS = {
         id="updateUser", tag="Server API", summary="Update a user's attributes.", security=SERVER,
         parameters=[USER_ID], body=json_body("UpdateUserRequest", False), ok=ok("The user.", "UserResponse"),
         errors=[400, 401, 415]),
+    "POST /v1/users/{userId}": dict(
+        id="updateUserByPost", tag="Server API",
+        summary="Update a user's attributes, as PATCH does (Authsignal's Python SDK 3.0.0 and 2.0.7 send POST).",
+        security=SERVER, parameters=[USER_ID], body=json_body("UpdateUserRequest", False),
+        ok=ok("The user.", "UserResponse"), errors=[400, 401, 415]),
     "DELETE /v1/users/{userId}": dict(
         id="deleteUser", tag="Server API", summary="Delete a user and their authenticators.", security=SERVER,
         parameters=[USER_ID], ok=ok("Whether a user was deleted.", "DeleteUserResponse"), errors=[400, 401]),
@@ -769,7 +781,7 @@ OPERATIONS = {
         id="getPushCredential", tag="Client API", summary="The push credential of a device key.", security=TENANT,
         parameters=[PUBLIC_KEY], ok=ok("The credential.", "CredentialResponse"), errors=[400, 401, 404]),
     "POST /v1/client/user-authenticators/push": dict(
-        id="addPushCredential", tag="Client API", summary="Enrol a push credential.", security=BEARER,
+        id="addPushCredential", tag="Client API", summary="Enrol a push credential.", security=BEARER, parameters=[TENANT_HEADER],
         body=json_body("AddCredentialRequest"), ok=ok("The authenticator.", "AddCredentialResponse"),
         errors=[400, 401, 403, 409, 415]),
     "PATCH /v1/client/user-authenticators/push": dict(
@@ -804,7 +816,7 @@ OPERATIONS = {
         security=TENANT, parameters=[PUBLIC_KEY], ok=ok("The credential.", "CredentialResponse"),
         errors=[400, 401, 404]),
     "POST /v1/client/user-authenticators/qr-code": dict(
-        id="addQRCodeCredential", tag="Client API", summary="Enrol a device (QR code) credential.", security=BEARER,
+        id="addQRCodeCredential", tag="Client API", summary="Enrol a device (QR code) credential.", security=BEARER, parameters=[TENANT_HEADER],
         body=json_body("AddCredentialRequest"), ok=ok("The authenticator.", "AddCredentialResponse"),
         errors=[400, 401, 403, 409, 415]),
     "POST /v1/client/user-authenticators/qr-code/remove": dict(
@@ -823,7 +835,7 @@ OPERATIONS = {
         errors=[400, 401, 403, 404, 409, 410, 415, 429]),
     "POST /v1/client/activations": dict(
         id="createActivation", tag="PowerAuth", summary="Create a PowerAuth activation for the token's user.",
-        security=BEARER, body=json_body("CreateActivationRequest"),
+        security=BEARER, parameters=[TENANT_HEADER], body=json_body("CreateActivationRequest"),
         ok=ok("The activation.", "CreateActivationResponse"), errors=[400, 401, 403, 415]),
     "POST /v1/client/activations/status": dict(
         id="getActivationStatus", tag="PowerAuth", summary="The activation's encrypted status.", security=TENANT,

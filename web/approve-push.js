@@ -87,14 +87,21 @@ async function start() {
   }
   const { data, serverNow } = started;
   deadline = localDeadline(data.expiresAt, serverNow);
-  lead.textContent = "We sent a request to your phone. Open the app there to approve it.";
+  // The lead says what happened once; the status line says what to do. A notification is claimed only when one
+  // went out (or is queued): when every device's delivery result carries an error, nothing was sent, and the phone
+  // sees the request only if its app is opened (devices always pull the pending challenge).
+  const results = Array.isArray(data.deliveryResults) ? data.deliveryResults : [];
+  const notified = results.length === 0 || results.some((r) => !r.errorCode);
+  lead.textContent = notified
+    ? "We sent a request to your phone."
+    : "No notification could be sent to your phone, but the request is waiting in the app there.";
   if (data.verificationCode) {
     const spoken = data.verificationCode.split("").join(" ");
     code.textContent = data.verificationCode;
     codeSection.hidden = false;
-    waitingMessage = `We sent a request to your phone. Enter ${spoken} there to approve.`;
+    waitingMessage = `Open the app on your phone and enter ${spoken} there to approve.`;
   } else {
-    waitingMessage = "We sent a request to your phone. Approve it there.";
+    waitingMessage = "Open the app on your phone to approve it.";
   }
   show("sent", waitingMessage);
   expiry.hidden = false;

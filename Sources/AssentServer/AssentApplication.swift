@@ -187,27 +187,32 @@ package final class AssentApplication: Sendable {
     /// Every route the server serves, in the order they were added (preflight `OPTIONS` routes included).
     package let routes: [(method: String, pattern: String)]
 
-    /// Creates the development tenant when asked (``ServerConfiguration/createDevelopmentTenant``, SQLite only) and
-    /// the database has no tenant, then starts listening.
+    /// Starts listening, then creates the development tenant when asked (``ServerConfiguration/createDevelopmentTenant``,
+    /// SQLite only) and the database has no tenant. The tenant comes after the listeners on purpose: its secret key is
+    /// shown once, so a start that fails to bind (a port taken) must not consume it; the next good start creates it.
     package func start() async throws -> Started {
         var development: TenantDirectory.Credentials?
         if configuration.createDevelopmentTenant, configuration.databaseLocation.isShared {
             throw ServerConfiguration.Invalid(description: ServerConfiguration.developmentTenantOnPostgres)
         }
-        if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
-            development = try await tenants.create(name: "Development")
-        }
         try server.start()
         do {
             try metricsServer?.start()
+            if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
+                development = try await tenants.create(name: "Development")
+            }
         } catch {
             await server.shutdown()
+            await metricsServer?.shutdown()
             throw error
         }
         webhooks.start()
         pushWorker.start()
         sweeper.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
+        // Tenants stay cached until a change anywhere clears them: no tenant read per request, and a change another
+        // process or instance makes is seen within TenantChangeBounds (SQLite) or at its NOTIFY (PostgreSQL).
+        (store as? any TenantChangeWatching)?.watchTenantChanges()
         let url = configuration.resolvedPublicURL(port: server.port)
         publicURLBox.set(url)
         var fields: [String: LogValue] = ["url": .string(url), "database": .string(configuration.databaseLocation.redacted)]

@@ -33,7 +33,7 @@ if arguments.first == "migrate" {
         }
         exit(0)
     } catch {
-        fail("migrate: \(error)", code: 1)
+        fail("migrate: \(ErrorText.describe(error))", code: 1)
     }
 }
 
@@ -58,7 +58,7 @@ if arguments.first == "copy-sqlite" {
         }
         exit(0)
     } catch {
-        fail("copy-sqlite: \(error)", code: 1)
+        fail("copy-sqlite: \(ErrorText.describe(error))", code: 1)
     }
 }
 
@@ -83,7 +83,7 @@ let configuration: ServerConfiguration
 do {
     configuration = try ServerConfiguration.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 } catch {
-    fail("\(error)")
+    fail(ErrorText.describe(error))
 }
 
 let levels: [String: Logger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
@@ -94,28 +94,40 @@ do {
     application = try AssentApplication(configuration: configuration, logger: logger)
     started = try await application.start()
 } catch {
-    fail("cannot start: \(error)", code: 1)
+    fail("cannot start: \(ErrorText.describe(error))", code: 1)
 }
+
+// The demo pages are only mentioned when there are pages to serve (`--web-root`, default ./web).
+var isDirectory: ObjCBool = false
+let servesPages = FileManager.default.fileExists(atPath: configuration.webRoot, isDirectory: &isDirectory)
+    && isDirectory.boolValue
 
 if let tenant = started.developmentTenant {
     // Shown once, on the operator's terminal only; logs never carry secrets.
-    let notice = """
-        Created a development tenant (the database was empty). Keep the secret key: it is shown only now.
+    var notice = """
+        Created a development tenant (the database was empty). Keep the secret key: it is shown only now \
+        (lost, it is replaced by: assent admin tenant rotate-secret --tenant \(tenant.tenant.id)).
           tenant ID:  \(tenant.tenant.id)
           secret key: \(tenant.secretKey)
           base URL:   \(started.publicURL)/v1
-          Sign in with QR:  \(started.publicURL)/web/qr-sign-in.html?tenant=\(tenant.tenant.id)
 
         """
-    FileHandle.standardOutput.write(Data(notice.utf8))
+    if servesPages {
+        notice += "  Sign in with QR:  \(started.publicURL)/web/qr-sign-in.html?tenant=\(tenant.tenant.id)\n"
+    }
+    FileHandle.standardOutput.write(Data((notice + "\n").utf8))
 }
 FileHandle.standardOutput.write(Data(
-    """
-    assentd is listening on \(started.publicURL) (database \(configuration.databaseLocation.redacted)); Ctrl-C stops it.
-    Demo pages: \(started.publicURL)/web/ (Sign in with QR: /web/qr-sign-in.html?tenant=TENANT_ID; \
-    Approve with push: the url a track answers, /challenge?token=TOKEN)
+    "assentd is listening on \(started.publicURL) (database \(configuration.databaseLocation.redacted)); Ctrl-C stops it.\n"
+        .utf8))
+if servesPages {
+    FileHandle.standardOutput.write(Data(
+        """
+        Demo pages: \(started.publicURL)/web/ (Sign in with QR: /web/qr-sign-in.html?tenant=TENANT_ID; \
+        Approve with push: the url a track answers, /challenge?token=TOKEN)
 
-    """.utf8))
+        """.utf8))
+}
 if let port = started.metricsPort, let host = configuration.metricsHost {
     let shown = host.contains(":") ? "[\(host)]" : host
     FileHandle.standardOutput.write(Data("Metrics: http://\(shown):\(port)/metrics (this listener serves nothing else)\n".utf8))

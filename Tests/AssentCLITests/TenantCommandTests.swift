@@ -146,7 +146,8 @@ import AssentTestSupport
 
         let result = try settings(database, tenant.id, arguments)
         #expect(result.status == 2)
-        #expect(result.stdout.isEmpty)
+        // Asked for --json, a usage mistake is the JSON error envelope on stdout too.
+        #expect(try result.object()["errorCode"] as? String == "usage")
         #expect(result.stderr.hasPrefix("error: "))
         #expect(try settings(database, tenant.id).stdout == before)
     }
@@ -188,9 +189,17 @@ import AssentTestSupport
         #expect(try (result.json() as? [[String: Any]])?.first?["tenantId"] as? String == tenant.id)
     }
 
-    @Test func withoutADatabaseItIsAUsageError() throws {
-        let result = try CLIProcess.run(["admin", "tenant", "list"])
-        #expect(result.status == 2)
+    @Test func withoutADatabaseTheServersDefaultIsUsedAndNamedWhenMissing() throws {
+        // Run in an empty directory: the default, .assent/assent.sqlite, is relative to it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assent-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let assent = try BuiltProduct.path("assent")
+        let result = try ProcessRunner.run(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$1\" admin tenant list", directory.path, assent],
+            environment: ["PATH": "/usr/bin:/bin"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no database at .assent/assent.sqlite"))
         #expect(result.stderr.contains("--database"))
         #expect(result.stderr.contains("ASSENT_DATABASE"))
     }

@@ -62,7 +62,9 @@ class Device:
         body = {"publicKey": self.public_key, "deviceName": "pytest", "devicePlatform": self.style, **extra}
         if self.bound:
             body.setdefault("signatureScheme", "bound")
-        r = self.session.post(self.url(kind), json=body, headers={"Authorization": "Bearer " + token})
+        # As the official SDKs do, the device names its tenant; it must be the token's (else 403 tenant_mismatch).
+        r = self.session.post(self.url(kind), json=body,
+                              headers={"Authorization": "Bearer " + token, "X-Authsignal-Tenant-ID": self.tenant_id})
         if r.status_code == 200:
             self.credential_ids[kind] = r.json()["userAuthenticatorId"]
         return r

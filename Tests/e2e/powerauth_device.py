@@ -64,6 +64,7 @@ class PowerAuthDevice:
     def __init__(self, api, master_public_key, tenant_id):
         self.api = api
         # Device calls name their tenant (Basic, Android style: standard Base64 of "tenant:").
+        self.tenant_id = tenant_id
         self.basic = {"Authorization": "Basic " + b64((tenant_id + ":").encode())}
         self.master_public_key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(master_public_key))
         self.private_key = ec.generate_private_key(ec.SECP256R1())
@@ -74,7 +75,8 @@ class PowerAuthDevice:
     def activate(self, token, name="e2e phone"):
         device_public = b64(self.public_key())
         r = requests.post(self.api + "/client/activations", json={"devicePublicKey": device_public, "activationName": name},
-                          headers={"Authorization": "Bearer " + token}, timeout=10)
+                          headers={"Authorization": "Bearer " + token, "X-Authsignal-Tenant-ID": self.tenant_id},
+                          timeout=10)
         assert r.status_code == 200, r.text
         answer = r.json()
         message = "\n".join(["assent-activation-v1", answer["activationId"], device_public, answer["serverPublicKey"],

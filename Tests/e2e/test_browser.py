@@ -369,6 +369,28 @@ def test_qr_websocket_mode_falls_back_to_polling_when_the_socket_is_refused(web,
 
 # MARK: - Approve with push
 
+def test_push_approval_page_says_a_request_was_sent_only_when_one_was(web, browser):
+    """With a push webhook that accepts push.created, the page says the request was sent — once: the status line
+    says what to do, not the same sentence again."""
+    from test_webhooks import Receiver
+    receiver = Receiver()
+    try:
+        tenant = Tenant(web)
+        assent("admin", "tenant", "push", "--database", web.database, "--tenant", tenant.id, "--provider", "webhook",
+               "--webhook-url", receiver.url)
+        user = f"push-{uuid.uuid4().hex[:6]}"
+        phone = Device(web, tenant.id)
+        assert phone.add(tenant.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]).status_code == 200
+        browser.get(tenant.sdk.track(user, "signIn")["url"])
+        wait_for_state(browser, "sent")
+        lead, status = browser.find_element(By.ID, "lead").text, browser.find_element(By.ID, "status").text
+        assert lead == "We sent a request to your phone.", lead
+        assert status == "Open the app on your phone to approve it.", status
+        assert receiver.wait_for(1), "push.created reached the webhook"
+    finally:
+        receiver.close()
+
+
 def test_push_approval_page_opened_from_the_track_url(web, browser, shots):
     tenant = Tenant(web, "--number-matching", "on")
     user = f"push-{uuid.uuid4().hex[:6]}"
@@ -380,7 +402,10 @@ def test_push_approval_page_opened_from_the_track_url(web, browser, shots):
     assert tracked["url"] == f"{web.url}/challenge?token={tracked['token']}"
     browser.get(tracked["url"])
     wait_for_state(browser, "sent")
-    assert "We sent a request to your phone" in browser.find_element(By.ID, "lead").text
+    # The tenant has no push provider: nothing was sent, and the page does not say otherwise (nor says it twice).
+    lead, status = browser.find_element(By.ID, "lead").text, browser.find_element(By.ID, "status").text
+    assert "No notification could be sent" in lead and "sent a request" not in lead + status, (lead, status)
+    assert "Open the app on your phone and enter" in status, status
     code = browser.find_element(By.ID, "verification-code").text
     assert len(code) == 3 and code.isdigit(), code
     assert float(browser.find_element(By.ID, "verification-code").value_of_css_property("font-size")[:-2]) >= 40

@@ -56,7 +56,8 @@ def test_full_push_flow(server, tenant, style):
                                                  "deviceId": "laptop-1", "custom": {"amount": 42, "internal": "x"}})
     assert r.status_code == 200, r.text
     started = r.json()
-    assert started["deliveryResults"] == [{"userAuthenticatorId": device.authenticator_id}]
+    # No push provider (the default): nothing is sent, and the answer says so; the device pulls.
+    assert started["deliveryResults"] == [{"userAuthenticatorId": device.authenticator_id, "errorCode": "no_push_provider"}]
     assert tenant.verify(tracked, started["challengeId"]) == {"isVerified": False, "isConsumed": False}
 
     pending = device.challenge(signed=True)
@@ -200,9 +201,17 @@ def test_enrolment_needs_the_scope_and_a_valid_token(server, tenant):
     refused(device.add("not.a.token"), 401, "invalid_token")
     other = Tenant(server)
     foreign = other.sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
-    # A token of another tenant enrols under that tenant only.
-    assert device.add(foreign).status_code == 200
+    # A token of another tenant than the device names is refused at once, leaving no orphan credential under the
+    # token's tenant; a device that names no tenant enrols under the token's.
+    tracked = server.snapshot()
+    refused(device.add(foreign), 403, "tenant_mismatch")
+    assert server.snapshot() == tracked, "a refused enrolment stored nothing"
+    refused(device.add(foreign, kind="qr-code"), 403, "tenant_mismatch")
     refused(device.get(), 401, "invalid_credential")
+    r = requests.post(device.url("push"), json={"publicKey": device.public_key, "deviceName": "pytest"},
+                      headers={"Authorization": "Bearer " + foreign})
+    assert r.status_code == 200, r.text
+    assert Device(server, other.id, key=device.key).get().status_code == 200
     assert before != snap  # (the tracks themselves were recorded)
 
 
@@ -303,7 +312,7 @@ def test_targeting_one_authenticator(server, tenant):
     user = f"u-{uuid.uuid4().hex[:8]}"
     phone, tablet = tenant.enrol(user), tenant.enrol(user)
     _, r = tenant.start(user, userAuthenticatorId=tablet.authenticator_id)
-    assert r.json()["deliveryResults"] == [{"userAuthenticatorId": tablet.authenticator_id}]
+    assert r.json()["deliveryResults"] == [{"userAuthenticatorId": tablet.authenticator_id, "errorCode": "no_push_provider"}]
     assert phone.challenge().json()["challengeId"] is None
     challenge_id = tablet.challenge().json()["challengeId"]
     refused(phone.answer(challenge_id), 403, "forbidden")

@@ -26,7 +26,7 @@ struct ActivationClientAPI: Sendable {
     }
 
     private func create(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (tenant, claims) = try await credentials.bearer(request)
+        let (tenant, claims) = try await credentials.enrolling(request)
         let create = try decoder.decode(CreateActivationRequest.self, from: request)
         return APIResponses.ok(try await activations.create(tenant: tenant, claims: claims, request: create))
     }

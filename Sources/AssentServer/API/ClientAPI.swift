@@ -54,7 +54,7 @@ struct ClientAPI: Sendable {
     }
 
     private func addCredential(_ request: HTTPRequest, _ method: VerificationMethod) async throws -> HTTPResponse {
-        let (tenant, claims) = try await credentials.bearer(request)
+        let (tenant, claims) = try await credentials.enrolling(request)
         let add = try decoder.decode(AddCredentialRequest.self, from: request)
         let authenticator = try await devices.add(tenant: tenant, claims: claims, method: method, request: add)
         return APIResponses.ok(

@@ -20,10 +20,10 @@ package struct ClientCredentials: Sendable {
         guard let user = BasicCredentials.user(from: request.headers["Authorization"]),
               let tenantID = user.removingPercentEncoding, !tenantID.isEmpty, tenantID.utf8.count <= 128
         else {
-            throw AssentError(.unauthorized, "The request is unauthorized. Check the tenant ID and base URL.")
+            throw AssentError(.unauthorized, Self.basicRequired)
         }
         guard let tenant = try await tenants.tenant(id: try Self.tenantID(tenantID)) else {
-            throw AssentError(.unauthorized, "The request is unauthorized. Check the tenant ID and base URL.")
+            throw AssentError(.unauthorized, Self.basicRequired)
         }
         return tenant
     }
@@ -31,14 +31,43 @@ package struct ClientCredentials: Sendable {
     /// The tenant and claims of `Authorization: Bearer <track token>`.
     func bearer(_ request: HTTPRequest) async throws -> (Tenant, TokenClaims) {
         guard let header = request.headers["Authorization"] else {
-            throw AssentError(.unauthorized, "A Bearer token is required.")
+            throw AssentError(.unauthorized, Self.bearerRequired)
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw AssentError(.unauthorized, "A Bearer token is required.")
+            throw AssentError(.unauthorized, Self.bearerRequired)
         }
         return try await trackToken(String(parts[1].trimmingSpaces))
     }
+
+    /// The tenant and claims of the Bearer track token a device enrols with. When the device names its tenant
+    /// (`X-Authsignal-Tenant-ID`, which the official SDKs send), it must be the token's: a device configured for
+    /// another tenant would otherwise "enrol" under the token's tenant and be unable to reach its credential, an
+    /// orphan. Refused `403 tenant_mismatch` before anything is stored.
+    func enrolling(_ request: HTTPRequest) async throws -> (Tenant, TokenClaims) {
+        let (tenant, claims) = try await bearer(request)
+        if let named = request.headers[Self.tenantHeader], named != tenant.id {
+            throw AssentError(
+                .tenantMismatch,
+                "The token was issued for another tenant than the \(Self.tenantHeader) header names; check the device's tenant ID.")
+        }
+        return (tenant, claims)
+    }
+
+    /// The 401 description of a device call without a known tenant: it names the header the call needs (the server
+    /// API keeps Authsignal's own wording, which its SDKs' users know).
+    static let basicRequired = """
+        The request is unauthorized. Send the tenant ID as HTTP Basic credentials, \
+        Authorization: Basic base64(TENANT_ID + ":"), and check the tenant ID and base URL.
+        """
+
+    /// The 401 description of a call that needs a track token and has none.
+    static let bearerRequired = """
+        The request is unauthorized. Send the token a track answered as Authorization: Bearer TOKEN.
+        """
+
+    /// The header in which a device names its tenant.
+    static let tenantHeader = "X-Authsignal-Tenant-ID"
 
     /// The tenant and claims of a track token.
     func trackToken(_ token: String) async throws -> (Tenant, TokenClaims) {

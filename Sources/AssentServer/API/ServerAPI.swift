@@ -36,6 +36,7 @@ struct ServerAPI: Sendable {
         router.add(.validate, authenticated(validate))
         router.add(.getUser, authenticated(getUser))
         router.add(.updateUser, authenticated(updateUser))
+        router.add(.updateUserByPost, authenticated(updateUser))
         router.add(.deleteUser, authenticated(deleteUser))
         router.add(.resetUserPush, authenticated(resetUserPush))
         router.add(.getAuthenticators, authenticated(getAuthenticators))

@@ -6,9 +6,11 @@ import AssentWire
 /// synchronous `push.created` call for the whole challenge.
 ///
 /// `deliveryResults` answer what is known when the start answers: no `errorCode` means queued (APNs/FCM, sent
-/// moments later off the request path), sent (webhook) or pull only (`none`); an `errorCode` means this device gets
-/// no notification — `push_token_missing`, `provider_not_configured`, or the stale-token code the authenticator
-/// already carries (`push_token_unregistered`, `push_token_invalid`) — and can still pull the challenge.
+/// moments later off the request path) or sent (webhook); an `errorCode` means this device gets no notification —
+/// `no_push_provider` (the tenant's provider is `none`: devices only pull), `push_token_missing`,
+/// `provider_not_configured`, or the stale-token code the authenticator already carries (`push_token_unregistered`,
+/// `push_token_invalid`) — and can still pull the challenge. So a page never says "we sent a request" when nothing
+/// was sent.
 struct PushDeliveryPlan {
     /// Deliveries to queue with the challenge.
     var deliveries: [PushDelivery] = []
@@ -26,7 +28,8 @@ struct PushDeliveryPlan {
         }
         for target in targets {
             guard let provider = push.provider(forPlatform: target.devicePlatform) else {
-                results.append(DeliveryResult(userAuthenticatorId: target.id))
+                let pullOnly = push.provider == .none ? "no_push_provider" : nil
+                results.append(DeliveryResult(userAuthenticatorId: target.id, errorCode: pullOnly))
                 continue
             }
             var skip: String?

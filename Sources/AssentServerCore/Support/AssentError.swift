@@ -26,6 +26,8 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
         package static let challengeClosed = Code(wire: "challenge_closed")
         /// Authenticated but not allowed.
         package static let forbidden = Code(wire: "forbidden")
+        /// The tenant a device names (`X-Authsignal-Tenant-ID`) is not the tenant its enrolment token was issued for.
+        package static let tenantMismatch = Code(wire: "tenant_mismatch")
         /// No such resource.
         package static let notFound = Code(wire: "not_found")
         /// The request conflicts with what exists.

@@ -2,19 +2,33 @@ import AssentServerCore
 import Foundation
 import Synchronization
 
-/// The dedicated listening connection: on a thread of its own it runs `LISTEN` on the challenge channel and hands
-/// every announcement from another instance to its handler. A lost connection is re-opened after a second (changes
-/// announced meanwhile are caught by the watchers' periodic re-check).
+/// A dedicated listening connection: on a thread of its own it runs `LISTEN` on one channel and hands every
+/// notification's payload to its handler. A lost connection is re-opened after a second; `listening` is called each
+/// time `LISTEN` took effect, since announcements made while it was down are lost (the challenge watchers' periodic
+/// re-check catches those; the tenant cache is cleared).
 final class PostgresChangeListener: Sendable {
     private let url: String
-    private let instanceID: String
-    private let handler: @Sendable (ChallengeChange) -> Void
+    private let channel: String
+    private let handler: @Sendable (String) -> Void
+    private let listening: @Sendable () -> Void
     private let stopped = Atomic<Bool>(false)
 
-    init(url: String, instanceID: String, handler: @escaping @Sendable (ChallengeChange) -> Void) {
+    init(
+        url: String, channel: String, listening: @escaping @Sendable () -> Void = {},
+        handler: @escaping @Sendable (String) -> Void
+    ) {
         self.url = url
-        self.instanceID = instanceID
+        self.channel = channel
+        self.listening = listening
         self.handler = handler
+    }
+
+    /// Listens for challenge changes made by other instances than `instanceID`.
+    convenience init(url: String, instanceID: String, handler: @escaping @Sendable (ChallengeChange) -> Void) {
+        self.init(url: url, channel: PostgresStore.challengeChannel) { payload in
+            guard let (instance, change) = ChallengeChange.parse(payload), instance != instanceID else { return }
+            handler(change)
+        }
     }
 
     func start() {
@@ -30,13 +44,11 @@ final class PostgresChangeListener: Sendable {
         while !stopped.load(ordering: .relaxed) {
             do {
                 let connection = try PostgresConnection(url: url)
-                try connection.execute("LISTEN \(PostgresStore.challengeChannel)")
+                try connection.execute("LISTEN \(channel)")
+                listening()
                 while !stopped.load(ordering: .relaxed) {
                     for notification in try connection.waitForNotifications(timeout: 1) {
-                        guard let (instance, change) = ChallengeChange.parse(notification.payload),
-                              instance != instanceID
-                        else { continue }
-                        handler(change)
+                        handler(notification.payload)
                     }
                 }
             } catch {

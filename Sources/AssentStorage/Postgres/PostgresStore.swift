@@ -16,10 +16,14 @@ package final class PostgresStore: SQLStore {
     /// Tells this instance's own notifications apart from other instances'.
     let instanceID: String
     private let listener: AssentLock<PostgresChangeListener?> = AssentLock(nil)
-    /// Changes made through this instance clear it at once; other instances' are seen within a second.
+    /// Changes made through this instance clear it at once; other instances' within a second, or as soon as their
+    /// `NOTIFY` arrives once ``watchTenantChanges()`` runs.
     let tenantCache = TenantCache()
+    private let tenantListener: AssentLock<PostgresChangeListener?> = AssentLock(nil)
     /// The channel challenge changes are announced on.
     static let challengeChannel = "assent_challenges"
+    /// The channel tenant changes are announced on (the payload is the tenant id).
+    static let tenantChannel = "assent_tenants"
     private static let notify: SQL = "SELECT pg_notify($1, $2)"
 
     /// Connects to `url` with a pool of `connections`, and applies pending migrations (under an advisory lock).
@@ -46,6 +50,7 @@ package final class PostgresStore: SQLStore {
 
     package func close() async {
         listener.withLock { $0?.stop() }
+        tenantListener.withLock { $0?.stop() }
         pool.close()
     }
 
@@ -93,6 +98,30 @@ extension PostgresStore: ChallengeChangeFeed {
             return current
         }
         previous?.stop()
+        started.start()
+    }
+}
+
+extension PostgresStore: TenantChangeWatching {
+    /// `NOTIFY assent_tenants` inside the changing transaction: delivered to every listening instance (this one too)
+    /// when it commits, never for a change that rolled back.
+    static func announceTenantChange(_ connection: PostgresConnection, tenantID: String) throws {
+        _ = try connection.update(notify, [.text(tenantChannel), .text(tenantID)])
+    }
+
+    /// Listens on ``tenantChannel`` with a connection of its own and clears the tenant cache at every notification,
+    /// and whenever listening (re)starts, since notifications sent while it was down are lost.
+    package func watchTenantChanges() {
+        let cache = tenantCache
+        let started = PostgresChangeListener(url: pool.url, channel: Self.tenantChannel, listening: { cache.clear() }) { _ in
+            cache.clear()
+        }
+        let previous = tenantListener.withLock { current -> PostgresChangeListener? in
+            defer { current = started }
+            return current
+        }
+        previous?.stop()
+        cache.watched()
         started.start()
     }
 }

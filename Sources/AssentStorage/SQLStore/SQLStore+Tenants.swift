@@ -42,6 +42,11 @@ extension SQLStore {
             .text(try StoreRecords.encode(tenant.settings)), .integer(Int64(tenant.secretVersion)), .text(tenant.id),
         ]
         defer { tenantCache.clear() }
-        return try await writeOne { try $0.update(TenantQueries.update, values) == 1 }
+        let id = tenant.id
+        return try await write { db in
+            guard try db.update(TenantQueries.update, values) == 1 else { return false }
+            try Self.announceTenantChange(db, tenantID: id)
+            return true
+        }
     }
 }

@@ -14,8 +14,12 @@ import AssentServerCore
 protocol SQLStore: ServerStore {
     associatedtype Connection: StoreConnection
 
-    /// Tenants read in the last second.
+    /// Tenants read recently.
     var tenantCache: TenantCache { get }
+
+    /// Tells the other instances sharing the database that a tenant changed, inside the transaction that changed it
+    /// (PostgreSQL's `NOTIFY`, delivered at commit); SQLite's watchers see the commit itself and need nothing.
+    static func announceTenantChange(_ connection: Connection, tenantID: String) throws
 
     /// Runs statements that change nothing (SQLite: on a pooled reader; PostgreSQL: may be retried on a fresh
     /// connection).

@@ -11,8 +11,10 @@ package final class SQLiteStore: SQLStore {
     let writer: SQLiteWriter
     private let readers: AssentLock<[SQLiteConnection]>
     private let path: String
-    /// Changes made here clear it at once; changes another process makes (the `assent` CLI) are seen within a second.
+    /// Changes made here clear it at once; changes another process makes (the `assent` CLI, another `assentd` on the
+    /// same file) within a second, or within a poll interval once ``watchTenantChanges()`` runs.
     let tenantCache = TenantCache()
+    private let watcher = AssentLock<SQLiteDataVersionWatcher?>(nil)
 
     /// Opens (creating when missing) the database at `path`, creating its directory (0700) and the file (0600) with
     /// owner-only permissions, and applies pending migrations. SQLite gives the `-wal` and `-shm` files the mode of
@@ -43,6 +45,7 @@ package final class SQLiteStore: SQLStore {
     }
 
     package func close() async {
+        watcher.withLock { $0?.stop() }
         writer.close()
         readers.withLock { $0.removeAll() }
     }
@@ -77,9 +80,30 @@ package final class SQLiteStore: SQLStore {
         }
     }
 
+    /// The watcher sees every commit to the file; nothing to announce.
+    static func announceTenantChange(_ connection: SQLiteConnection, tenantID: String) throws {}
+
     /// No other instance shares the file, so there is no one to announce to: the change feed of this process is fed
     /// by the services themselves (``ChallengeEvents``).
     func writeAndAnnounce(_ body: @escaping @Sendable (SQLiteConnection) throws -> Challenge?) async throws -> Challenge? {
         try await write(body)
+    }
+}
+
+extension SQLiteStore: TenantChangeWatching {
+    /// Polls `PRAGMA data_version` (``SQLiteDataVersionWatcher``) and clears the tenant cache whenever another
+    /// connection committed — the CLI, another process, or this store's own writer (whose tenant changes already
+    /// cleared it): at most one tenant read per tenant per poll interval, never one per request.
+    package func watchTenantChanges() {
+        guard path != ":memory:" else { return }
+        let cache = tenantCache
+        let started = SQLiteDataVersionWatcher(path: path) { cache.clear() }
+        let previous = watcher.withLock { current -> SQLiteDataVersionWatcher? in
+            defer { current = started }
+            return current
+        }
+        previous?.stop()
+        cache.watched()
+        started.start()
     }
 }

@@ -14,6 +14,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case validate = "POST /v1/validate"
     case getUser = "GET /v1/users/{userId}"
     case updateUser = "PATCH /v1/users/{userId}"
+    /// ``updateUser`` as Authsignal's older server SDKs (Python 2.x and 3.x) send it: the same operation and handler.
+    case updateUserByPost = "POST /v1/users/{userId}"
     case deleteUser = "DELETE /v1/users/{userId}"
     /// Ends a user's push throttle and fraud lock (Assent's own).
     case resetUserPush = "POST /v1/users/{userId}/push/reset"

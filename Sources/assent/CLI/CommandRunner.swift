@@ -11,12 +11,15 @@ struct CommandRunner: Sendable {
 
     /// Runs the command line (without the program name) and returns the exit status.
     func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        // Known before parsing, so a command line too wrong to parse still answers `--json` with JSON.
+        let wantsJSON = arguments.contains("--json")
         var command = root
         var path = [root.name]
         var rest = arguments[...]
         while case .group = command.kind {
             guard let word = rest.popFirst() else {
                 Output.usage(HelpText.render(command, path: path, version: path.count == 1 ? version : nil))
+                if wantsJSON { Output.jsonError(CLIError.usage("'\(path.joined(separator: " "))' needs a command")) }
                 return CLIError.Code.usage.exitStatus
             }
             switch word {
@@ -28,8 +31,7 @@ struct CommandRunner: Sendable {
             default:
                 guard let child = command.child(word) else {
                     let what = word.hasPrefix("-") ? "unknown option \(word)" : "unknown command '\(word)'"
-                    Output.error("\(what) for '\(path.joined(separator: " "))'", hint: usageHint(path))
-                    return CLIError.Code.usage.exitStatus
+                    return usageError(CLIError.usage("\(what) for '\(path.joined(separator: " "))'"), path, json: wantsJSON)
                 }
                 command = child
                 path.append(word)
@@ -44,12 +46,8 @@ struct CommandRunner: Sendable {
         let parsed: ParsedOptions
         do {
             parsed = try ParsedOptions(parsing: words, options: options, environment: environment)
-        } catch let error as CLIError {
-            Output.error(error.message, hint: usageHint(path))
-            return error.code.exitStatus
         } catch {
-            Output.error("\(error)")
-            return CLIError.Code.usage.exitStatus
+            return usageError(Self.cliError(error), path, json: wantsJSON)
         }
         let output = Output(json: parsed.flag("--json"))
         do {
@@ -58,7 +56,7 @@ struct CommandRunner: Sendable {
         } catch {
             let failure = Self.cliError(error)
             Output.error(failure.message, hint: failure.code == .usage ? usageHint(path) : nil)
-            if output.json, failure.code == .failure { Output.jsonError(failure) }
+            if output.json { Output.jsonError(failure) }
             return failure.code.exitStatus
         }
     }
@@ -80,6 +78,14 @@ struct CommandRunner: Sendable {
         return 0
     }
 
+    /// Reports a mistake found before the command ran: on stderr for a person, and with `--json` also as the error
+    /// envelope on stdout, as every other failure is.
+    private func usageError(_ error: CLIError, _ path: [String], json: Bool) -> Int32 {
+        Output.error(error.message, hint: usageHint(path))
+        if json { Output.jsonError(error) }
+        return error.code.exitStatus
+    }
+
     private func usageHint(_ path: [String]) -> String {
         "see '\(path.joined(separator: " ")) --help'"
     }
@@ -99,7 +105,7 @@ struct CommandRunner: Sendable {
         case let error as StoreError:
             return .failure("database: \(error.code): \(error.reason)", errorCode: "database_error")
         default:
-            return .failure("\(error)")
+            return .failure(ErrorText.describe(error))
         }
     }
 }

@@ -16,7 +16,8 @@ enum HelpText {
                 text += "  \(pad(child.name, width))  \(child.summary)\n"
             }
             text += "\n'\(name) <command> --help' describes a command; every command takes --json.\n"
-        case .leaf(let options, _):
+        case .leaf(let all, _):
+            let options = all.filter { !$0.isHidden }
             text += "usage: \(name) " + options.map(usage).joined(separator: " ") + "\n\n"
             text += "\(command.summary)\n"
             if let details = command.details { text += "\n\(details)\n" }

@@ -14,6 +14,8 @@ struct Option: Sendable {
     var environment: String?
     /// Whether a bare word (not starting with `--`) on the command line is taken as this option's value.
     var takesBareWord = false
+    /// Whether help leaves it out: an old spelling kept so scripts written for it still run.
+    var isHidden = false
 
     /// A required option with a value.
     static func required(_ name: String, _ valueName: String, _ help: String, environment: String? = nil) -> Option {
@@ -33,6 +35,11 @@ struct Option: Sendable {
     /// An optional option whose value may also be given as the command's one bare word.
     static func bareWord(_ name: String, _ valueName: String, _ help: String) -> Option {
         Option(name: name, valueName: valueName, help: help, takesBareWord: true)
+    }
+
+    /// An old spelling of an option with a value, accepted but not shown in help.
+    static func hiddenAlias(_ name: String, _ valueName: String) -> Option {
+        Option(name: name, valueName: valueName, help: "", isHidden: true)
     }
 
     /// A flag without a value.

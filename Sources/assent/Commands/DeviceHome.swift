@@ -1,3 +1,4 @@
+import AssentServerCore
 import Assent
 import AssentWire
 import Foundation
@@ -79,7 +80,7 @@ struct DeviceHome: Sendable {
             guard try SecureFile.prepareDirectory(self.path, create: false) else { return nil }
             bytes = try SecureFile.read(path)
         } catch {
-            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
+            throw CLIError.failure(ErrorText.describe(error), errorCode: AssentErrorCode.keyStoreError)
         }
         guard let bytes else { return nil }
         guard let value = try? JSONDecoder().decode(T.self, from: Data(bytes)) else {
@@ -96,7 +97,7 @@ struct DeviceHome: Sendable {
             try SecureFile.prepareDirectory(self.path, create: true)
             try SecureFile.write(Array(try encoder.encode(value)) + [0x0A], to: path)
         } catch {
-            throw CLIError.failure("cannot save \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
+            throw CLIError.failure("cannot save \(path): \(ErrorText.describe(error))", errorCode: AssentErrorCode.keyStoreError)
         }
     }
 
@@ -105,7 +106,7 @@ struct DeviceHome: Sendable {
         do {
             try SecureFile.remove(path)
         } catch {
-            throw CLIError.failure("cannot remove \(path): \(error)", errorCode: AssentErrorCode.keyStoreError)
+            throw CLIError.failure("cannot remove \(path): \(ErrorText.describe(error))", errorCode: AssentErrorCode.keyStoreError)
         }
     }
 
@@ -114,7 +115,7 @@ struct DeviceHome: Sendable {
         do {
             try SecureFile.prepareDirectory(path, create: true)
         } catch {
-            throw CLIError.failure("\(error)", errorCode: AssentErrorCode.keyStoreError)
+            throw CLIError.failure(ErrorText.describe(error), errorCode: AssentErrorCode.keyStoreError)
         }
     }
 

@@ -1,3 +1,4 @@
+import AssentServerCore
 import Foundation
 import AssentSync
 
@@ -60,7 +61,7 @@ enum DeviceQRImage {
         do {
             try process.run()
         } catch {
-            throw CLIError.failure("cannot run \(executable): \(error)", errorCode: "zbarimg_not_found")
+            throw CLIError.failure("cannot run \(executable): \(ErrorText.describe(error))", errorCode: "zbarimg_not_found")
         }
         // Drain stderr on another thread so neither pipe can fill up and stall zbarimg.
         let errors = AssentLock(Data())

@@ -75,9 +75,14 @@ enum ServerAPICommands {
 
     static let validate = Command.leaf(
         "validate", "check a token after the user completed the challenge (a success validates once)",
-        details: "POST /v1/validate. Exits 0 whenever the server answers; read 'valid' (or isValid with --json).",
+        details: """
+            POST /v1/validate, with the access token the client got when the challenge completed: the accessToken of \
+            POST /v1/client/verify/push or /v1/client/verify/qr-code. The \
+            track token itself is never valid. Exits 0 whenever the server answers; read 'valid' (or isValid with \
+            --json).
+            """,
         options: ServerConnection.options + [
-            .required("--token", "T", "the token from track"),
+            .required("--token", "T", "the access token from verify (not the track token)"),
             .optional("--user", "ID", "the user the token must belong to"),
             .optional("--action", "CODE", "the action code the token must be for"),
         ]

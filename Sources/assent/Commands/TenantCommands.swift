@@ -1,3 +1,4 @@
+import AssentCrypto
 import AssentServerCore
 import AssentWire
 import Foundation
@@ -147,15 +148,40 @@ enum TenantCommands {
         return parts.joined(separator: ", ")
     }
 
+    /// Every setting, each on a line of its own (the flag that changes it in brackets), so what `--json` shows is
+    /// also what a person reads.
     private static func describe(_ tenant: Tenant) -> String {
         let settings = tenant.settings
-        var text = """
-            tenant:           \(tenant.id) ("\(tenant.name)")
-            unenrolled state: \(settings.unenrolledState.rawValue)
-            token lifetime:   \(settings.tokenLifetimeSeconds.map { "\($0) s" } ?? "server default")
-            """
+        func list(_ values: [String]) -> String { values.isEmpty ? "none" : values.joined(separator: ", ") }
+        func onOff(_ value: Bool) -> String { value ? "on" : "off" }
+        let factorRules = settings.approvalFactorRules.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.rawValue)" }
+        let lines: [(String, String)] = [
+            ("tenant", "\(tenant.id) (\"\(tenant.name)\")"),
+            ("unenrolled state", settings.unenrolledState.rawValue),
+            ("token lifetime", settings.tokenLifetimeSeconds.map { "\($0) s" } ?? "server default"),
+            ("webhook URL", settings.webhookURL ?? "none"),
+            ("challenge timeout", "\(settings.challengeTimeoutSeconds) s"),
+            ("push credential lifetime", settings.pushCredentialLifetimeSeconds.map { "\($0) s" } ?? "none"),
+            ("public custom keys", list(settings.publicCustomKeys)),
+            ("public user custom keys", list(settings.publicUserCustomKeys)),
+            ("number matching", onOff(settings.numberMatching)),
+            ("require bound signature", onOff(settings.requireBoundSignature)),
+            ("max pending push", "\(settings.maxPendingPushChallenges)"),
+            ("push throttle", "\(settings.pushThrottleSeconds) s"),
+            ("fraud lock", "\(settings.fraudLockSeconds) s"),
+            ("max failed attempts", "\(settings.maxFailedAttempts)"),
+            ("required approval factor", settings.requiredApprovalFactor?.rawValue ?? "none"),
+            ("action approval factors", list(factorRules)),
+            ("require activation commit", onOff(settings.requireActivationCommit)),
+            ("allow legacy PowerAuth 3.0", onOff(settings.allowLegacyPowerAuth30)),
+            ("anonymous actions", list(settings.anonymousActionCodes)),
+            ("anonymous approval factor", settings.anonymousApprovalFactor?.rawValue ?? "none"),
+            ("push provider", (settings.push?.provider ?? PushSettings.Provider.none).rawValue + " (assent admin tenant push)"),
+        ]
+        var text = lines.map { "\(($0.0 + ":").padding(toLength: 28, withPad: " ", startingAt: 0))\($0.1)" }
+            .joined(separator: "\n")
         if settings.actionRules.isEmpty {
-            text += "\naction rules:     none"
+            text += "\n" + "action rules:".padding(toLength: 28, withPad: " ", startingAt: 0) + "none"
         } else {
             text += "\naction rules:\n"
             let rows = [["  ACTION", "ENROLLED", "UNENROLLED"]] + settings.actionRules.sorted { $0.key < $1.key }.map {

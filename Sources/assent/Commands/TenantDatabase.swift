@@ -3,11 +3,17 @@ import AssentStorage
 import Foundation
 
 /// Opens the database `assentd` uses, named by `--database` or `ASSENT_DATABASE`, for one command: its SQLite file
-/// (WAL mode lets this run while `assentd` serves the same file) or its PostgreSQL URL.
+/// (WAL mode lets this run while `assentd` serves the same file) or its PostgreSQL URL. Without either, the file
+/// `assentd` itself defaults to (and `make run` uses), so commands run beside a server started in the same directory
+/// find its database.
 enum TenantDatabase {
+    /// Where `assentd` keeps its database when not told otherwise (relative to the working directory).
+    static let defaultPath = ".assent/assent.sqlite"
+
     /// The `--database` option.
-    static let option = Option.required(
-        "--database", "PATH|URL", "the database assentd uses (an SQLite path, sqlite:PATH, or a postgres:// URL)",
+    static let option = Option.optional(
+        "--database", "PATH|URL",
+        "the database assentd uses (an SQLite path, sqlite:PATH, or a postgres:// URL; default \(defaultPath))",
         environment: "ASSENT_DATABASE")
 
     /// Opens the database, runs `body` with a tenant directory over it, and always closes it again.
@@ -33,9 +39,12 @@ enum TenantDatabase {
     static func withStore<T>(
         _ invocation: Invocation, mayCreate: Bool = false, _ body: (any ServerStore, [UInt8]) async throws -> T
     ) async throws -> T {
-        let location = try location(invocation.options.required(option.name))
+        let named = invocation.options.string(option.name)
+        let location = try location(named ?? defaultPath)
         if !mayCreate, case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
-            throw CLIError.failure("no database at \(path)", errorCode: "not_found")
+            let hint = named == nil
+                ? " (the default; name assentd's database with --database PATH|URL or ASSENT_DATABASE)" : ""
+            throw CLIError.failure("no database at \(path)\(hint)", errorCode: "not_found")
         }
         let environment = ProcessInfo.processInfo.environment
         // Secrets are derived from assentd's master key, so the CLI uses the same one (created beside a new SQLite

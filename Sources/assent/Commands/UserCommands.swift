@@ -119,14 +119,17 @@ enum UserCommands {
 
     static let deleteAuthenticator = Command.leaf(
         "delete", "delete one of a user's authenticators",
-        details: "DELETE /v1/users/{user}/authenticators/{id}.",
+        details: "DELETE /v1/users/{user}/authenticators/{authenticator}.",
         options: ServerConnection.options + [
             .required("--user", "ID", "the user"),
-            .required("--id", "AUTH_ID", "the authenticator (userAuthenticatorId)"),
+            .optional("--authenticator", "ID", "the authenticator (userAuthenticatorId; required)"),
+            .hiddenAlias("--id", "ID"),
         ]
     ) { invocation in
         let user = try ServerAPICommands.userID(invocation.options)
-        guard let id = try invocation.options.nonEmpty("--id") else { throw CLIError.usage("--id is required") }
+        guard let id = try invocation.options.nonEmpty("--authenticator") ?? invocation.options.nonEmpty("--id") else {
+            throw CLIError.usage("--authenticator is required")
+        }
         try await ServerConnection.call(
             invocation, .deleteAuthenticator, [user, id], decoding: Deleted.self
         ) { _ in "Deleted authenticator \(id) of user \(user)." }

@@ -1,3 +1,4 @@
+import AssentServerCore
 import AssentWire
 import Foundation
 #if canImport(FoundationNetworking)
@@ -60,7 +61,7 @@ struct ServerAPIClient: Sendable {
             (data, response) = try await session.data(for: request)
         } catch {
             throw CLIError.failure(
-                "cannot reach \(baseURL): \(error.localizedDescription)", errorCode: "network_error")
+                "cannot reach \(baseURL): \(ErrorText.describe(error))", errorCode: "network_error")
         }
         guard let http = response as? HTTPURLResponse else {
             throw CLIError.failure("\(baseURL) did not answer over HTTP", errorCode: "network_error")

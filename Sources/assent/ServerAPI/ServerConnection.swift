@@ -1,3 +1,4 @@
+import AssentServerCore
 import AssentWire
 import Foundation
 
@@ -47,7 +48,7 @@ enum ServerConnection {
                 return human(try JSONDecoder().decode(T.self, from: response.body))
             } catch {
                 throw CLIError.failure(
-                    "unexpected answer from the server (\(error)); --json prints it as received",
+                    "unexpected answer from the server (\(ErrorText.describe(error))); --json prints it as received",
                     errorCode: "unexpected_response")
             }
         }

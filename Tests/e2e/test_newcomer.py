@@ -1,0 +1,158 @@
+"""The newcomer's first hour (issue 14 §6), tried as the README tells it, against real assentd and assent processes."""
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+import requests
+
+from conftest import BIN, ROOT, assent, free_port
+
+_sqlite_only = pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
+MASTER_KEY = {"PATH": "/usr/bin:/bin", "ASSENT_MASTER_KEY": "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="}
+
+
+def _run_assentd(port, database, *flags, timeout=5):
+    """Starts assentd; returns (exit code or None if it kept running until `timeout`, output)."""
+    command = [os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database, *flags]
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout,
+                              env=MASTER_KEY)
+        return done.returncode, done.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as running:
+        return None, (running.output or b"").decode("utf-8", "replace")
+
+
+@_sqlite_only
+def test_a_start_on_a_taken_port_keeps_the_development_tenant_for_the_next_start(store):
+    """§6.1: the one-time secret is created only once the listener is up, so a failed bind loses nothing."""
+    with tempfile.TemporaryDirectory() as directory, socket.socket() as taken:
+        database = os.path.join(directory, "assent.sqlite")
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        code, output = _run_assentd(taken.getsockname()[1], database, "--dev")
+        assert code not in (None, 0), f"assentd served on a taken port:\n{output}"
+        assert "secret key" not in output and "development tenant" not in output, output
+        assert assent("admin", "tenant", "list", "--database", database) == [], "the failed start created a tenant"
+
+        code, output = _run_assentd(free_port(), database, "--dev")
+        assert code is None, output
+        assert "Created a development tenant" in output and "secret key:" in output, output
+        assert [t["name"] for t in assent("admin", "tenant", "list", "--database", database)] == ["Development"]
+
+
+def _cli(cwd, *args, env=None):
+    """Runs the assent CLI in `cwd` with a clean environment (no ASSENT_DATABASE, no master key variables)."""
+    base = {"PATH": "/usr/bin:/bin", **(env or {})}
+    return subprocess.run([os.path.join(BIN, "assent"), *args], cwd=cwd, capture_output=True, text=True, timeout=60,
+                          env=base)
+
+
+@_sqlite_only
+def test_admin_commands_find_the_servers_default_database(store):
+    """§6.5: without --database, admin commands use .assent/assent.sqlite — what assentd (and `make run`) use."""
+    with tempfile.TemporaryDirectory() as directory:
+        missing = _cli(directory, "admin", "tenant", "list")
+        assert missing.returncode == 1, missing
+        assert ".assent/assent.sqlite" in missing.stderr and "--database" in missing.stderr, missing.stderr
+        created = _cli(directory, "admin", "tenant", "create", "--name", "Default path", "--json")
+        assert created.returncode == 0, created.stderr
+        tenant = json.loads(created.stdout)
+        assert os.path.exists(os.path.join(directory, ".assent", "assent.sqlite"))
+        listed = json.loads(_cli(directory, "admin", "tenant", "list", "--json").stdout)
+        assert [t["tenantId"] for t in listed] == [tenant["tenantId"]]
+        # assentd started in the same directory without --database serves that tenant.
+        port = free_port()
+        server = subprocess.Popen([os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{port}"], cwd=directory,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
+        try:
+            deadline = time.time() + 30
+            while True:
+                try:
+                    r = requests.get(f"http://127.0.0.1:{port}/v1/users/u1", auth=(tenant["secretKey"], ""), timeout=2)
+                    break
+                except requests.RequestException:
+                    assert time.time() < deadline and server.poll() is None, "assentd did not start"
+                    time.sleep(0.1)
+            assert r.status_code == 200, r.text
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+def test_validate_help_says_the_token_is_the_access_token_from_verify(store):
+    """§6.3."""
+    out = _cli(ROOT, "admin", "validate", "--help")
+    assert out.returncode == 0
+    assert "access token" in out.stdout and "verify" in out.stdout and "never valid" in out.stdout, out.stdout
+
+
+def test_client_api_401s_name_the_expected_header_and_the_server_api_keeps_authsignals_wording(server):
+    """§6.7."""
+    r = requests.get(f"{server.api}/client/user-authenticators/push?publicKey=x", timeout=10)
+    assert r.status_code == 401 and "Authorization: Basic" in r.json()["errorDescription"], r.text
+    r = requests.post(f"{server.api}/client/challenge/push", json={}, timeout=10)
+    assert r.status_code == 401 and "Authorization: Bearer" in r.json()["errorDescription"], r.text
+    r = requests.get(f"{server.api}/users/u1", timeout=10)
+    assert r.status_code == 401 and r.json()["errorDescription"] == (
+        "The request is unauthorized. Check that your API key and region base URL are correctly configured."), r.text
+
+
+def test_an_activation_with_another_tenants_token_is_refused_and_stores_nothing(server):
+    """§6.4 for PowerAuth: the token's tenant must be the one the device names."""
+    token = requests.post(f"{server.api}/users/pa-{uuid.uuid4().hex[:6]}/actions/enrol", auth=(server.other_secret, ""),
+                          json={"scope": "add:authenticators"}, timeout=10).json()["token"]
+    before = server.snapshot()
+    r = requests.post(f"{server.api}/client/activations", json={"devicePublicKey": "AA", "activationName": "x"},
+                      headers={"Authorization": "Bearer " + token, "X-Authsignal-Tenant-ID": server.tenant_id},
+                      timeout=10)
+    assert r.status_code == 403 and r.json()["errorCode"] == "tenant_mismatch", r.text
+    assert server.snapshot() == before
+
+
+def test_usage_errors_answer_json_with_json(store):
+    """§6.8: a command line too wrong to run still answers --json with the error envelope on stdout."""
+    for args in [("admin", "track", "--json"), ("admin", "no-such-command", "--json"),
+                 ("admin", "track", "--user", "u", "--action", "a", "--no-such-flag", "--json"), ("admin", "--json")]:
+        out = _cli(ROOT, *args)
+        assert out.returncode == 2, (args, out)
+        body = json.loads(out.stdout)
+        assert body["errorCode"] == "usage" and body["errorDescription"], (args, body)
+
+
+def test_ids_are_named_for_what_they_are_and_the_old_flag_still_works(server):
+    """§6.8: `--authenticator`, not `--id` (kept as a hidden alias)."""
+    help_text = _cli(ROOT, "admin", "authenticators", "delete", "--help").stdout
+    assert "--authenticator" in help_text and "--id" not in help_text, help_text
+    env = {"ASSENT_URL": server.url, "ASSENT_SECRET_KEY": server.secret}
+    user = f"ids-{uuid.uuid4().hex[:6]}"
+    for flag in ["--authenticator", "--id"]:
+        enrolled = json.loads(_cli(ROOT, "admin", "authenticators", "enroll", "--user", user, "--method", "EMAIL_OTP",
+                                   "--email", "a@example.com", "--json", env=env).stdout)
+        authenticator = enrolled["authenticator"]["userAuthenticatorId"]
+        out = _cli(ROOT, "admin", "authenticators", "delete", "--user", user, flag, authenticator, env=env)
+        assert out.returncode == 0, (flag, out.stderr)
+
+
+def test_messages_carry_no_foundation_dump_or_swift_type_name(store):
+    """§6.8: a refused connection is described in words."""
+    port = free_port()
+    out = _cli(ROOT, "admin", "user", "get", "--user", "u", "--url", f"http://127.0.0.1:{port}",
+               env={"ASSENT_SECRET_KEY": "sk_x"})
+    assert out.returncode == 1
+    assert "network error" in out.stderr and "Error Domain" not in out.stderr and "NSURL" not in out.stderr, out.stderr
+
+
+@_sqlite_only
+def test_the_demo_pages_line_only_when_there_are_pages(store):
+    """§6.8."""
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "assent.sqlite")
+        _, without = _run_assentd(free_port(), database, "--web-root", os.path.join(directory, "no-web"))
+        assert "assentd is listening" in without and "Demo pages" not in without, without
+        _, with_pages = _run_assentd(free_port(), database, "--web-root", os.path.join(ROOT, "web"))
+        assert "Demo pages" in with_pages, with_pages
