@@ -884,6 +884,17 @@ OPERATIONS = {
         extra={"503": {"description": "The database does not answer.",
                        "content": {"application/json": {"schema": ref("HealthUnavailable")}}}},
         errors=[]),
+    "GET /healthz/live": dict(
+        id="healthLive", tag="Operations", summary="Liveness: the process answers (no database check).",
+        security=[], ok={"description": "Alive.", "content": {"application/json": {"schema": obj(
+            "Alive.", {"status": string()}, ["status"])}}},
+        errors=[]),
+    "GET /healthz/ready": dict(
+        id="healthReady", tag="Operations",
+        summary="Readiness: the store answers and has every schema step this build knows.", security=[],
+        ok={"description": "Ready.", "content": {"application/json": {"schema": obj(
+            "Ready.", {"status": string(), "databaseKind": string()}, ["status", "databaseKind"])}}},
+        errors=[503]),
     "GET /metrics": dict(
         id="metrics", tag="Operations",
         summary="Prometheus metrics: 404 on the API listener unless --metrics-token is set, then Bearer.",

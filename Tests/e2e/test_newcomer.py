@@ -156,3 +156,21 @@ def test_the_demo_pages_line_only_when_there_are_pages(store):
         assert "assentd is listening" in without and "Demo pages" not in without, without
         _, with_pages = _run_assentd(free_port(), database, "--web-root", os.path.join(ROOT, "web"))
         assert "Demo pages" in with_pages, with_pages
+
+
+@_sqlite_only
+def test_tenant_settings_prints_every_setting(store):
+    """§6.6: what `--json` shows, a person reads too — one line per setting."""
+    with tempfile.TemporaryDirectory() as directory:
+        tenant = json.loads(_cli(directory, "admin", "tenant", "create", "--name", "S", "--json").stdout)["tenantId"]
+        settings = json.loads(_cli(directory, "admin", "tenant", "settings", "--tenant", tenant, "--json").stdout)
+        text = _cli(directory, "admin", "tenant", "settings", "--tenant", tenant).stdout
+        labels = ["unenrolled state", "token lifetime", "webhook URL", "challenge timeout", "push credential lifetime",
+                  "public custom keys", "public user custom keys", "number matching", "require bound signature",
+                  "max pending push", "push throttle", "fraud lock", "max failed attempts", "required approval factor",
+                  "action approval factors", "require activation commit", "allow legacy PowerAuth 3.0",
+                  "anonymous actions", "anonymous approval factor", "push provider", "action rules"]
+        # Every JSON setting has its line (the JSON spells approvalFactorRules and actionRules as maps).
+        assert len(labels) == len(settings["settings"]) + 1, sorted(settings["settings"])  # + the push provider
+        for label in labels:
+            assert f"\n{label}:" in "\n" + text, (label, text)
