@@ -25,7 +25,7 @@ run: build
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)
-	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, matplotlib' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, matplotlib, schemathesis, openapi_spec_validator' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 	@for version in $(OLDER_AUTHSIGNAL); do venv=.build/venv-authsignal-$$version; \
 		if ! $$venv/bin/python -c "from authsignal.version import VERSION; assert VERSION == '$$version'" 2>/dev/null; then \

@@ -6,8 +6,8 @@ import AssentWire
 import Dispatch
 import Foundation
 
-/// Operator endpoints: `GET /healthz`, `GET /healthz/live`, `GET /healthz/ready` and `GET /metrics` (Prometheus text
-/// format: the HTTP series and the domain series of ``DomainMetrics``).
+/// Operator endpoints: `GET /healthz`, `GET /healthz/live`, `GET /healthz/ready`, `GET /metrics` (Prometheus text
+/// format: the HTTP series and the domain series of ``DomainMetrics``) and `GET /openapi.json` (public).
 ///
 /// The health routes are public (load balancers and orchestrators probe them). `/healthz/live` says only that the
 /// process answers (a failing liveness probe restarts it, so it must not depend on the database); `/healthz/ready`
@@ -73,6 +73,11 @@ struct SystemAPI: Sendable {
             return .error(503, code: AssentError.Code.unavailable.wire, description: reason)
         }
         registerMetrics(in: &router, withoutToken: false)
+        router.add(.openAPIDocument) { _, _ in
+            var response = HTTPResponse.json(200, OpenAPIDocument.json)
+            response.headers.add("Access-Control-Allow-Origin", "*")
+            return response
+        }
     }
 
     /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the

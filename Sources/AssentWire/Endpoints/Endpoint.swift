@@ -86,6 +86,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A trivial answer through the same router, metrics, rate limiter and access log as every API route: the request
     /// ceiling `assent-bench --scenario hello` measures. `404` unless `assentd --bench-routes`.
     case benchHello = "GET /bench/hello"
+    /// The OpenAPI 3.1 document of the API (`openapi/assent.json`, embedded in the server).
+    case openAPIDocument = "GET /openapi.json"
 
     /// The prefix of every API path; the official SDKs' base URL ends with it.
     public static let version = "/v1"
