@@ -298,6 +298,26 @@ SCHEMAS = {
                 "The PowerAuth signature type anonymous approvals need; null removes it.", 64, nullable=True),
         },
     ),
+    "AuditList": obj(
+        "A page of the tenant's audit log, oldest first.",
+        {
+            "entries": {"type": "array", "items": obj(
+                "One audit entry: nothing secret (no key, token, signature or address).",
+                {
+                    "sequence": integer("Its place in the tenant's chain (1, 2, 3, ...)."),
+                    "at": string(TIMESTAMP),
+                    "kind": string("What happened, e.g. tenant.secret_rotated."),
+                    "actor": string("Who did it: cli, secret-key, device or system."),
+                    "subject": string("What it was done to (a user, authenticator or activation id).", nullable=True),
+                    "details": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "mac": string("HMAC-SHA256 over the previous entry's MAC and this entry's content (hex)."),
+                },
+                ["sequence", "at", "kind", "actor", "details", "mac"],
+            )},
+            "nextCursor": string("Pass as cursor to read the next page; absent on the last page.", nullable=True),
+        },
+        ["entries"],
+    ),
     "ChallengeTimeline": obj(
         "A push challenge's queued notifications and every recorded event.",
         {
@@ -745,6 +765,15 @@ OPERATIONS = {
         id="updateAnonymousQRSettings", tag="Tenant settings", summary="Change what anonymous QR starts may do.",
         security=SERVER, body=json_body("AnonymousQRSettings", False), ok=ok("The settings.", "AnonymousQRSettings"),
         errors=[400, 401, 415]),
+    "GET /v1/audit": dict(
+        id="getAuditLog", tag="Audit", summary="A page of the tenant's audit log.", security=SERVER,
+        parameters=[
+            query_param("since", "Only entries at or after this time (ISO-8601 UTC or milliseconds).", 40, False),
+            query_param("kind", "Only entries of this kind, e.g. credential.enrolled.", 64, False),
+            query_param("limit", "Entries per page, 1 to 1000 (default 100).", 10, False),
+            query_param("cursor", "The previous page's nextCursor.", 20, False),
+        ],
+        ok=ok("The entries.", "AuditList"), errors=[400, 401]),
     "GET /v1/challenges/{challengeId}/timeline": dict(
         id="getChallengeTimeline", tag="Timeline", summary="A push challenge's deliveries and events.",
         security=SERVER, parameters=[path_param("challengeId", "The push challenge.")],
@@ -952,7 +981,7 @@ def build():
         },
         "servers": [{"url": "http://127.0.0.1:8420", "description": "assentd's default listener"}],
         "tags": [{"name": name} for name in
-                 ["Server API", "Tenant settings", "Timeline", "PowerAuth", "Client API", "Operations"]],
+                 ["Server API", "Tenant settings", "Timeline", "Audit", "PowerAuth", "Client API", "Operations"]],
         "paths": dict(sorted(paths.items())),
         "components": {
             "schemas": SCHEMAS,
