@@ -140,6 +140,12 @@ package final class AssentApplication: Sendable {
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
                 limits: limits, logger: logger))
+        AdminConsole(
+            sessions: ConsoleSessions(
+                store: store, tenants: tenants, masterKey: masterKey, sink: LoggingConsoleSignInSink(logger: logger),
+                clock: clock),
+            limits: limits, publicURL: publicURLBox, logger: logger
+        ).register(in: &router)
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 

@@ -13,6 +13,7 @@ enum SQLiteMigrations {
         (7, Schema.pushGuards.sqlite),
         (8, Schema.challengeAnonymous.sqlite),
         (9, Schema.boundSignatures.sqlite),
+        (11, Schema.console.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in
