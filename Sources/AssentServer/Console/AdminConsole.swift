@@ -160,7 +160,9 @@ struct AdminConsole: Sendable {
             headers: HTTPHeaders([
                 ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
                 ("Content-Security-Policy", WebPages.contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-                ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
+                // Not `no-referrer`: with it, Chromium sends `Origin: null` on the console's own form posts, which
+                // the cross-site check refuses. Console URLs carry no secrets.
+                ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY"),
             ]),
             body: Array(text.utf8))
     }
