@@ -1,8 +1,8 @@
 # Assent: `make run` starts assentd --dev (a development tenant in an empty database; tenant URLs may reach localhost) on 127.0.0.1:8420; `make test` runs every test. Both install what is missing.
 SHELL := /bin/bash
 SWIFT ?= swift
-BUILD_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) postgresql-15 python3 python3-venv openssl curl zbar-tools librsvg2-bin qrencode chromium chromium-driver
+BUILD_PACKAGES := pkg-config libgnutls28-dev libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libqrencode-dev zlib1g-dev libcurl4-openssl-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) systemd postgresql-15 python3 python3-venv openssl curl zbar-tools librsvg2-bin qrencode chromium chromium-driver prometheus
 BENCH_PACKAGES := $(BUILD_PACKAGES) postgresql-15 python3
 LISTEN ?= 127.0.0.1:8420
 DATABASE ?= .assent/assent.sqlite

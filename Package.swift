@@ -24,7 +24,7 @@ let package = Package(
         // Wrappers for C macros and variadic calls that Swift cannot import, one target per C library, so each
         // module links only the libraries it wraps (the SDK never compiles epoll or links the HTTP server).
         .target(name: "CCryptoShims", dependencies: ["COpenSSL"], linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "CHTTPShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
+        .target(name: "CHTTPShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("gnutls")]),
         // libcurl's variadic calls, for the server's push delivery only (so the SDK and crypto never link libcurl).
         .target(name: "CCurlShims", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("curl")]),
 
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentSyncTests", dependencies: ["AssentSync"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentSync", "AssentLog"]),
-        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto"]),
+        .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentServerTests", dependencies: [
             "AssentSync",
             "AssentServer", "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentWire", "AssentCrypto", "AssentHTTP",

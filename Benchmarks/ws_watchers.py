@@ -5,7 +5,8 @@ Opens N WebSockets to /v1/ws-v1-challenge (anonymous, tenant subprotocol), each 
 staying idle, watching it, as the QR sign-in page does. Reports the server's resident memory before and after
 (from /proc/PID/status), then proves the last watcher still gets its state pushed by claiming its challenge.
 
-usage: ws_watchers.py --url http://127.0.0.1:PORT --tenant ID --pid SERVER_PID [--count 10000]
+usage: ws_watchers.py --url http(s)://127.0.0.1:PORT --tenant ID --pid SERVER_PID [--count 10000] [--cafile CA.pem]
+       (an https URL opens wss:// watchers over TLS, trusting --cafile)
        (needs a QR device: --database DB to enrol one with the assent CLI through the server API secret in
        ASSENT_BENCH_SECRET)
 """
@@ -15,6 +16,7 @@ import json
 import os
 import resource
 import socket
+import ssl
 import struct
 import sys
 import time
@@ -57,8 +59,10 @@ def read_frame(s):
     return json.loads(exactly(length))
 
 
-def open_watcher(host, port, tenant):
+def open_watcher(host, port, tenant, tls=None):
     s = socket.create_connection((host, port), timeout=30)
+    if tls is not None:
+        s = tls.wrap_socket(s, server_hostname=host)
     key = base64.b64encode(os.urandom(16)).decode()
     s.sendall((f"GET /v1/ws-v1-challenge HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
@@ -83,7 +87,9 @@ def main():
     parser.add_argument("--tenant", required=True)
     parser.add_argument("--pid", type=int, required=True)
     parser.add_argument("--count", type=int, default=10000)
+    parser.add_argument("--cafile", help="PEM CA to trust for an https URL")
     args = parser.parse_args()
+    tls = ssl.create_default_context(cafile=args.cafile) if args.url.startswith("https://") else None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, args.count + 1000), hard))
     host, port = args.url.split("//")[1].split(":")
@@ -92,7 +98,7 @@ def main():
     started = time.time()
     sockets = []
     for i in range(args.count):
-        sockets.append(open_watcher(host, port, args.tenant))
+        sockets.append(open_watcher(host, port, args.tenant, tls))
     opened = time.time() - started
     time.sleep(2)
     after = rss_kib(args.pid)
@@ -101,15 +107,18 @@ def main():
         s.setblocking(False)
         try:
             data = s.recv(1)
-            raise RuntimeError(f"a watcher got unexpected data or was closed: {data!r}")
-        except BlockingIOError:
+            # A ping (0x89) is the server's keep-alive, sent once a socket has been idle for the ping interval (30 s),
+            # which a slow opening of many TLS watchers can reach; anything else, or EOF, is a failure.
+            if data != b"\x89":
+                raise RuntimeError(f"a watcher got unexpected data or was closed: {data!r}")
+        except (BlockingIOError, ssl.SSLWantReadError):
             pass
         s.setblocking(True)
     delta = after - before
     print(json.dumps({
         "watchers": args.count, "openSeconds": round(opened, 1), "serverRssBeforeKiB": before,
         "serverRssAfterKiB": after, "bytesPerWatcher": round(delta * 1024 / args.count),
-        "lastChallengeId": sockets[-1][1],
+        "lastChallengeId": sockets[-1][1], "tls": tls is not None,
     }))
     sys.stdout.flush()
     # Keep them open until told to stop (the caller may claim the last challenge and check the push).

@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER_MODULES = {"AssentServer", "AssentHTTP", "AssentStorage", "AssentHTTPClient", "AssentServerCore"}
 FORBIDDEN = {
     "the HTTP server": {"modules": {"AssentHTTP", "AssentServer", "CMicroHTTPD", "CHTTPShims"},
-                        "libraries": {"microhttpd"}, "headers": {"microhttpd.h"}},
+                        "libraries": {"microhttpd", "gnutls"}, "headers": {"microhttpd.h", "gnutls/gnutls.h", "gnutls/abstract.h"}},
     "epoll": {"modules": set(), "libraries": set(), "headers": {"sys/epoll.h", "sys/eventfd.h"}},
     "a database driver": {"modules": {"AssentStorage", "CSQLite", "CPostgres"},
                           "libraries": {"sqlite3", "pq"}, "headers": {"sqlite3.h", "libpq-fe.h"}},

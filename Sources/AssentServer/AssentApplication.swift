@@ -24,6 +24,8 @@ package final class AssentApplication: Sendable {
     private let configuration: ServerConfiguration
     private let store: any ServerStore
     private let server: HTTPServer
+    /// The API listener's certificate and key under `--tls-cert`/`--tls-key`.
+    private let tls: TLSCredentials?
     /// The listener that serves only `/metrics` (`--metrics-listen`), when configured.
     private let metricsServer: HTTPServer?
     private let tenants: TenantDirectory
@@ -31,6 +33,7 @@ package final class AssentApplication: Sendable {
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
     private let sweeper: Sweeper
+    private let sampler: MetricsSampler
     private let pushWorker: PushDeliveryWorker
     private let pushClients: [HTTP2Client]
     private let bridge: ChallengeEventBridge
@@ -39,8 +42,15 @@ package final class AssentApplication: Sendable {
     package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
         self.configuration = configuration
         self.logger = logger
+        if let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile {
+            tls = try TLSCredentials(certificateFile: cert, keyFile: key)
+        } else {
+            tls = nil
+        }
         let masterKey = try configuration.loadMasterKey { logger.warning($0, [:]) }
-        let store = try configuration.databaseLocation.open(connections: configuration.resolvedDatabaseConnections)
+        let domainMetrics = DomainMetrics()
+        let store = try configuration.databaseLocation.open(
+            connections: configuration.resolvedDatabaseConnections, metrics: domainMetrics)
         self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
@@ -54,13 +64,16 @@ package final class AssentApplication: Sendable {
         let credentials = ClientCredentials(tenants: store, tokens: tokens)
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock))
-        let activations = ActivationService(store: store, clock: clock, masterKey: masterKey, logger: logger)
+        let activations = ActivationService(
+            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(
-            store: store, clock: clock, events: challengeEvents, activations: activations, guards: pushGuards)
+            store: store, clock: clock, events: challengeEvents, activations: activations, guards: pushGuards,
+            metrics: domainMetrics)
         let qrChallenges = QRChallengeService(
-            store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime)
+            store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime,
+            metrics: domainMetrics)
 
         // Outbound requests: one HTTP/2 client (one connection per provider host) for APNs and FCM, the operator's
         // hosts. Every URL a tenant supplies goes through a client that reaches only public addresses (checked for
@@ -95,7 +108,7 @@ package final class AssentApplication: Sendable {
                     client: providerClient, tokenClient: oauthClient, sealer: sealer, clock: clock, logger: logger,
                     options: fcmOptions),
             ],
-            clock: clock, logger: logger, policy: pushPolicy)
+            clock: clock, logger: logger, policy: pushPolicy, metrics: domainMetrics)
         let pushWorker = self.pushWorker
         let directory = tenants
         let webhookTransport = HTTP2WebhookTransport(client: webhookClient)
@@ -105,9 +118,10 @@ package final class AssentApplication: Sendable {
 
         var router = Router()
         let decoder = FoundationRequestDecoding()
-        let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits))
+        let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits, metrics: domainMetrics))
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
-        let system = SystemAPI(store: store, metrics: metrics, logger: logger, metricsToken: configuration.metricsToken)
+        let system = SystemAPI(
+            store: store, metrics: metrics, domain: domainMetrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
         ServerAPI(
             authenticated: authenticated,
@@ -124,7 +138,7 @@ package final class AssentApplication: Sendable {
             credentials: credentials, devices: devices,
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
-                webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards),
+                webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards, metrics: domainMetrics),
             decisions: decisions, decoder: decoder, limits: limits, logger: logger
         ).register(in: &router)
         QRCodeAPI(
@@ -144,12 +158,15 @@ package final class AssentApplication: Sendable {
             sessions: ConsoleSessions(
                 store: store, tenants: tenants, masterKey: masterKey, sink: LoggingConsoleSignInSink(logger: logger),
                 clock: clock),
-            limits: limits, publicURL: publicURLBox, logger: logger
+            limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger
         ).register(in: &router)
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 
         sweeper = Sweeper(store: store, clock: clock, logger: logger)
+        sampler = MetricsSampler(
+            store: store, metrics: domainMetrics, clock: clock, logger: logger,
+            interval: .seconds(configuration.metricsSampleSeconds))
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds
         policy.maxAttempts = configuration.webhookMaxAttempts
@@ -164,6 +181,7 @@ package final class AssentApplication: Sendable {
         http.maxConnections = configuration.maxConnections
         http.connectionTimeoutSeconds = configuration.connectionTimeoutSeconds
         http.trustedProxies = configuration.trustedProxies
+        http.tls = tls
         server = HTTPServer(configuration: http, router: router, logger: logger, metrics: metrics)
 
         if let host = configuration.metricsHost, let port = configuration.metricsPort {
@@ -214,6 +232,7 @@ package final class AssentApplication: Sendable {
         }
         webhooks.start()
         pushWorker.start()
+        sampler.start()
         sweeper.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         // Tenants stay cached until a change anywhere clears them: no tenant read per request, and a change another
@@ -227,6 +246,19 @@ package final class AssentApplication: Sendable {
         return Started(port: server.port, publicURL: url, developmentTenant: development, metricsPort: metricsServer?.port)
     }
 
+    /// Reads `--tls-cert` and `--tls-key` again (on SIGHUP): handshakes from now on use the new pair, connections already
+    /// open keep theirs. Without TLS this does nothing. On a bad pair the old one stays, the error is logged and thrown.
+    package func reloadTLS() throws {
+        guard let tls, let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile else { return }
+        do {
+            try tls.reload(certificateFile: cert, keyFile: key)
+            logger.log(.info, "tls certificate reloaded", ["file": .string(cert)])
+        } catch {
+            logger.log(.error, "tls certificate not reloaded: the old one stays", ["reason": .string(error.reason)])
+            throw error
+        }
+    }
+
     /// Stops accepting, lets in-flight requests finish, then closes the database.
     package func shutdown() async {
         await server.shutdown()
@@ -235,6 +267,7 @@ package final class AssentApplication: Sendable {
         await pushWorker.stop()
         logger.log(.info, "push clients stopped", ["providerConnectionsOpened": .int(pushClients[0].connectionsOpened)])
         for client in pushClients { client.stop() }
+        await sampler.stop()
         await sweeper.stop()
         await bridge.stop()
         await store.close()

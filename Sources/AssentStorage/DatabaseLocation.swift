@@ -41,10 +41,10 @@ package enum DatabaseLocation: Sendable, Hashable {
     }
 
     /// Opens the store (applying pending migrations); `connections` sizes a PostgreSQL pool.
-    package func open(connections: Int) throws -> any ServerStore {
+    package func open(connections: Int, metrics: DomainMetrics? = nil) throws -> any ServerStore {
         switch self {
-        case .sqlite(let path): return try SQLiteStore(path: path)
-        case .postgres(let url): return try PostgresStore(url: url, connections: connections)
+        case .sqlite(let path): return try SQLiteStore(path: path, metrics: metrics)
+        case .postgres(let url): return try PostgresStore(url: url, connections: connections, metrics: metrics)
         }
     }
 }

@@ -16,8 +16,11 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <gnutls/abstract.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
@@ -26,7 +29,151 @@ struct assent_http_daemon {
   assent_http_callbacks callbacks;
   int listen_fd;
   int quiesced;
+  assent_http_tls *tls;
 };
+
+// MARK: - TLS credentials
+
+// One certificate chain and key as GnuTLS hands them to a handshake. A holder
+// keeps every set it ever served (`older`), since a handshake that picked one
+// may still be using it when a reload replaces it; reloads are rare (SIGHUP),
+// so the few kilobytes are kept until the holder is freed.
+struct tls_credentials {
+  gnutls_pcert_st certs[16];
+  unsigned int count;
+  gnutls_privkey_t key;
+  struct tls_credentials *older;
+};
+
+struct assent_http_tls {
+  pthread_mutex_t lock;
+  struct tls_credentials *current;
+};
+
+static void tls_credentials_free(struct tls_credentials *c) {
+  for (unsigned int i = 0; i < c->count; i++) gnutls_pcert_deinit(&c->certs[i]);
+  if (c->key != NULL) gnutls_privkey_deinit(c->key);
+  free(c);
+}
+
+static void tls_error(char *error, size_t capacity, const char *what, int code) {
+  snprintf(error, capacity, "%s: %s", what, gnutls_strerror(code));
+}
+
+// Parses `cert` and `key`, checking that the key is the leaf certificate's.
+static struct tls_credentials *tls_credentials_load(const char *cert, size_t cert_length,
+                                                    const char *key, size_t key_length,
+                                                    char *error, size_t capacity) {
+  if (cert_length > UINT32_MAX || key_length > UINT32_MAX) {
+    snprintf(error, capacity, "certificate or key too large");
+    return NULL;
+  }
+  gnutls_datum_t cert_datum = {(unsigned char *)cert, (unsigned int)cert_length};
+  gnutls_datum_t key_datum = {(unsigned char *)key, (unsigned int)key_length};
+
+  // The pair check GnuTLS makes when credentials are set from memory: a key
+  // that is not the certificate's is refused (GNUTLS_E_CERTIFICATE_KEY_MISMATCH).
+  gnutls_certificate_credentials_t check;
+  int rc = gnutls_certificate_allocate_credentials(&check);
+  if (rc < 0) {
+    tls_error(error, capacity, "cannot allocate credentials", rc);
+    return NULL;
+  }
+  rc = gnutls_certificate_set_x509_key_mem(check, &cert_datum, &key_datum, GNUTLS_X509_FMT_PEM);
+  gnutls_certificate_free_credentials(check);
+  if (rc < 0) {
+    tls_error(error, capacity, "the certificate and key do not form a usable pair", rc);
+    return NULL;
+  }
+
+  struct tls_credentials *c = calloc(1, sizeof *c);
+  if (c == NULL) {
+    snprintf(error, capacity, "out of memory");
+    return NULL;
+  }
+  c->count = sizeof c->certs / sizeof c->certs[0];
+  rc = gnutls_pcert_list_import_x509_raw(c->certs, &c->count, &cert_datum, GNUTLS_X509_FMT_PEM, 0);
+  if (rc < 0) {
+    c->count = 0;
+    tls_credentials_free(c);
+    tls_error(error, capacity, "cannot read the certificate chain (at most 16 certificates)", rc);
+    return NULL;
+  }
+  rc = gnutls_privkey_init(&c->key);
+  if (rc >= 0) rc = gnutls_privkey_import_x509_raw(c->key, &key_datum, GNUTLS_X509_FMT_PEM, NULL, 0);
+  if (rc < 0) {
+    tls_credentials_free(c);
+    tls_error(error, capacity, "cannot read the private key", rc);
+    return NULL;
+  }
+  return c;
+}
+
+assent_http_tls *assent_http_tls_create(const char *cert, size_t cert_length, const char *key,
+                                        size_t key_length, char *error, size_t error_capacity) {
+  struct tls_credentials *c =
+      tls_credentials_load(cert, cert_length, key, key_length, error, error_capacity);
+  if (c == NULL) return NULL;
+  struct assent_http_tls *tls = calloc(1, sizeof *tls);
+  if (tls == NULL || pthread_mutex_init(&tls->lock, NULL) != 0) {
+    free(tls);
+    tls_credentials_free(c);
+    snprintf(error, error_capacity, "out of memory");
+    return NULL;
+  }
+  tls->current = c;
+  return tls;
+}
+
+int assent_http_tls_reload(assent_http_tls *tls, const char *cert, size_t cert_length,
+                           const char *key, size_t key_length, char *error,
+                           size_t error_capacity) {
+  struct tls_credentials *c =
+      tls_credentials_load(cert, cert_length, key, key_length, error, error_capacity);
+  if (c == NULL) return -1;
+  pthread_mutex_lock(&tls->lock);
+  c->older = tls->current;
+  tls->current = c;
+  pthread_mutex_unlock(&tls->lock);
+  return 0;
+}
+
+void assent_http_tls_free(assent_http_tls *tls) {
+  struct tls_credentials *c = tls->current;
+  while (c != NULL) {
+    struct tls_credentials *older = c->older;
+    tls_credentials_free(c);
+    c = older;
+  }
+  pthread_mutex_destroy(&tls->lock);
+  free(tls);
+}
+
+// GnuTLS asks for the server's certificate once per handshake. MHD sets the
+// session's pointer to the connection, whose socket context is the daemon
+// (set when the connection opened, before any handshake).
+static int tls_pick_certificate(gnutls_session_t session, const gnutls_datum_t *req_ca_dn,
+                                int nreqs, const gnutls_pk_algorithm_t *pk_algos,
+                                int pk_algos_length, gnutls_pcert_st **pcert,
+                                unsigned int *pcert_length, gnutls_privkey_t *privkey) {
+  (void)req_ca_dn;
+  (void)nreqs;
+  (void)pk_algos;
+  (void)pk_algos_length;
+  struct MHD_Connection *connection = gnutls_session_get_ptr(session);
+  if (connection == NULL) return -1;
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  struct assent_http_daemon *d = info != NULL ? info->socket_context : NULL;
+  if (d == NULL || d->tls == NULL) return -1;
+  pthread_mutex_lock(&d->tls->lock);
+  struct tls_credentials *c = d->tls->current;
+  pthread_mutex_unlock(&d->tls->lock);
+  *pcert = c->certs;
+  *pcert_length = c->count;
+  *privkey = c->key;
+  return 0;
+}
 
 // MARK: - Trampolines (MHD signatures -> plain-int callbacks)
 
@@ -63,7 +210,8 @@ static void connection_changed(void *cls, struct MHD_Connection *connection,
                                void **socket_context, enum MHD_ConnectionNotificationCode toe) {
   struct assent_http_daemon *d = cls;
   (void)connection;
-  (void)socket_context;
+  // The certificate callback finds the daemon (and its credentials) here.
+  if (toe == MHD_CONNECTION_NOTIFY_STARTED) *socket_context = d;
   d->callbacks.connection_changed(d->callbacks.context,
                                   toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : 0);
 }
@@ -142,11 +290,16 @@ assent_http_daemon *assent_http_start(int listen_fd, const assent_http_options *
   }
   d->callbacks = *callbacks;
   d->listen_fd = listen_fd;
+  d->tls = options->tls;
 
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
                        MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
   if (options->ipv6) flags |= MHD_USE_IPv6;
   if (options->allow_upgrade) flags |= MHD_ALLOW_UPGRADE;
+  if (options->tls != NULL) flags |= MHD_USE_TLS;
+  // TLS 1.2 and 1.3 only; GnuTLS's NORMAL set of ciphers otherwise.
+  static const char priorities[] = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2";
+  gnutls_certificate_retrieve_function2 *pick = &tls_pick_certificate;
 
   d->mhd = MHD_start_daemon(
       flags, 0, NULL, NULL, &access_handler, d,
@@ -162,6 +315,9 @@ assent_http_daemon *assent_http_start(int listen_fd, const assent_http_options *
       MHD_OPTION_UNESCAPE_CALLBACK, &keep_raw, d,
       MHD_OPTION_NOTIFY_COMPLETED, &request_completed, d,
       MHD_OPTION_NOTIFY_CONNECTION, &connection_changed, d,
+      // Last, so that without TLS the list simply ends here.
+      options->tls != NULL ? MHD_OPTION_HTTPS_CERT_CALLBACK : MHD_OPTION_END, pick,
+      MHD_OPTION_HTTPS_PRIORITIES, priorities,
       MHD_OPTION_END);
   if (d->mhd == NULL) {
     struct stat after;
@@ -297,18 +453,28 @@ void assent_http_resume(struct MHD_Connection *connection) {
 // MARK: - Upgrade (WebSocket)
 
 // MHD calls this once the 101 head has been handed to the kernel. The socket is
-// duplicated and MHD told at once that the application is done with its
+// duplicated for the caller.
+//
+// Without TLS, MHD is told at once that the application is done with its
 // descriptor (MHD_UPGRADE_ACTION_CLOSE): MHD then closes its copy and frees the
 // connection, its memory pool and its slot under MHD_OPTION_CONNECTION_LIMIT,
 // while the duplicate keeps the TCP connection open for the caller. Measured on
 // 0.9.75 without TLS: that close path calls no shutdown(), so the duplicate
-// stays fully usable. (With MHD's TLS the socket would be one end of a
-// socketpair that MHD forwards, and this would not work; AssentHTTP has no TLS.)
+// stays fully usable.
+//
+// Under TLS the socket is the application's end of a socketpair that MHD's
+// threads forward through the TLS session, and MHD_UPGRADE_ACTION_CLOSE starts
+// with shutdown() of that socket (which the duplicate shares): the client would
+// get EOF right after the 101. So the handle is kept and handed to the caller,
+// who closes it with assent_http_upgrade_close once the WebSocket is done.
 static void upgraded(void *cls, struct MHD_Connection *connection, void *request_context,
                      const char *extra_in, size_t extra_in_size, MHD_socket sock,
                      struct MHD_UpgradeResponseHandle *urh) {
   const assent_http_upgrade_target *target = cls;
-  (void)connection;
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  const struct assent_http_daemon *d = info != NULL ? info->socket_context : NULL;
+  int tls = d != NULL && d->tls != NULL;
   int error = 0;
   int fd = fcntl(sock, F_DUPFD_CLOEXEC, 0);
   if (fd < 0) {
@@ -320,13 +486,26 @@ static void upgraded(void *cls, struct MHD_Connection *connection, void *request
       error = errno;
       close(fd);
       fd = -1;
-    } else {
+    } else if (!tls) {
       // MHD turns TCP_NODELAY off before the hand-over; small frames must not wait for Nagle.
       (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     }
   }
-  target->upgraded(target->context, request_context, extra_in, extra_in_size, fd, error);
-  (void)MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+  if (tls) {
+    // The same for the TCP connection MHD keeps: without it each small TLS record MHD forwards waits for the
+    // client's delayed ACK (measured: ~50 ms per WebSocket round trip instead of ~1 ms).
+    const union MHD_ConnectionInfo *tcp =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    int on = 1;
+    if (tcp != NULL) (void)setsockopt(tcp->connect_fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  }
+  target->upgraded(target->context, request_context, extra_in, extra_in_size, fd, error,
+                   tls ? urh : NULL);
+  if (!tls) (void)MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+void assent_http_upgrade_close(void *handle) {
+  (void)MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE);
 }
 
 int assent_http_respond_upgrade(struct MHD_Connection *connection, const char *header_block,

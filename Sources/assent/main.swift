@@ -1,4 +1,5 @@
 import Foundation
+import AssentServerCore
 
 // assent: the Assent command-line tool. `assent help` lists the command groups.
 

@@ -18,6 +18,11 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+if arguments == ["--version"] || arguments == ["version"] {
+    print("assentd \(AssentVersion.current)")
+    exit(0)
+}
+
 // `assentd migrate [options]`: apply the database's pending migrations, then exit.
 if arguments.first == "migrate" {
     do {
@@ -62,10 +67,31 @@ if arguments.first == "copy-sqlite" {
     }
 }
 
+// `assentd check-config [options]`: check the flags, master key, database, TLS files and web root, then exit.
+if arguments.first == "check-config" {
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ServerConfiguration.parse(
+            arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    } catch {
+        fail("check-config: \(ErrorText.describe(error))")
+    }
+    let findings = ConfigurationCheck(configuration: configuration).run()
+    for finding in findings {
+        print("\(finding.level.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(finding.subject): \(finding.message)")
+    }
+    let errors = findings.filter { $0.level == .error }.count
+    if errors > 0 { fail("check-config: \(errors) problem\(errors == 1 ? "" : "s") found", code: 1) }
+    print("the configuration is good")
+    exit(0)
+}
+
 if arguments.contains("--help") || arguments.contains("-h") {
     var help = """
         usage: assentd [options]              run the server
+               assentd --version              print the version and exit
                assentd migrate [options]      apply pending database migrations and exit
+               assentd check-config [options] check flags, master key, database, TLS files, web root; exit 0 if good
                assentd copy-sqlite --from FILE.sqlite --to postgres://...   copy every table into an empty PostgreSQL
 
         Every option can also be set by its environment variable; flags win.
@@ -133,6 +159,12 @@ if let port = started.metricsPort, let host = configuration.metricsHost {
     FileHandle.standardOutput.write(Data("Metrics: http://\(shown):\(port)/metrics (this listener serves nothing else)\n".utf8))
 }
 
+// SIGHUP reloads the TLS certificate and key (new handshakes use them; open connections keep theirs).
+signal(SIGHUP, SIG_IGN)
+let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+reloadSource.setEventHandler { try? application.reloadTLS() }
+reloadSource.resume()
+
 // Wait for SIGINT or SIGTERM on a thread of its own (never block the concurrency pool), then shut down gracefully.
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
@@ -152,5 +184,6 @@ await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>)
 logger.log(.info, "stopping", [:])
 await application.shutdown()
 signalSources.forEach { $0.cancel() }
+reloadSource.cancel()
 Logger.flush()
 exit(0)

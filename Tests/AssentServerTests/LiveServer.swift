@@ -114,7 +114,7 @@ final class LiveServer: Sendable {
         defer { Task { await store.close() } }
         var counts: [String: Int] = [:]
         for table in ["users", "actions", "authenticators", "challenges", "nonces", "webhook_outbox"] {
-            counts[table] = try store.read { db in
+            counts[table] = try await store.read { db in
                 try db.queryOne("SELECT COUNT(*) FROM \(table)") { Int($0.int64(0)) } ?? 0
             }
         }

@@ -1,5 +1,6 @@
 @testable import AssentServer
 import AssentLog
+@testable import AssentStorage
 import AssentTestSupport
 import Foundation
 import Testing
@@ -78,6 +79,40 @@ import FoundationNetworking
         }
     }
 
+    @Test func `liveness answers while readiness checks the store and its schema, with the error envelope when not ready`() async throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.file("assent.sqlite")
+        try await Self.withServer({ $0.database = database }) { api, _ in
+            let live = try await Self.get(api + "/healthz/live")
+            #expect(live.status == 200 && live.text == #"{"status":"ok"}"#)
+            let ready = try await Self.get(api + "/healthz/ready")
+            #expect(ready.status == 200 && ready.text.contains(#""status":"ready""#))
+            // Another build's migration history: step 10 missing, so this instance is not ready (yet still live).
+            let other = try SQLiteStore(path: database)
+            try await other.write { db in try db.update("DELETE FROM schema_steps WHERE version = 10", []) }
+            await other.close()
+            let refused = try await Self.get(api + "/healthz/ready")
+            #expect(refused.status == 503 && refused.errorCode == "service_unavailable")
+            #expect(refused.text.contains(#""error":"service_unavailable""#) && refused.text.contains("schema steps 10"))
+            #expect(try await Self.get(api + "/healthz/live").status == 200)
+        }
+    }
+
+    @Test func `a scrape carries the domain series from the start, every fixed label at 0`() async throws {
+        try await Self.withServer({ $0.metricsHost = "127.0.0.1"; $0.metricsPort = 0 }) { _, metrics in
+            let scrape = try await Self.get(try #require(metrics) + "/metrics")
+            for line in [
+                #"assent_challenges_total{kind="push",outcome="started"} 0"#,
+                #"assent_challenges_total{kind="qr",outcome="expired"} 0"#,
+                #"assent_powerauth_verifications_total{result="blocked"} 0"#,
+                #"assent_rate_limited_requests_total{class="claim-key"} 0"#,
+                "# TYPE assent_store_operation_duration_seconds histogram",
+            ] {
+                #expect(scrape.text.contains(line + "\n"), "\(line)")
+            }
+        }
+    }
+
     @Test func `metrics flags and environment variables are read and checked`() throws {
         let flags = try ServerConfiguration.parse(
             arguments: ["--metrics-listen", "[::1]:9420", "--metrics-token", Self.token], environment: [:])
@@ -87,9 +122,13 @@ import FoundationNetworking
         #expect(environment.metricsHost == "127.0.0.1" && environment.metricsPort == 0 && environment.metricsToken == Self.token)
         let defaults = try ServerConfiguration.parse(arguments: [], environment: [:])
         #expect(defaults.metricsHost == nil && defaults.metricsPort == nil && defaults.metricsToken == nil)
+        #expect(defaults.metricsSampleSeconds == 15)
+        #expect(try ServerConfiguration.parse(arguments: ["--metrics-sample", "2"], environment: [:]).metricsSampleSeconds == 2)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: ["ASSENT_METRICS_SAMPLE": "60"]).metricsSampleSeconds == 60)
         for arguments in [
             ["--metrics-listen", "9420"], ["--metrics-listen", "127.0.0.1:8420"],
             ["--metrics-token", "short"], ["--metrics-token", "sixteen chars with spaces"],
+            ["--metrics-sample", "0"], ["--metrics-sample", "soon"],
         ] {
             #expect(throws: ServerConfiguration.Invalid.self, "\(arguments)") {
                 try ServerConfiguration.parse(arguments: arguments, environment: [:])

@@ -44,8 +44,9 @@ extension HTTPServer {
         /// libmicrohttpd splits it evenly over its threads and stops accepting
         /// while at the limit: further connections wait, unanswered, in the
         /// kernel's listen backlog (``listenBacklog``) until a slot frees.
-        /// Upgraded WebSockets do not count: libmicrohttpd releases a
+        /// Upgraded WebSockets do not count without TLS: libmicrohttpd releases a
         /// connection once it has handed its socket over (see ``maxWebSockets``).
+        /// Under ``tls`` they do, since libmicrohttpd keeps encrypting for them.
         package var maxConnections = 10_000
         /// The most connections from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
         /// `0` = no limit (the default, since a reverse proxy shows as one address).
@@ -73,6 +74,12 @@ extension HTTPServer {
         /// socket waits for the client to end the TCP connection.
         /// ``HTTPServer/shutdown()`` waits at most about twice this for WebSockets.
         package var webSocketCloseTimeoutSeconds: Double = 2
+
+        /// When set, the server speaks HTTPS only (TLS 1.2 and 1.3) with these credentials, which
+        /// ``TLSCredentials/reload(certificateFile:keyFile:)`` may replace while it runs. Under TLS an upgraded
+        /// WebSocket stays a libmicrohttpd connection (its threads encrypt and decrypt for it), so WebSockets then do
+        /// count against ``maxConnections``.
+        package var tls: TLSCredentials?
 
         /// A configuration with the defaults above.
         package init() {}

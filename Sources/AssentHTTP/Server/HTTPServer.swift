@@ -25,9 +25,11 @@ import Darwin
 ///
 /// WebSocket routes (``Router/addWebSocket(_:_:)``) answer a valid handshake
 /// the handler accepts with `101`, then serve the socket from one epoll I/O
-/// thread shared by all WebSockets; libmicrohttpd lets go of the connection
-/// at once, so WebSockets count neither against ``Configuration/maxConnections``
-/// nor in `assent_http_open_connections` (they have their own gauge,
+/// thread shared by all WebSockets; without TLS libmicrohttpd lets go of the
+/// connection at once, so WebSockets count neither against
+/// ``Configuration/maxConnections`` nor in `assent_http_open_connections`
+/// (under ``Configuration/tls`` libmicrohttpd keeps the connection and
+/// encrypts for it, so they count there too; they have their own gauge,
 /// `assent_websocket_connections`, and cap, ``Configuration/maxWebSockets``:
 /// `503 too_many_websockets`). Bad handshakes get `400
 /// bad_websocket_handshake` or `426`. The `101` is in the access log like any
@@ -116,7 +118,8 @@ package final class HTTPServer: Sendable {
                 connection_memory_limit: configuration.connectionMemoryLimit,
                 connection_memory_increment: configuration.connectionMemoryIncrement,
                 ipv6: ipv6,
-                allow_upgrade: core.webSockets == nil ? 0 : 1
+                allow_upgrade: core.webSockets == nil ? 0 : 1,
+                tls: configuration.tls?.pointer
             )
             if let webSockets = core.webSockets, !webSockets.start() {
                 close(fd)
@@ -133,6 +136,7 @@ package final class HTTPServer: Sendable {
         }
         core.logger.info("http server started", [
             "host": .string(configuration.host), "port": .int(port), "threads": .int(configuration.threads),
+            "tls": .bool(configuration.tls != nil),
         ])
     }
 

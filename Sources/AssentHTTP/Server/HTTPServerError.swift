@@ -14,6 +14,7 @@ package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConverti
             case daemonStartFailed = "daemon_start_failed"
             case alreadyStarted = "already_started"
             case alreadyStopped = "already_stopped"
+            case invalidTLSCredentials = "invalid_tls_credentials"
         }
 
         private let value: Value
@@ -37,6 +38,8 @@ package struct HTTPServerError: Error, Sendable, Equatable, CustomStringConverti
         package static let alreadyStarted = Code(.alreadyStarted)
         /// `start()` was called on a server that has been shut down (servers do not restart).
         package static let alreadyStopped = Code(.alreadyStopped)
+        /// A TLS certificate or key file cannot be read, parsed, or does not match the other.
+        package static let invalidTLSCredentials = Code(.invalidTLSCredentials)
 
         /// The code as a snake_case string, e.g. `address_in_use`.
         package var description: String { value.rawValue }

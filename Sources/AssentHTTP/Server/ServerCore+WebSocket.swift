@@ -78,16 +78,17 @@ extension ServerCore {
 
     /// libmicrohttpd sent the `101` and handed over a duplicate of the socket
     /// (on the connection's worker thread, before the request completes).
-    func upgraded(requestContext: UnsafeMutableRawPointer?, extra: UnsafePointer<CChar>?, extraLength: Int, fd: Int32, error: Int32) {
+    func upgraded(requestContext: UnsafeMutableRawPointer?, extra: UnsafePointer<CChar>?, extraLength: Int, socket: UpgradedSocket, error: Int32) {
         let state = requestContext.map { Unmanaged<RequestState>.fromOpaque($0).takeUnretainedValue() }
         let upgrade = state?.upgrade
         state?.upgrade = nil
         guard let upgrade, let webSockets else {
-            if fd >= 0 { close(fd) }
+            socket.close()
             logger.error("websocket upgrade without a pending handshake", [:])
             return
         }
-        guard fd >= 0 else {
+        guard socket.fd >= 0 else {
+            socket.close()
             logger.error("websocket upgrade failed: cannot take the socket over", [
                 "requestId": .string(upgrade.request.requestID), "errno": .int(Int(error)),
             ])
@@ -97,7 +98,7 @@ extension ServerCore {
         if let extra, extraLength > 0 {
             bytes = Array(UnsafeRawBufferPointer(start: extra, count: extraLength))
         }
-        webSockets.open(fd: fd, upgrade: upgrade, extra: bytes)
+        webSockets.open(socket, upgrade: upgrade, extra: bytes)
     }
 }
 

@@ -45,9 +45,10 @@ final class ServerCore: Sendable {
         self.upgradeTarget = UpgradeTarget()
         upgradeTarget.pointer.initialize(to: assent_http_upgrade_target(
             context: Unmanaged.passUnretained(self).toOpaque(),
-            upgraded: { context, requestContext, extra, extraLength, fd, error in
-                Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue()
-                    .upgraded(requestContext: requestContext, extra: extra, extraLength: extraLength, fd: fd, error: error)
+            upgraded: { context, requestContext, extra, extraLength, fd, error, handle in
+                Unmanaged<ServerCore>.fromOpaque(context!).takeUnretainedValue().upgraded(
+                    requestContext: requestContext, extra: extra, extraLength: extraLength,
+                    socket: UpgradedSocket(fd: fd, handle: handle), error: error)
             }
         ))
     }

@@ -20,7 +20,9 @@ final class WebSocketConnection {
         }
     }
 
-    let fd: Int32
+    /// The descriptor, and what else closing it must release.
+    let upgraded: UpgradedSocket
+    var fd: Int32 { upgraded.fd }
     let socket: WebSocket
     let openedAt: ContinuousClock.Instant
     var parser: WebSocketFrameParser
@@ -41,8 +43,8 @@ final class WebSocketConnection {
     /// Set when the descriptor is closed; nothing is done with the connection after that.
     var destroyed = false
 
-    init(fd: Int32, socket: WebSocket, maxMessageBytes: Int, now: ContinuousClock.Instant) {
-        self.fd = fd
+    init(_ upgraded: UpgradedSocket, socket: WebSocket, maxMessageBytes: Int, now: ContinuousClock.Instant) {
+        self.upgraded = upgraded
         self.socket = socket
         self.parser = WebSocketFrameParser(maxMessageBytes: maxMessageBytes)
         self.openedAt = now

@@ -32,7 +32,7 @@ final class WebSocketLoop: Sendable {
     }
 
     enum Command: Sendable {
-        case open(WebSocket, fd: Int32, extra: [UInt8])
+        case open(WebSocket, UpgradedSocket, extra: [UInt8])
         case send(id: UInt64, frame: [UInt8])
         case close(id: UInt64, code: UInt16, reason: String)
         case shutdown
@@ -108,14 +108,14 @@ final class WebSocketLoop: Sendable {
 
     /// Hands an upgraded socket to the thread. If shutdown has begun, the socket
     /// is closed at once and no handler hears of it.
-    func open(fd: Int32, upgrade: PendingUpgrade, extra: [UInt8]) {
+    func open(_ upgraded: UpgradedSocket, upgrade: PendingUpgrade, extra: [UInt8]) {
         let socket = WebSocket(
             id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue,
             request: upgrade.request, subprotocol: upgrade.subprotocol, route: upgrade.route,
             handler: upgrade.handler, loop: self
         )
-        guard submit(.open(socket, fd: fd, extra: extra)) else {
-            Glibc.close(fd)
+        guard submit(.open(socket, upgraded, extra: extra)) else {
+            upgraded.close()
             logger.info("websocket refused: server is shutting down", ["requestId": .string(upgrade.request.requestID)])
             return
         }
@@ -261,8 +261,8 @@ private final class WebSocketIOThread {
             if stopping && connections.isEmpty { break }
         }
         // Refuse further commands; sockets still waiting to be opened are closed unannounced.
-        for case .open(_, let fd, _) in loop.takeCommands(final: true) {
-            Glibc.close(fd)
+        for case .open(_, let upgraded, _) in loop.takeCommands(final: true) {
+            upgraded.close()
         }
     }
 
@@ -271,8 +271,8 @@ private final class WebSocketIOThread {
     private func processCommands() {
         for command in loop.takeCommands() {
             switch command {
-            case .open(let socket, let fd, let extra):
-                open(socket, fd: fd, extra: extra)
+            case .open(let socket, let upgraded, let extra):
+                open(socket, upgraded, extra: extra)
             case .send(let id, let frame):
                 guard let connection = connections[id], connection.isOpen else { continue }
                 queue(connection, frame)
@@ -292,18 +292,18 @@ private final class WebSocketIOThread {
         }
     }
 
-    private func open(_ socket: WebSocket, fd: Int32, extra: [UInt8]) {
+    private func open(_ socket: WebSocket, _ upgraded: UpgradedSocket, extra: [UInt8]) {
         guard !stopping, !stopNow else {
-            Glibc.close(fd)
+            upgraded.close()
             return
         }
-        let result = assent_ws_epoll_set(loop.epollFD, Int32(ASSENT_WS_ADD), fd, UInt32(ASSENT_WS_EVENT_IN), socket.id)
+        let result = assent_ws_epoll_set(loop.epollFD, Int32(ASSENT_WS_ADD), upgraded.fd, UInt32(ASSENT_WS_EVENT_IN), socket.id)
         guard result == 0 else {
-            Glibc.close(fd)
+            upgraded.close()
             loop.logger.error("websocket could not be watched", ["errno": .int(Int(result)), "requestId": .string(socket.request.requestID)])
             return
         }
-        let connection = WebSocketConnection(fd: fd, socket: socket, maxMessageBytes: settings.maxMessageBytes, now: now)
+        let connection = WebSocketConnection(upgraded, socket: socket, maxMessageBytes: settings.maxMessageBytes, now: now)
         connections[socket.id] = connection
         loop.openSockets.add(1, ordering: .relaxed)
         loop.unfinishedSockets.add(1, ordering: .relaxed)
@@ -521,7 +521,7 @@ private final class WebSocketIOThread {
         guard connections.removeValue(forKey: id) != nil else { return }
         connection.destroyed = true
         _ = assent_ws_epoll_set(loop.epollFD, Int32(ASSENT_WS_DELETE), connection.fd, 0, id)
-        Glibc.close(connection.fd)
+        connection.upgraded.close()
         connection.outbound = []
         connection.inbound = []
         loop.openSockets.subtract(1, ordering: .relaxed)

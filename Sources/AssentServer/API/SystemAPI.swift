@@ -6,9 +6,13 @@ import AssentWire
 import Dispatch
 import Foundation
 
-/// Operator endpoints: `GET /healthz` and `GET /metrics` (Prometheus text format).
+/// Operator endpoints: `GET /healthz`, `GET /healthz/live`, `GET /healthz/ready` and `GET /metrics` (Prometheus text
+/// format: the HTTP series and the domain series of ``DomainMetrics``).
 ///
-/// `/healthz` is public (load balancers probe it). `/metrics` shows traffic by route and status, so it is not public:
+/// The health routes are public (load balancers and orchestrators probe them). `/healthz/live` says only that the
+/// process answers (a failing liveness probe restarts it, so it must not depend on the database); `/healthz/ready`
+/// says the store answers and has every schema step this build knows (a failing readiness probe takes the instance
+/// out of rotation); `/healthz` is the older combined check, kept. `/metrics` shows traffic by route and status, so it is not public:
 /// on the API listener it answers only when a metrics token is configured, and then `401` without
 /// `Authorization: Bearer TOKEN`; without a token it answers `404 not_found` there, as an unknown path does (the route
 /// stays registered, so the endpoint catalogue is still the whole API). The separate metrics listener
@@ -16,18 +20,20 @@ import Foundation
 struct SystemAPI: Sendable {
     let store: any StoreMaintenance
     let metrics: HTTPMetrics
+    let domain: DomainMetrics
     let logger: Logger
     /// SHA-256 of the metrics token, or nil when none is configured.
     let metricsTokenHash: [UInt8]?
 
-    init(store: any StoreMaintenance, metrics: HTTPMetrics, logger: Logger, metricsToken: String?) {
+    init(store: any StoreMaintenance, metrics: HTTPMetrics, domain: DomainMetrics, logger: Logger, metricsToken: String?) {
         self.store = store
         self.metrics = metrics
+        self.domain = domain
         self.logger = logger
         metricsTokenHash = metricsToken.map { SHA256.hash(Array($0.utf8)) }
     }
 
-    /// The API listener's routes: `/healthz`, and `/metrics`, which answers only when a token guards it.
+    /// The API listener's routes: the health routes, and `/metrics`, which answers only when a token guards it.
     func register(in router: inout Router) {
         router.add(.health) { [store, logger] request, _ in
             let started = DispatchTime.now().uptimeNanoseconds
@@ -47,13 +53,32 @@ struct SystemAPI: Sendable {
                 ])
             }
         }
+        router.add(.healthLive) { _, _ in
+            Self.json(200, ["status": "ok"])
+        }
+        router.add(.healthReady) { [store, logger] request, _ in
+            let reason: String
+            do {
+                try await store.healthCheck()
+                let missing = try await store.missingSchemaSteps()
+                if missing.isEmpty {
+                    return Self.json(200, ["status": "ready", "databaseKind": store.databaseKind])
+                }
+                reason = "The database lacks schema steps \(missing.map(String.init).joined(separator: ", ")); restart to migrate it."
+            } catch {
+                logger.log(.error, "readiness check failed", [
+                    "requestId": .string(request.requestID), "error": .string(String(describing: error))])
+                reason = "The database does not answer."
+            }
+            return .error(503, code: AssentError.Code.unavailable.wire, description: reason)
+        }
         registerMetrics(in: &router, withoutToken: false)
     }
 
     /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the
     /// metrics listener, whose router holds only this route) and `404` elsewhere.
     func registerMetrics(in router: inout Router, withoutToken: Bool) {
-        router.add(.metrics) { [metrics, metricsTokenHash] request, _ in
+        router.add(.metrics) { [metrics, domain, metricsTokenHash] request, _ in
             if metricsTokenHash == nil, !withoutToken {
                 return .notFound
             }
@@ -64,7 +89,7 @@ struct SystemAPI: Sendable {
                 response.headers.add("WWW-Authenticate", "Bearer realm=\"assent-metrics\"")
                 return response
             }
-            return .text(200, metrics.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            return .text(200, metrics.prometheusText() + domain.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
 

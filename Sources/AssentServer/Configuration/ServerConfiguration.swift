@@ -61,12 +61,19 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// When set, `GET /metrics` answers only `Authorization: Bearer` with this token, and is served on the API
     /// listener too. Without it (and without a metrics listener) no listener serves `/metrics`.
     package var metricsToken: String?
+    /// Seconds between samples of the store for the metrics (outbox depth and age, expired challenges).
+    package var metricsSampleSeconds = 15
     /// Whether URLs a tenant supplies (webhooks, the push webhook, an FCM `token_uri`) may lead to loopback, private
     /// and other non-global addresses — for development and tests only (``OutboundURLPolicy``).
     package var allowPrivateURLs = false
 
     /// The policy for URLs tenants supply, as this configuration sets it.
     var outboundURLPolicy: OutboundURLPolicy { OutboundURLPolicy(allowsPrivateAddresses: allowPrivateURLs) }
+
+    /// PEM certificate chain (leaf first) for HTTPS on the API listener; set together with ``tlsKeyFile``.
+    package var tlsCertificateFile: String?
+    /// PEM private key (unencrypted) matching ``tlsCertificateFile``.
+    package var tlsKeyFile: String?
 
     /// Rate limits: on by default with each rule's default limit (``RateLimitRule``); per instance.
     package var rateLimits = RateLimitPolicy()
@@ -93,7 +100,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
         ("--threads N", "ASSENT_THREADS", "HTTP worker threads (default: one per core)"),
         ("--max-body-bytes N", "ASSENT_MAX_BODY_BYTES", "largest request body (default 1048576)"),
-        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000)"),
+        ("--max-connections N", "ASSENT_MAX_CONNECTIONS", "most simultaneous connections (default 10000; with --tls-cert, open WebSockets count too)"),
         ("--connection-timeout SECONDS", "ASSENT_CONNECTION_TIMEOUT", "idle connection timeout (default 30)"),
         ("--master-key-file PATH", "ASSENT_MASTER_KEY_FILE", "master key file (default master.key beside an SQLite database; required with PostgreSQL unless ASSENT_MASTER_KEY)"),
         ("", "ASSENT_MASTER_KEY", "base64 of a 32-byte master key (instead of the file)"),
@@ -108,11 +115,14 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
         ("--metrics-listen HOST:PORT", "ASSENT_METRICS_LISTEN", "separate listener serving only GET /metrics (default: none)"),
         ("--metrics-token TOKEN", "ASSENT_METRICS_TOKEN", "bearer token for GET /metrics, which it also enables on --listen (16+ chars)"),
+        ("--metrics-sample SECONDS", "ASSENT_METRICS_SAMPLE", "how often the outbox gauges and expired challenges are read from the store (default 15)"),
         ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "accepted for compatibility and ignored: no development tenant without --dev"),
         ("--allow-private-urls", "ASSENT_ALLOW_PRIVATE_URLS", "let tenant webhooks and FCM token_uri reach loopback/private addresses (development, tests)"),
         ("--rate-limits on|off", "ASSENT_RATE_LIMITS", "rate limits per client address, tenant, user, key, activation (default on; off for benchmarks)"),
         ("--rate-limit NAME=COUNT/PERIOD", "ASSENT_RATE_LIMIT", "change a limit, e.g. claim-key=30/1m; NAME * sets all; repeatable or comma list (docs/rate-limits.md)"),
+        ("--tls-cert FILE", "ASSENT_TLS_CERT", "PEM certificate chain, leaf first: serve HTTPS (TLS 1.2+) on --listen; SIGHUP reloads it"),
+        ("--tls-key FILE", "ASSENT_TLS_KEY", "PEM private key of --tls-cert (unencrypted; keep it 0600)"),
         ("--trusted-proxy CIDR", "ASSENT_TRUSTED_PROXY", "reverse proxy whose X-Forwarded-For names the client; repeatable or comma list (default none)"),
     ]
 
@@ -132,8 +142,10 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
+            "ASSENT_METRICS_SAMPLE": "--metrics-sample",
             "ASSENT_RATE_LIMITS": "--rate-limits", "ASSENT_RATE_LIMIT": "--rate-limit",
             "ASSENT_TRUSTED_PROXY": "--trusted-proxy",
+            "ASSENT_TLS_CERT": "--tls-cert", "ASSENT_TLS_KEY": "--tls-key",
         ]
         // Flags that may be given more than once: their values add up (as a comma list) and replace the environment's.
         let repeatable: Set<String> = ["--rate-limit", "--trusted-proxy"]
@@ -252,6 +264,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         config.masterKeyFile = values["--master-key-file"]
         if let value = try integer("--webhook-retry", 1...86_400) { config.webhookRetrySeconds = Double(value) }
         if let value = try integer("--webhook-attempts", 1...20) { config.webhookMaxAttempts = value }
+        if let value = try integer("--metrics-sample", 1...3600) { config.metricsSampleSeconds = value }
         if let root = values["--web-root"] {
             guard !root.isEmpty else { throw Invalid(description: "--web-root must not be empty") }
             config.webRoot = root
@@ -300,6 +313,20 @@ package struct ServerConfiguration: Sendable, Hashable {
                 config.trustedProxies.networks.append(network)
             }
         }
+        switch (values["--tls-cert"], values["--tls-key"]) {
+        case (nil, nil):
+            break
+        case (let cert?, let key?):
+            for (flag, file) in [("--tls-cert", cert), ("--tls-key", key)] {
+                guard FileManager.default.isReadableFile(atPath: file) else {
+                    throw Invalid(description: "\(flag): cannot read '\(file)'")
+                }
+            }
+            config.tlsCertificateFile = cert
+            config.tlsKeyFile = key
+        default:
+            throw Invalid(description: "--tls-cert and --tls-key go together: give both files, or neither for plain HTTP")
+        }
         if config.databaseLocation.isShared, config.createDevelopmentTenant {
             throw Invalid(description: Self.developmentTenantOnPostgres)
         }
@@ -343,6 +370,6 @@ package struct ServerConfiguration: Sendable, Hashable {
     package func resolvedPublicURL(port actualPort: Int) -> String {
         if let publicURL { return publicURL }
         let host = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
-        return "http://\(host):\(actualPort)"
+        return "\(tlsCertificateFile == nil ? "http" : "https")://\(host):\(actualPort)"
     }
 }

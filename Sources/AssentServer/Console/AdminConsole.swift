@@ -7,7 +7,8 @@ import Foundation
 /// The admin console at `/admin/`: sign-in with a tenant's secret key or an admin token, a server-side session in a
 /// cookie, and the signed-in tenant's pages.
 ///
-/// - The session cookie is `HttpOnly; SameSite=Strict; Path=/admin`, and `Secure` when the public URL is https.
+/// - The session cookie is `HttpOnly; SameSite=Strict; Path=/admin`, and `Secure` when the server serves TLS or the
+///   public URL is https.
 /// - Every form post is refused `403 cross_site_request` when the browser says it comes from another site
 ///   (`Sec-Fetch-Site` other than `same-origin`/`none`, or an `Origin` other than this host); every post of a
 ///   signed-in page must also carry the session's CSRF token (``ConsoleSessions``), so a cross-site form post fails
@@ -22,6 +23,8 @@ struct AdminConsole: Sendable {
     let sessions: ConsoleSessions
     let limits: RequestLimits
     let publicURL: PublicURL
+    /// Whether the API listener serves HTTPS (`--tls-cert`).
+    let servesTLS: Bool
     let logger: Logger
 
     func register(in router: inout Router) {
@@ -125,7 +128,7 @@ struct AdminConsole: Sendable {
         }
     }
 
-    private var isSecure: Bool { publicURL.current.lowercased().hasPrefix("https://") }
+    private var isSecure: Bool { servesTLS || publicURL.current.lowercased().hasPrefix("https://") }
 
     private func cookie(_ value: String, maxAge: Int64) -> String {
         "\(Self.cookieName)=\(value); Path=/admin; Max-Age=\(maxAge); HttpOnly; SameSite=Strict" + (isSecure ? "; Secure" : "")

@@ -11,6 +11,8 @@ package struct ChallengeDecisions: Sendable {
     let activations: ActivationService
     /// Counts push answers against push bombing and records "this wasn't me".
     let guards: PushGuards
+    /// Counts approvals and denials.
+    let metrics: DomainMetrics?
 
     /// Records `authenticator`'s approval or denial of a challenge. `signature` covers the challenge id (Authsignal's
     /// message, compatible credentials only) or Assent's bound decision message, which names the purpose (`approve`
@@ -89,6 +91,7 @@ package struct ChallengeDecisions: Sendable {
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now)
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
+            metrics?.challenge(answered.kind, approved ? .approved : .denied)
             return answered
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
@@ -102,8 +105,10 @@ package struct ChallengeDecisions: Sendable {
         clock: WallClock,
         events: ChallengeEvents,
         activations: ActivationService,
-        guards: PushGuards
+        guards: PushGuards,
+        metrics: DomainMetrics? = nil
     ) {
+        self.metrics = metrics
         self.store = store
         self.clock = clock
         self.events = events

@@ -16,10 +16,16 @@ package struct ActivationService: Sendable {
     private let applications = ApplicationCache()
     /// Counter values tried ahead of the server's (distances 0..<lookAhead).
     let lookAhead = PowerAuth.defaultLookAhead
+    /// Counts verifications by result.
+    let metrics: DomainMetrics?
 
     /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`. Tenant
     /// settings (the failed-attempt limit, legacy 3.0) come with the tenant each call names.
-    package init(store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil) {
+    package init(
+        store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil,
+        metrics: DomainMetrics? = nil
+    ) {
+        self.metrics = metrics
         self.store = store
         self.clock = clock
         self.sealer = SecretSealer(masterKey: masterKey)
@@ -203,6 +209,18 @@ package struct ActivationService: Sendable {
     /// it is reused when the counter is unchanged and redone when a concurrent request moved it, so the outcome is
     /// exactly that of verifying inside the transaction.
     package func verify(
+        tenantID: String, settings: TenantSettings, method: String, uriID: String, body: [UInt8],
+        header: PowerAuthAuthorizationHeader
+    ) async throws -> SignatureVerification {
+        let result = try await verifyOnce(
+            tenantID: tenantID, settings: settings, method: method, uriID: uriID, body: body, header: header)
+        if let metrics {
+            metrics.powerAuthVerification(result.valid ? .valid : result.status == .blocked ? .blocked : .invalid)
+        }
+        return result
+    }
+
+    private func verifyOnce(
         tenantID: String, settings: TenantSettings, method: String, uriID: String, body: [UInt8],
         header: PowerAuthAuthorizationHeader
     ) async throws -> SignatureVerification {

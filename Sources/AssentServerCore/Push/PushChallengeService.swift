@@ -21,6 +21,8 @@ package struct PushChallengeService: Sendable {
     let wake: @Sendable () -> Void
     /// Refuses starts for a user being push-bombed or who reported a push as not theirs.
     let guards: PushGuards
+    /// Counts challenges started.
+    let metrics: DomainMetrics?
 
     /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them, and
     /// returns it with one delivery result per targeted authenticator (no `errorCode`: queued or sent).
@@ -73,6 +75,7 @@ package struct PushChallengeService: Sendable {
         else {
             throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
         }
+        metrics?.challenge(.push, .started)
         if !plan.deliveries.isEmpty { wake() }
         guard let url = plan.webhookURL else { return (challenge, plan.results) }
         let (failure, status) = await webhook.send(challenge, tenant: tenant, url: url)
@@ -162,8 +165,10 @@ package struct PushChallengeService: Sendable {
         deliveries: any PushDeliveryStore,
         webhook: PushWebhookSender,
         wake: @escaping @Sendable () -> Void,
-        guards: PushGuards
+        guards: PushGuards,
+        metrics: DomainMetrics? = nil
     ) {
+        self.metrics = metrics
         self.guards = guards
         self.store = store
         self.clock = clock

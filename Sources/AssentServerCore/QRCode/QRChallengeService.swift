@@ -11,6 +11,8 @@ package struct QRChallengeService: Sendable {
     let tokens: TokenIssuer
     let events: ChallengeEvents
     let defaultTokenLifetime: Int64
+    /// Counts challenges started.
+    let metrics: DomainMetrics?
 
     /// Context of the page that opens a challenge.
     package struct Initiator: Sendable {
@@ -73,6 +75,7 @@ package struct QRChallengeService: Sendable {
         let deviceCode = Base64.encodeURL(SecureRandom.bytes(24))
         challenge.deviceCodeHash = SHA256.hash(Array(deviceCode.utf8))
         _ = try await store.insertChallenge(challenge, maxOpenForUser: nil)
+        metrics?.challenge(.qrCode, .started)
         return (challenge, deviceCode)
     }
 
@@ -179,8 +182,10 @@ package struct QRChallengeService: Sendable {
         clock: WallClock,
         tokens: TokenIssuer,
         events: ChallengeEvents,
-        defaultTokenLifetime: Int64
+        defaultTokenLifetime: Int64,
+        metrics: DomainMetrics? = nil
     ) {
+        self.metrics = metrics
         self.store = store
         self.clock = clock
         self.tokens = tokens

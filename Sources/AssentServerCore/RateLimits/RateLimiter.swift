@@ -36,12 +36,16 @@ package final class RateLimiter: Sendable {
     private let shards: [Shard]
     private let bucketsPerShard: Int
     private let now: @Sendable () -> Double
+    /// Counts refused requests by rule.
+    private let metrics: DomainMetrics?
 
-    /// A limiter applying `policy`, holding at most `maxBuckets` buckets; `now` returns monotonic seconds.
+    /// A limiter applying `policy`, holding at most `maxBuckets` buckets; `now` returns monotonic seconds; refusals are
+    /// counted into `metrics` when given.
     package init(
         policy: RateLimitPolicy, maxBuckets: Int = 1 << 16,
-        now: @escaping @Sendable () -> Double = WarningLimiter.monotonicSeconds
+        now: @escaping @Sendable () -> Double = WarningLimiter.monotonicSeconds, metrics: DomainMetrics? = nil
     ) {
+        self.metrics = metrics
         self.policy = policy
         self.now = now
         bucketsPerShard = max(8, maxBuckets / Self.shardCount)
@@ -68,7 +72,10 @@ package final class RateLimiter: Sendable {
             buckets[key] = bucket
             return nil
         }
-        if let wait { throw .rateLimited(rule, retryAfterSeconds: max(1, Int(wait.rounded(.up)))) }
+        if let wait {
+            metrics?.rateLimited(rule)
+            throw .rateLimited(rule, retryAfterSeconds: max(1, Int(wait.rounded(.up))))
+        }
     }
 
     /// Gives back a token taken with ``take(_:_:)`` for something that, in the end, did not count (a verification

@@ -18,6 +18,7 @@ enum PostgresMigrations {
         (7, Schema.pushGuards.postgres),
         (8, Schema.challengeAnonymous.postgres),
         (9, Schema.boundSignatures.postgres),
+        (10, Schema.metricWatermarks.postgres),
         (11, Schema.console.postgres),
     ]
 

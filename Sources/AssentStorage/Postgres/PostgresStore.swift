@@ -7,7 +7,7 @@ import AssentSync
 /// safe under concurrency from any number of instances by conditional updates (`UPDATE … WHERE state = …`),
 /// row locks (`SELECT … FOR UPDATE`, e.g. on an activation while its counter advances), transaction-scoped advisory
 /// locks, and `FOR UPDATE SKIP LOCKED` for the webhook outbox and the push delivery queue. Claims and answers are
-/// announced to the other instances with `NOTIFY` once committed (see ``writeAndAnnounce(_:)`` and
+/// announced to the other instances with `NOTIFY` once committed (see ``performWriteAndAnnounce(_:)`` and
 /// ``PostgresChangeListener``). The operations themselves are written once for both backends (``SQLStore``); this
 /// type supplies the connections, and answers challenges and writes the push delivery queue itself, each in one
 /// statement (`PostgresStore+Challenges.swift`, `PostgresStore+PushDelivery.swift`).
@@ -26,8 +26,13 @@ package final class PostgresStore: SQLStore {
     static let tenantChannel = "assent_tenants"
     private static let notify: SQL = "SELECT pg_notify($1, $2)"
 
-    /// Connects to `url` with a pool of `connections`, and applies pending migrations (under an advisory lock).
-    package init(url: String, connections: Int) throws {
+    /// Where operation latency is recorded; nil measures nothing.
+    let metrics: DomainMetrics?
+
+    /// Connects to `url` with a pool of `connections`, and applies pending migrations (under an advisory lock);
+    /// records operation latency into `metrics` when given.
+    package init(url: String, connections: Int, metrics: DomainMetrics? = nil) throws {
+        self.metrics = metrics
         pool = PostgresPool(url: url, size: connections)
         instanceID = UUID().uuidString.lowercased()
         let connection = try PostgresConnection(url: url)
@@ -41,8 +46,15 @@ package final class PostgresStore: SQLStore {
 
     package var databaseKind: String { "postgresql" }
 
+    package func missingSchemaSteps() async throws -> [Int] {
+        let applied = Set(try await performRead { db in
+            try db.query("SELECT version FROM assent_schema", []) { Int($0.int64(0)) }
+        })
+        return PostgresMigrations.steps.map(\.version).filter { !applied.contains($0) }.sorted()
+    }
+
     package func healthCheck() async throws {
-        let writable = try await read { db in
+        let writable = try await performRead { db in
             try db.queryOne("SELECT NOT pg_is_in_recovery()") { $0.bool(0) } ?? false
         }
         guard writable else { throw StoreError(.queryFailed, "the database is a read-only replica") }
@@ -55,20 +67,18 @@ package final class PostgresStore: SQLStore {
     }
 
     /// Runs queries that change nothing (so they may be retried on a fresh connection).
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    func performRead<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.withConnection(idempotent: true, body)
     }
 
     /// Runs one statement that changes data, on its own (PostgreSQL makes a lone statement atomic): the
-    /// `BEGIN`/`COMMIT` round trips of ``write(_:)`` are saved. Never retried, since a lost connection leaves its
+    /// `BEGIN`/`COMMIT` round trips of ``performWrite(_:)`` are saved. Never retried, since a lost connection leaves its
     /// outcome unknown.
-    @discardableResult
-    func writeOne<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    func performWriteOne<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.withConnection(body)
     }
 
-    @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    func performWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await pool.transaction(body)
     }
 
@@ -77,7 +87,7 @@ package final class PostgresStore: SQLStore {
     /// transactions that notify (a global lock held through the WAL flush), which made every answer wait for every
     /// other one; on its own a `NOTIFY` flushes nothing. A crash between the two loses only the announcement, and the
     /// watchers' periodic re-check (``ChallengeEventBridge``) still sees the change.
-    func writeAndAnnounce(
+    func performWriteAndAnnounce(
         _ body: @escaping @Sendable (PostgresConnection) throws -> Challenge?
     ) async throws -> Challenge? {
         let instanceID = self.instanceID

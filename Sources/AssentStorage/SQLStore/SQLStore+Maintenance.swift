@@ -5,10 +5,13 @@ extension SQLStore {
         // Plain deletes of rows no one can use any more: running on every instance at once is harmless.
         try await write { db in
             // Still `pending` with no user: anonymous and never claimed (a claim sets both state and user), so gone
-            // once it can no longer be claimed (`expires_at <= now`, as ``Challenge/isOpen(at:)`` has it).
-            try db.update(
+            // once it can no longer be claimed (`expires_at <= now`, as ``Challenge/isOpen(at:)`` has it) and the
+            // metrics counted it as expired (up to the watermark, when there is one).
+            let counted = try db.queryOne(
+                MetricsQueries.watermark, [.text(MetricsQueries.expiredWatermark)]) { $0.int64(0) } ?? now
+            return try db.update(
                 "DELETE FROM challenges WHERE kind = 'qr' AND state = 'pending' AND user_id IS NULL AND expires_at <= $1",
-                [.integer(now)])
+                [.integer(min(now, counted))])
                 + db.update("DELETE FROM challenges WHERE expires_at < $1", [.integer(challengesBefore)])
                 + db.update("DELETE FROM nonces WHERE expires_at < $1", [.integer(now)])
                 + db.update("DELETE FROM spent_signatures WHERE expires_at < $1", [.integer(now)])

@@ -17,25 +17,71 @@ protocol SQLStore: ServerStore {
     /// Tenants read recently.
     var tenantCache: TenantCache { get }
 
+    /// Where store operation latency is recorded (nil: not measured, as in the CLI).
+    var metrics: DomainMetrics? { get }
+
     /// Tells the other instances sharing the database that a tenant changed, inside the transaction that changed it
     /// (PostgreSQL's `NOTIFY`, delivered at commit); SQLite's watchers see the commit itself and need nothing.
     static func announceTenantChange(_ connection: Connection, tenantID: String) throws
 
     /// Runs statements that change nothing (SQLite: on a pooled reader; PostgreSQL: may be retried on a fresh
-    /// connection).
-    func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
+    /// connection). Operations call it as ``read(_:operation:)``, which times it.
+    func performRead<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
     /// Runs one statement that changes data, as its own atomic unit. PostgreSQL saves the `BEGIN`/`COMMIT` round
-    /// trips of ``write(_:)`` (a lone statement is atomic); SQLite runs it through the writer like any write.
-    @discardableResult
-    func writeOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
+    /// trips of ``performWrite(_:)`` (a lone statement is atomic); SQLite runs it through the writer like any write.
+    func performWriteOne<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
     /// Runs `body` as one transaction (PostgreSQL may run it again after a serialization failure, a deadlock or a
     /// ``StoreRetry``, so `body` does no I/O but the connection's).
-    @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
+    func performWrite<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T
 
     /// Runs `body` as one transaction and, once committed, announces the challenge it returns (if any) to the other
     /// instances sharing the database (PostgreSQL's `NOTIFY`); SQLite has no other instances and just writes.
-    func writeAndAnnounce(_ body: @escaping @Sendable (Connection) throws -> Challenge?) async throws -> Challenge?
+    func performWriteAndAnnounce(_ body: @escaping @Sendable (Connection) throws -> Challenge?) async throws -> Challenge?
+}
+
+/// The four ways an operation reaches a connection, each timed into ``SQLStore/metrics`` under the name of the store
+/// operation that called it (`#function`, cut at its first parenthesis: a closed set, one per store method).
+extension SQLStore {
+    /// ``performRead(_:)``, timed.
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws -> T, operation: String = #function
+    ) async throws -> T {
+        try await timed(operation) { try await performRead(body) }
+    }
+
+    /// ``performWriteOne(_:)``, timed.
+    @discardableResult
+    func writeOne<T: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws -> T, operation: String = #function
+    ) async throws -> T {
+        try await timed(operation) { try await performWriteOne(body) }
+    }
+
+    /// ``performWrite(_:)``, timed.
+    @discardableResult
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws -> T, operation: String = #function
+    ) async throws -> T {
+        try await timed(operation) { try await performWrite(body) }
+    }
+
+    /// ``performWriteAndAnnounce(_:)``, timed.
+    func writeAndAnnounce(
+        _ body: @escaping @Sendable (Connection) throws -> Challenge?, operation: String = #function
+    ) async throws -> Challenge? {
+        try await timed(operation) { try await performWriteAndAnnounce(body) }
+    }
+
+    private func timed<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+        guard let metrics else { return try await body() }
+        let started = ContinuousClock.now
+        defer {
+            let elapsed = (ContinuousClock.now - started).components
+            let name = operation.firstIndex(of: "(").map { String(operation[..<$0]) } ?? operation
+            metrics.storeOperation(name, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        }
+        return try await body()
+    }
 }

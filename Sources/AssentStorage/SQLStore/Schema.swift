@@ -272,6 +272,16 @@ enum Schema {
         CREATE INDEX spent_signatures_expiry ON spent_signatures(expires_at);
         """
 
+    /// Step 10: where counting for the metrics stopped — `challenges_expired` is the moment up to which expired,
+    /// unanswered challenges have been counted (``MetricsStore/countExpiredChallenges(through:)``), so each expiry is
+    /// counted once across instances and the sweeper deletes no anonymous QR challenge before it was counted.
+    static let metricWatermarks: SQL = """
+        CREATE TABLE metric_watermarks (
+            name TEXT PRIMARY KEY,
+            through \(integer) NOT NULL
+        );
+        """
+
     /// Step 11: the admin console's admin tokens (stored only hashed) and server-side sessions (their ids stored only
     /// hashed), both deleted with their tenant; sessions are swept once ended.
     static let console: SQL = """

@@ -13,6 +13,7 @@ enum SQLiteMigrations {
         (7, Schema.pushGuards.sqlite),
         (8, Schema.challengeAnonymous.sqlite),
         (9, Schema.boundSignatures.sqlite),
+        (10, Schema.metricWatermarks.sqlite),
         (11, Schema.console.sqlite),
     ]
 

@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 import Foundation
 import AssentSync
 
@@ -16,10 +16,15 @@ package final class SQLiteStore: SQLStore {
     let tenantCache = TenantCache()
     private let watcher = AssentLock<SQLiteDataVersionWatcher?>(nil)
 
+    /// Where operation latency is recorded; nil measures nothing.
+    let metrics: DomainMetrics?
+
     /// Opens (creating when missing) the database at `path`, creating its directory (0700) and the file (0600) with
     /// owner-only permissions, and applies pending migrations. SQLite gives the `-wal` and `-shm` files the mode of
-    /// the database file, so they are 0600 too; an existing database keeps the mode it has.
-    package init(path: String) throws {
+    /// the database file, so they are 0600 too; an existing database keeps the mode it has. Operation latency goes
+    /// into `metrics` when given.
+    package init(path: String, metrics: DomainMetrics? = nil) throws {
+        self.metrics = metrics
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -39,8 +44,13 @@ package final class SQLiteStore: SQLStore {
 
     package var databaseKind: String { "sqlite" }
 
+    package func missingSchemaSteps() async throws -> [Int] {
+        let applied = Set(try performRead { db in try db.query("SELECT version FROM schema_steps", []) { Int($0.int64(0)) } })
+        return SQLiteMigrations.steps.map(\.version).filter { !applied.contains($0) }.sorted()
+    }
+
     package func healthCheck() async throws {
-        _ = try read { try $0.queryOne("SELECT 1") { $0.int64(0) } }
+        _ = try performRead { try $0.queryOne("SELECT 1") { $0.int64(0) } }
         _ = try await writer.write { _ in true }
     }
 
@@ -52,7 +62,7 @@ package final class SQLiteStore: SQLStore {
 
     /// Runs `body` on a pooled read-only connection, on the caller's thread (SQLite answers from memory or the page
     /// cache; there is nothing to wait for).
-    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
+    func performRead<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { $0.popLast() } ?? {
             let connection = try SQLiteConnection(path: path)
             try connection.execute("PRAGMA query_only = 1")
@@ -63,16 +73,14 @@ package final class SQLiteStore: SQLStore {
     }
 
     /// Every write is a transaction of the single writer, so a lone statement needs nothing less.
-    @discardableResult
-    func writeOne<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await write(body)
+    func performWriteOne<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await performWrite(body)
     }
 
     /// Runs `body` in the writer's next group-committed batch (in a savepoint of its own) and returns once it is
     /// durable. Nothing else writes meanwhile, so no race can make `body` start over: a ``StoreRetry`` here means the
     /// row it inserts exists, a constraint violation as SQLite would have reported it.
-    @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    func performWrite<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         do {
             return try await writer.write(body)
         } catch is StoreRetry {
@@ -85,8 +93,10 @@ package final class SQLiteStore: SQLStore {
 
     /// No other instance shares the file, so there is no one to announce to: the change feed of this process is fed
     /// by the services themselves (``ChallengeEvents``).
-    func writeAndAnnounce(_ body: @escaping @Sendable (SQLiteConnection) throws -> Challenge?) async throws -> Challenge? {
-        try await write(body)
+    func performWriteAndAnnounce(
+        _ body: @escaping @Sendable (SQLiteConnection) throws -> Challenge?
+    ) async throws -> Challenge? {
+        try await performWrite(body)
     }
 }
 

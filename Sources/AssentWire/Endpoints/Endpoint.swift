@@ -87,6 +87,10 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The page a track answer's `url` opens (`?token=`).
     case challengePage = "GET /challenge"
     case health = "GET /healthz"
+    /// Liveness: the process answers (nothing else is checked).
+    case healthLive = "GET /healthz/live"
+    /// Readiness: the store answers and its schema is current; `503 service_unavailable` otherwise.
+    case healthReady = "GET /healthz/ready"
     case metrics = "GET /metrics"
 
     /// The prefix of every API path; the official SDKs' base URL ends with it.

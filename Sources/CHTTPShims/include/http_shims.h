@@ -51,6 +51,29 @@ typedef struct assent_http_callbacks {
   assent_http_log_fn _Nonnull log_message;
 } assent_http_callbacks;
 
+/// A TLS certificate chain and private key that can be replaced while a
+/// daemon serves with them (see assent_http_tls_reload).
+typedef struct assent_http_tls assent_http_tls;
+
+/// Parses a PEM certificate chain (leaf first) and a PEM private key (PKCS#8,
+/// PKCS#1 or SEC1, unencrypted) and checks that they belong together. Returns
+/// a new holder, or NULL with a message in `error` (NUL-terminated).
+assent_http_tls *_Nullable assent_http_tls_create(const char *_Nonnull cert, size_t cert_length,
+                                                  const char *_Nonnull key, size_t key_length,
+                                                  char *_Nonnull error, size_t error_capacity);
+
+/// Parses and checks new credentials as assent_http_tls_create does and, when
+/// they are good, serves them to every handshake that starts from now on;
+/// connections already established keep their session. Returns 0, or -1 with
+/// a message in `error` (the holder then keeps serving what it served).
+int assent_http_tls_reload(assent_http_tls *_Nonnull tls, const char *_Nonnull cert,
+                           size_t cert_length, const char *_Nonnull key, size_t key_length,
+                           char *_Nonnull error, size_t error_capacity);
+
+/// Frees the holder and every credential it served. Only once no daemon uses
+/// it any more (after assent_http_stop).
+void assent_http_tls_free(assent_http_tls *_Nonnull tls);
+
 typedef struct assent_http_options {
   unsigned int thread_pool_size;
   unsigned int connection_limit;
@@ -60,6 +83,10 @@ typedef struct assent_http_options {
   size_t connection_memory_increment;
   int ipv6;                               // the listen socket is AF_INET6
   int allow_upgrade;                      // MHD_ALLOW_UPGRADE (WebSocket routes exist)
+  /// When set: HTTPS only, TLS 1.2 and 1.3 (GnuTLS through MHD_USE_TLS), with
+  /// the holder's current credentials picked per handshake. It must outlive
+  /// the daemon.
+  assent_http_tls *_Nullable tls;
 } assent_http_options;
 
 /// Creates a non-blocking TCP listen socket bound to `host` (a numeric IPv4 or
@@ -134,16 +161,28 @@ int assent_http_respond(struct MHD_Connection *_Nonnull connection, unsigned int
 
 /// Called on an MHD worker thread once a 101 head has been handed to the
 /// kernel. `request_context` is the request's context pointer. `fd` is a
-/// duplicate of the connection's socket, non-blocking, close-on-exec and with
-/// TCP_NODELAY, that the callee now owns and must close; or -1 with `error` =
-/// errno when it could not be made (e.g. EMFILE). `extra` holds bytes that the
-/// client sent after the request head and MHD had already read; they are only
-/// valid during the call. MHD's own descriptor is released right after the
-/// call returns (MHD_UPGRADE_ACTION_CLOSE), so the connection no longer counts
-/// against MHD's connection limits.
+/// duplicate of the upgraded socket, non-blocking and close-on-exec, that the
+/// callee now owns and must close; or -1 with `error` = errno when it could not
+/// be made (e.g. EMFILE). `extra` holds bytes that the client sent after the
+/// request head and MHD had already read; they are only valid during the call.
+///
+/// Without TLS the socket is the TCP connection itself (with TCP_NODELAY), and
+/// MHD's own descriptor is released right after the call returns
+/// (MHD_UPGRADE_ACTION_CLOSE), so the connection no longer counts against MHD's
+/// connection limits; `handle` is NULL. Under TLS the socket is one end of a
+/// socketpair whose other end MHD's threads encrypt to and decrypt from the
+/// client: MHD must keep the connection, so `handle` is non-NULL and the callee
+/// passes it to assent_http_upgrade_close once, after closing `fd` (or at once
+/// when `fd` is -1).
 typedef void (*assent_http_upgraded_fn)(void *_Nullable context, void *_Nullable request_context,
                                         const char *_Nullable extra, size_t extra_length,
-                                        int fd, int error);
+                                        int fd, int error, void *_Nullable handle);
+
+/// Tells MHD that the application is done with an upgraded TLS connection
+/// (MHD_UPGRADE_ACTION_CLOSE): MHD sends what is left, closes the TLS session
+/// and the TCP connection, and frees its slot. Any thread; before
+/// assent_http_stop.
+void assent_http_upgrade_close(void *_Nonnull handle);
 
 typedef struct assent_http_upgrade_target {
   void *_Nullable context;

@@ -1,6 +1,7 @@
 import AssentServerCore
 import AssentWire
 import Foundation
+import AssentServerCore
 
 /// How the server API commands reach `assentd`: the shared options, the client they make, and one call with its
 /// output rules (200: the body as received with `--json`, key fields otherwise; anything else: the server's error).

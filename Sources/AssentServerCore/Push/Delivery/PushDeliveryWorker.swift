@@ -32,6 +32,8 @@ package final class PushDeliveryWorker: Sendable {
     private let clock: WallClock
     private let logger: Logger
     private let policy: Policy
+    /// Counts attempts by provider and result.
+    private let metrics: DomainMetrics?
     private let loop: PeriodicLoop
     /// When the queue was last swept.
     private let lastSweep = AssentLock<Int64>(0)
@@ -42,8 +44,10 @@ package final class PushDeliveryWorker: Sendable {
 
     package init(
         store: any PushDeliveryStore, tenants: any TenantStore, senders: [PushSettings.Provider: any PushSender],
-        clock: WallClock, logger: Logger, policy: Policy, ticks: any Clock<Duration> = ContinuousClock()
+        clock: WallClock, logger: Logger, policy: Policy, ticks: any Clock<Duration> = ContinuousClock(),
+        metrics: DomainMetrics? = nil
     ) {
+        self.metrics = metrics
         loop = PeriodicLoop(clock: ticks)
         self.store = store
         self.tenants = tenants
@@ -158,6 +162,13 @@ package final class PushDeliveryWorker: Sendable {
             entry.status = status
             entry.detail = reason
         }
+        let result: DomainMetrics.PushResult = switch outcome {
+        case .delivered: .delivered
+        case .staleToken: .staleToken
+        case .retry: delivery.state == .expired ? .expired : .retry
+        case .failed: .failed
+        }
+        metrics?.pushDelivery(delivery.provider, result)
         let level: Logger.Level = switch delivery.state {
         case .delivered: .debug  // the timeline has it; one line per notification would flood the log
         case .queued: .warning

@@ -1,0 +1,107 @@
+import AssentHTTP
+import AssentServerCore
+import AssentStorage
+import Foundation
+
+/// `assentd check-config`: everything `assentd` would check at start, without starting or changing anything — the
+/// flags (already parsed into the configuration), the master key, the database and its schema, the TLS files and the
+/// web root. An operator runs it before a restart (systemd's `ExecStartPre=`, a deploy script).
+package struct ConfigurationCheck: Sendable {
+    /// One thing checked.
+    package struct Finding: Sendable, Equatable {
+        /// `ok`, `note` (fine, but worth knowing) or `error` (assentd would not start, or would start wrongly).
+        package enum Level: String, Sendable { case ok, note, error }
+
+        /// How it went.
+        package var level: Level
+        /// The part checked: `master key`, `database`, `tls`, `web root`.
+        package var subject: String
+        /// What was found.
+        package var message: String
+    }
+
+    private let configuration: ServerConfiguration
+
+    /// A check of this configuration.
+    package init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Runs every check, in order; never throws (a failure is a finding).
+    package func run() -> [Finding] {
+        [masterKey(), database(), tls(), webRoot()].compactMap { $0 }
+    }
+
+    private func masterKey() -> Finding {
+        if configuration.masterKey != nil {
+            do {
+                _ = try MasterKey.load(base64: configuration.masterKey, file: "")
+                return Finding(level: .ok, subject: "master key", message: "ASSENT_MASTER_KEY holds a 32-byte key")
+            } catch {
+                return Finding(level: .error, subject: "master key", message: ErrorText.describe(error))
+            }
+        }
+        let file = configuration.masterKeyFile ?? configuration.databaseLocation.defaultMasterKeyFile ?? "master.key"
+        guard FileManager.default.fileExists(atPath: file) else {
+            if configuration.databaseLocation.isShared {
+                return Finding(level: .error, subject: "master key", message: """
+                    \(file) does not exist: with PostgreSQL every instance must use the same key, so copy it from \
+                    where the first instance made it (or give ASSENT_MASTER_KEY)
+                    """)
+            }
+            return Finding(level: .note, subject: "master key", message: "\(file) does not exist yet; assentd creates it (0600) at first start")
+        }
+        var warnings: [String] = []
+        do {
+            _ = try MasterKey.load(base64: nil, file: file) { warnings.append($0) }
+        } catch {
+            return Finding(level: .error, subject: "master key", message: ErrorText.describe(error))
+        }
+        if let warning = warnings.first { return Finding(level: .note, subject: "master key", message: warning) }
+        return Finding(level: .ok, subject: "master key", message: "\(file) holds a 32-byte key")
+    }
+
+    private func database() -> Finding {
+        let location = configuration.databaseLocation
+        let status: DatabaseLocation.SchemaStatus
+        do {
+            status = try location.schemaStatus()
+        } catch {
+            return Finding(level: .error, subject: "database", message: "\(location.redacted): \(ErrorText.describe(error))")
+        }
+        guard status.exists else {
+            let directory = (configuration.sqlitePath as NSString).deletingLastPathComponent
+            let parent = directory.isEmpty ? "." : directory
+            if FileManager.default.fileExists(atPath: parent), !FileManager.default.isWritableFile(atPath: parent) {
+                return Finding(level: .error, subject: "database", message: "\(location.redacted) does not exist and \(parent) is not writable")
+            }
+            return Finding(level: .note, subject: "database", message: "\(location.redacted) does not exist yet; assentd creates it at first start")
+        }
+        if status.pendingSteps.isEmpty {
+            return Finding(level: .ok, subject: "database", message: "\(location.redacted) opened; its schema is up to date")
+        }
+        let steps = status.pendingSteps.map(String.init).joined(separator: ", ")
+        return Finding(level: .note, subject: "database", message: """
+            \(location.redacted) opened; schema steps \(steps) are pending (assentd applies them at start, or run \
+            `assentd migrate`)
+            """)
+    }
+
+    private func tls() -> Finding? {
+        guard let cert = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile else { return nil }
+        do {
+            _ = try TLSCredentials(certificateFile: cert, keyFile: key)
+            return Finding(level: .ok, subject: "tls", message: "\(cert) and \(key) form a usable pair (HTTPS, TLS 1.2+)")
+        } catch {
+            return Finding(level: .error, subject: "tls", message: error.reason)
+        }
+    }
+
+    private func webRoot() -> Finding {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: configuration.webRoot, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return Finding(level: .note, subject: "web root", message: "\(configuration.webRoot) is not a directory: the demo pages under /web/ will answer 404")
+        }
+        return Finding(level: .ok, subject: "web root", message: "\(configuration.webRoot) is a directory")
+    }
+}

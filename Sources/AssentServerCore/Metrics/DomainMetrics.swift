@@ -1,0 +1,204 @@
+import AssentSync
+
+/// What `assentd` does, counted for `/metrics` beside the HTTP series: challenges by kind and outcome, push
+/// deliveries by provider and result, PowerAuth verifications, rate-limited requests by class, the webhook outbox's
+/// depth and age (sampled by ``MetricsSampler``) and store operation latency.
+///
+/// Every label value comes from a closed set in the code (an enum case, a rate-limit rule, a store operation's name),
+/// never from a request, and no series carries a tenant, so the number of series is bounded whatever clients send.
+/// Counters with a fixed label set are written from the start at 0, so a rate over them exists before the first
+/// event. Counters are per process: with several instances, sum them. `expired` is the exception that proves it:
+/// expiry is no request's doing, so the sampler counts it from the shared store, each expiry once across instances.
+package final class DomainMetrics: Sendable {
+    /// What became of a challenge.
+    package enum ChallengeOutcome: String, CaseIterable, Sendable {
+        /// Started by an initiating page (push) or a QR page.
+        case started
+        /// Approved by a device.
+        case approved
+        /// Denied by a device (a wrong verification code declines too).
+        case denied
+        /// Still unanswered when it expired.
+        case expired
+    }
+
+    /// How a PowerAuth signature verification ended.
+    package enum PowerAuthResult: String, CaseIterable, Sendable {
+        /// It verified on an active activation.
+        case valid
+        /// It did not verify.
+        case invalid
+        /// The activation is blocked (or was just blocked by this failure).
+        case blocked
+    }
+
+    /// How one push delivery attempt ended.
+    package enum PushResult: String, CaseIterable, Sendable {
+        /// The provider accepted the notification.
+        case delivered
+        /// The provider said the push token is dead.
+        case staleToken = "stale_token"
+        /// Scheduled for another attempt.
+        case retry
+        /// Given up: the challenge expired before an attempt succeeded.
+        case expired
+        /// Refused for good (bad credentials, topic, payload, provider not configured).
+        case failed
+    }
+
+    /// Upper bounds (seconds) of the store latency buckets; `+Inf` is implied.
+    package static let storeLatencyBuckets: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+    ]
+
+    private struct ChallengeKey: Hashable {
+        let kind: Challenge.Kind
+        let outcome: ChallengeOutcome
+    }
+
+    private struct PushKey: Hashable {
+        let provider: PushSettings.Provider
+        let result: PushResult
+    }
+
+    private struct Histogram {
+        var buckets = [Int](repeating: 0, count: DomainMetrics.storeLatencyBuckets.count)
+        var count = 0
+        var sum = 0.0
+    }
+
+    private struct Storage {
+        var challenges: [ChallengeKey: Int] = [:]
+        var pushDeliveries: [PushKey: Int] = [:]
+        var powerAuth: [PowerAuthResult: Int] = [:]
+        var rateLimited: [RateLimitRule: Int] = [:]
+        var storeOperations: [String: Histogram] = [:]
+        var outboxDepth: Int?
+        var outboxOldestAgeSeconds: Double?
+    }
+
+    private let storage: AssentLock<Storage>
+
+    /// Metrics with every fixed-label counter at 0.
+    package init() {
+        var initial = Storage()
+        for kind in [Challenge.Kind.push, .qrCode] {
+            for outcome in ChallengeOutcome.allCases { initial.challenges[ChallengeKey(kind: kind, outcome: outcome)] = 0 }
+        }
+        for result in PowerAuthResult.allCases { initial.powerAuth[result] = 0 }
+        for rule in RateLimitRule.allCases { initial.rateLimited[rule] = 0 }
+        storage = AssentLock(initial)
+    }
+
+    /// Counts `count` challenges of `kind` reaching `outcome`.
+    package func challenge(_ kind: Challenge.Kind, _ outcome: ChallengeOutcome, count: Int = 1) {
+        guard count > 0 else { return }
+        storage.withLock { $0.challenges[ChallengeKey(kind: kind, outcome: outcome), default: 0] += count }
+    }
+
+    /// Counts one push delivery attempt to `provider` that ended in `result`.
+    package func pushDelivery(_ provider: PushSettings.Provider, _ result: PushResult) {
+        storage.withLock { $0.pushDeliveries[PushKey(provider: provider, result: result), default: 0] += 1 }
+    }
+
+    /// Counts one PowerAuth signature verification.
+    package func powerAuthVerification(_ result: PowerAuthResult) {
+        storage.withLock { $0.powerAuth[result, default: 0] += 1 }
+    }
+
+    /// Counts one request refused by `rule`.
+    package func rateLimited(_ rule: RateLimitRule) {
+        storage.withLock { $0.rateLimited[rule, default: 0] += 1 }
+    }
+
+    /// Records how long one store operation took. `operation` is the store method's name (a closed set).
+    package func storeOperation(_ operation: String, seconds: Double) {
+        let bucket = Self.storeLatencyBuckets.firstIndex { seconds <= $0 }
+        storage.withLock { storage in
+            var histogram = storage.storeOperations[operation] ?? Histogram()
+            if let bucket { histogram.buckets[bucket] += 1 }
+            histogram.count += 1
+            histogram.sum += seconds
+            storage.storeOperations[operation] = histogram
+        }
+    }
+
+    /// Sets the webhook outbox gauges: events waiting, and the age of the oldest in seconds (0 when none waits).
+    package func webhookOutbox(depth: Int, oldestAgeSeconds: Double) {
+        storage.withLock {
+            $0.outboxDepth = depth
+            $0.outboxOldestAgeSeconds = oldestAgeSeconds
+        }
+    }
+
+    /// The count of `kind` challenges that reached `outcome` (for tests and the sampler's log).
+    package func challengeCount(_ kind: Challenge.Kind, _ outcome: ChallengeOutcome) -> Int {
+        storage.withLock { $0.challenges[ChallengeKey(kind: kind, outcome: outcome)] ?? 0 }
+    }
+
+    /// All series in the Prometheus text exposition format 0.0.4, series sorted by labels. The outbox gauges appear
+    /// once sampled.
+    package func prometheusText() -> String {
+        let snapshot = storage.withLock { $0 }
+        var text = ""
+        text += PrometheusText.header(
+            "assent_challenges_total", "counter", "Challenges started, and answered or expired, by kind and outcome.")
+        let challenges = snapshot.challenges.sorted {
+            ($0.key.kind.rawValue, $0.key.outcome.rawValue) < ($1.key.kind.rawValue, $1.key.outcome.rawValue)
+        }
+        for (key, value) in challenges {
+            text += "assent_challenges_total"
+                + PrometheusText.labels([("kind", key.kind.rawValue), ("outcome", key.outcome.rawValue)]) + " \(value)\n"
+        }
+
+        text += PrometheusText.header(
+            "assent_push_deliveries_total", "counter", "Push notification attempts to APNs and FCM, by provider and result.")
+        let deliveries = snapshot.pushDeliveries.sorted {
+            ($0.key.provider.rawValue, $0.key.result.rawValue) < ($1.key.provider.rawValue, $1.key.result.rawValue)
+        }
+        for (key, value) in deliveries {
+            text += "assent_push_deliveries_total"
+                + PrometheusText.labels([("provider", key.provider.rawValue), ("result", key.result.rawValue)]) + " \(value)\n"
+        }
+
+        text += PrometheusText.header(
+            "assent_powerauth_verifications_total", "counter", "PowerAuth signature verifications, by result.")
+        for (result, value) in snapshot.powerAuth.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            text += "assent_powerauth_verifications_total" + PrometheusText.labels([("result", result.rawValue)]) + " \(value)\n"
+        }
+
+        text += PrometheusText.header(
+            "assent_rate_limited_requests_total", "counter", "Requests refused by a rate limit, by the limit's class.")
+        for (rule, value) in snapshot.rateLimited.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            text += "assent_rate_limited_requests_total" + PrometheusText.labels([("class", rule.rawValue)]) + " \(value)\n"
+        }
+
+        if let depth = snapshot.outboxDepth, let age = snapshot.outboxOldestAgeSeconds {
+            text += PrometheusText.header(
+                "assent_webhook_outbox_depth", "gauge", "Webhook events waiting to be delivered (sampled from the store).")
+            text += "assent_webhook_outbox_depth \(depth)\n"
+            text += PrometheusText.header(
+                "assent_webhook_outbox_oldest_age_seconds", "gauge",
+                "Age of the oldest webhook event waiting to be delivered, 0 when none waits (sampled from the store).")
+            text += "assent_webhook_outbox_oldest_age_seconds \(PrometheusText.number(age))\n"
+        }
+
+        text += PrometheusText.header(
+            "assent_store_operation_duration_seconds", "histogram", "Time a store operation took, by operation.")
+        for (operation, histogram) in snapshot.storeOperations.sorted(by: { $0.key < $1.key }) {
+            var cumulative = 0
+            for (index, bound) in Self.storeLatencyBuckets.enumerated() {
+                cumulative += histogram.buckets[index]
+                text += "assent_store_operation_duration_seconds_bucket"
+                    + PrometheusText.labels([("operation", operation), ("le", PrometheusText.number(bound))]) + " \(cumulative)\n"
+            }
+            text += "assent_store_operation_duration_seconds_bucket"
+                + PrometheusText.labels([("operation", operation), ("le", "+Inf")]) + " \(histogram.count)\n"
+            text += "assent_store_operation_duration_seconds_sum"
+                + PrometheusText.labels([("operation", operation)]) + " \(PrometheusText.number(histogram.sum))\n"
+            text += "assent_store_operation_duration_seconds_count"
+                + PrometheusText.labels([("operation", operation)]) + " \(histogram.count)\n"
+        }
+        return text
+    }
+}

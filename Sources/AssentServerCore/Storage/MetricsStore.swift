@@ -1,0 +1,13 @@
+/// What the metrics sampler reads from the store: figures no single request produces. Every method is one atomic
+/// unit (see ``ServerStore``).
+package protocol MetricsStore: Sendable {
+    /// Webhook events neither delivered nor given up: how many, and when the oldest was queued (nil when none).
+    func webhookOutboxBacklog() async throws -> (depth: Int, oldestCreatedAt: Int64?)
+
+    /// Challenges that expired unanswered (still `pending` or `claimed`) after the previous count and by `now`, by
+    /// kind. Each expiry is counted once across every instance sharing the store: the count and the moving of the
+    /// stored watermark are one transaction under a lock. The first call only sets the watermark (expiries from
+    /// before any instance counted are not reported), and a `now` behind the watermark (a clock stepped back on
+    /// one instance) counts nothing.
+    func countExpiredChallenges(through now: Int64) async throws -> [Challenge.Kind: Int]
+}
