@@ -164,6 +164,12 @@ package final class AssentApplication: Sendable {
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
                 limits: limits, logger: logger))
+        AdminConsole(
+            sessions: ConsoleSessions(
+                store: store, tenants: tenants, masterKey: masterKey, sink: LoggingConsoleSignInSink(logger: logger),
+                clock: clock),
+            limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger
+        ).register(in: &router)
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 

@@ -7,7 +7,7 @@ extension AssentError.Code {
         switch self {
         case .invalidRequest: 400
         case .unauthorized, .invalidToken, .expiredToken, .invalidCredential, .invalidSignature: 401
-        case .forbidden, .factorRequired, .actionNotAllowed, .tenantMismatch: 403
+        case .forbidden, .factorRequired, .actionNotAllowed, .tenantMismatch, .crossSiteRequest: 403
         case .notFound, .activationNotFound: 404
         case .conflict, .invalidState: 409
         // The challenge has expired or was already answered: 409 would hide which, 410 says "gone".

@@ -36,6 +36,8 @@ package enum RateLimitRule: String, CaseIterable, Sendable, Hashable {
     case webSocketAddress = "websocket-address"
     /// `GET /bench/hello` from one client address (served only with `--bench-routes`).
     case benchHelloAddress = "bench-hello-address"
+    /// Admin console sign-in attempts from one client address (accepted or not).
+    case consoleSignInAddress = "console-sign-in-address"
 
     /// The limit used unless the operator sets another.
     package var defaultLimit: RateLimit {
@@ -56,6 +58,7 @@ package enum RateLimitRule: String, CaseIterable, Sendable, Hashable {
         case .failedVerificationActivation: RateLimit(count: 10, periodSeconds: 600)
         case .webSocketAddress: RateLimit(count: 60, periodSeconds: 60)
         case .benchHelloAddress: RateLimit(count: 600, periodSeconds: 60)
+        case .consoleSignInAddress: RateLimit(count: 10, periodSeconds: 60)
         }
     }
 }

@@ -3,7 +3,8 @@ package protocol StoreMaintenance: Sendable {
     /// Deletes what can no longer matter: anonymous QR challenges no device claimed that expired by `now` and were
     /// counted as expired (``MetricsStore/countExpiredChallenges(through:)``; nothing
     /// refers to them and no one answered them, so a flood of anonymous starts leaves only what is live), other
-    /// challenges expired before `challengesBefore` (kept that long for their timelines), expired nonces, and outbox
+    /// challenges expired before `challengesBefore` (kept that long for their timelines), expired nonces, console sessions
+    /// ended (idle or past their expiry) by `now`, and outbox
     /// events delivered or given up before `eventsBefore`. Returns how many rows went.
     func sweep(now: Int64, challengesBefore: Int64, eventsBefore: Int64) async throws -> Int
 

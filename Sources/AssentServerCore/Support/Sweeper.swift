@@ -1,7 +1,7 @@
 package import AssentLog
 
 /// Every minute, deletes anonymous QR challenges no device claimed once they expire, other challenges a day past
-/// their expiry, expired nonces, and webhook events delivered or given up a week ago, so a flood of unauthenticated
+/// their expiry, expired nonces, ended admin console sessions, and webhook events delivered or given up a week ago, so a flood of unauthenticated
 /// QR starts leaves storage bounded by what is live (at most a minute past expiry).
 package final class Sweeper: Sendable {
     private let store: any StoreMaintenance

@@ -19,6 +19,7 @@ enum PostgresMigrations {
         (8, Schema.challengeAnonymous.postgres),
         (9, Schema.boundSignatures.postgres),
         (10, Schema.metricWatermarks.postgres),
+        (11, Schema.console.postgres),
         (12, Schema.auditEntries.postgres),
         (13, raiseFunction),
     ]

@@ -16,6 +16,8 @@ extension SQLStore {
                 + db.update("DELETE FROM nonces WHERE expires_at < $1", [.integer(now)])
                 + db.update("DELETE FROM spent_signatures WHERE expires_at < $1", [.integer(now)])
                 + db.update(
+                    "DELETE FROM console_sessions WHERE idle_expires_at <= $1 OR expires_at <= $1", [.integer(now)])
+                + db.update(
                     "DELETE FROM webhook_outbox WHERE COALESCE(delivered_at, failed_at) < $1", [.integer(eventsBefore)])
         }
     }

@@ -299,4 +299,30 @@ enum Schema {
         )\(sqlite: " WITHOUT ROWID");
         CREATE INDEX audit_entries_by_time ON audit_entries(tenant_id, at);
         """
+
+    /// Step 11: the admin console's admin tokens (stored only hashed) and server-side sessions (their ids stored only
+    /// hashed), both deleted with their tenant; sessions are swept once ended.
+    static let console: SQL = """
+        CREATE TABLE admin_tokens (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+            token_hash \(bytes) NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            expires_at \(integer) NOT NULL
+        );
+        CREATE INDEX admin_tokens_tenant ON admin_tokens(tenant_id, created_at);
+        CREATE TABLE console_sessions (
+            id_hash \(bytes) PRIMARY KEY,
+            tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+            principal TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            last_seen_at \(integer) NOT NULL,
+            idle_expires_at \(integer) NOT NULL,
+            expires_at \(integer) NOT NULL
+        );
+        CREATE INDEX console_sessions_idle_expiry ON console_sessions(idle_expires_at);
+        CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
+        CREATE INDEX console_sessions_principal ON console_sessions(principal);
+        """
 }

@@ -14,6 +14,7 @@ enum SQLiteMigrations {
         (8, Schema.challengeAnonymous.sqlite),
         (9, Schema.boundSignatures.sqlite),
         (10, Schema.metricWatermarks.sqlite),
+        (11, Schema.console.sqlite),
         (12, Schema.auditEntries.sqlite),
     ]
 

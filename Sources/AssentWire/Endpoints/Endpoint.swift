@@ -69,6 +69,17 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The QR page's WebSocket (subprotocol `authsignal-ws`).
     case qrCodeWebSocket = "GET /v1/ws-v1-challenge"
 
+    // MARK: Admin console (HTML pages and forms; a session cookie after sign-in)
+
+    /// Redirects to ``consoleHome``.
+    case consoleRedirect = "GET /admin"
+    /// The sign-in page, or the signed-in tenant's overview.
+    case consoleHome = "GET /admin/"
+    /// Signs in with the tenant's secret key or an admin token (a form post).
+    case consoleSignIn = "POST /admin/sign-in"
+    /// Ends the session (a form post with its CSRF token).
+    case consoleSignOut = "POST /admin/sign-out"
+
     // MARK: Pages and operations
 
     case home = "GET /"

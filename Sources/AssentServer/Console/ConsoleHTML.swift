@@ -1,0 +1,71 @@
+/// The console's pages, written as HTML text on the server: no template engine, every value escaped with ``escape(_:)``.
+/// Styles and scripts come from the web root (`/web/console.css`), which the pages' `Content-Security-Policy` allows.
+enum ConsoleHTML {
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in element content and quoted attributes.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A whole page: `title` (escaped) around `body` (already HTML).
+    static func page(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title)) · Assent console</title>
+        <link rel="stylesheet" href="/web/console.css">
+        <link rel="icon" href="/web/icon.svg">
+        </head>
+        <body>
+        \(body)
+        </body>
+        </html>
+        """
+    }
+
+    /// The sign-in page, with a notice when the last attempt failed.
+    static func signIn(notice: String?) -> String {
+        let message = notice.map { "<p class=\"notice\" id=\"notice\" role=\"alert\">\(escape($0))</p>" } ?? ""
+        return page(title: "Sign in", body: """
+            <main class="narrow">
+            <h1>Assent console</h1>
+            \(message)
+            <form method="post" action="/admin/sign-in" id="sign-in">
+            <label for="credential">Tenant secret key or admin token</label>
+            <input type="password" id="credential" name="credential" autocomplete="current-password" required maxlength="512">
+            <button type="submit" id="sign-in-button">Sign in</button>
+            </form>
+            <p class="hint">An admin token comes from <code>assent admin token create --tenant ID</code>; it signs in to that
+            tenant only, until it expires or is revoked.</p>
+            </main>
+            """)
+    }
+
+    /// The header of every signed-in page: the tenant and a sign-out form carrying the CSRF token.
+    static func header(tenant: String, csrf: String) -> String {
+        """
+        <header class="bar">
+        <span class="brand">Assent console</span>
+        <span class="tenant" id="tenant-name">\(escape(tenant))</span>
+        <form method="post" action="/admin/sign-out" class="inline">
+        <input type="hidden" name="csrf" value="\(escape(csrf))">
+        <button type="submit" id="sign-out">Sign out</button>
+        </form>
+        </header>
+        """
+    }
+}

@@ -1,0 +1,132 @@
+import AssentCrypto
+import Foundation
+
+/// Signs in to the admin console and recognises signed-in browsers.
+///
+/// - Sign-in takes the tenant's secret key or one of its unexpired admin tokens (both compared by hash, in constant
+///   time) and makes a session: 32 random bytes the browser keeps in a cookie; the store keeps their SHA-256. Every
+///   attempt, accepted or refused, goes to the ``ConsoleSignInSink``.
+/// - A session ends at sign-out, after ``Policy/idleSeconds`` without use, or ``Policy/absoluteSeconds`` after sign-in.
+///   A use moves the idle expiry forward, writing at most once per ``Policy/touchIntervalSeconds``.
+/// - Every form a session posts carries its CSRF token: an HMAC-SHA256 of the session id under a key derived from the
+///   master key, so it needs no storage, differs per session, and cannot be made without the session id itself.
+package struct ConsoleSessions: Sendable {
+    /// The session lifetimes.
+    package struct Policy: Sendable, Hashable {
+        /// Ends a session unused this long.
+        package var idleSeconds: Int64 = 30 * 60
+        /// Ends a session this long after sign-in however it is used.
+        package var absoluteSeconds: Int64 = 12 * 3600
+        /// A use within this long of the last recorded one is not written again.
+        package var touchIntervalSeconds: Int64 = 60
+
+        /// The defaults.
+        package init() {}
+    }
+
+    /// A new session: its id (for the cookie; exists only here) and the tenant.
+    package struct SignedIn: Sendable {
+        /// The session id the cookie carries.
+        package var sessionID: String
+        /// The session as stored.
+        package var session: ConsoleSession
+        /// The tenant signed in to.
+        package var tenant: Tenant
+    }
+
+    /// A live session and its tenant.
+    package struct Current: Sendable {
+        /// The session as stored (after this use).
+        package var session: ConsoleSession
+        /// The tenant signed in to.
+        package var tenant: Tenant
+        /// The session id, to compute its CSRF token.
+        package var sessionID: String
+    }
+
+    private let store: any ConsoleStore & TenantStore
+    private let tenants: TenantDirectory
+    private let tokens: AdminTokens
+    private let sink: any ConsoleSignInSink
+    private let clock: WallClock
+    private let csrfKey: [UInt8]
+    /// The lifetimes applied.
+    package let policy: Policy
+
+    /// Sessions over `store`, recognising secret keys through `tenants`; `masterKey` keys the CSRF tokens.
+    package init(
+        store: any ConsoleStore & TenantStore, tenants: TenantDirectory, masterKey: [UInt8], sink: any ConsoleSignInSink,
+        clock: WallClock, policy: Policy = Policy()
+    ) {
+        self.store = store
+        self.tenants = tenants
+        tokens = AdminTokens(store: store, clock: clock)
+        self.sink = sink
+        self.clock = clock
+        self.policy = policy
+        csrfKey = HMACSHA256.authenticate(Array("assent console csrf key".utf8), key: masterKey)
+    }
+
+    static func hash(_ sessionID: String) -> [UInt8] { SHA256.hash(Array(sessionID.utf8)) }
+
+    /// Signs in with a secret key or an admin token; nil (recorded as refused) when it is neither.
+    package func signIn(credential: String, remoteAddress: String) async throws -> SignedIn? {
+        let now = clock.nowMilliseconds()
+        let text = credential.trimmingCharacters(in: .whitespacesAndNewlines)
+        var tenant: Tenant?
+        var principal = "secret-key"
+        if text.hasPrefix(AdminTokens.prefix) {
+            if let token = try await tokens.token(secret: text) {
+                tenant = try await store.tenant(id: token.tenantID)
+                principal = "admin-token:" + token.id
+            }
+        } else {
+            tenant = try await tenants.tenant(secret: text)
+        }
+        guard let tenant else {
+            await sink.record(ConsoleSignIn(tenantID: nil, principal: nil, accepted: false, remoteAddress: remoteAddress, at: now))
+            return nil
+        }
+        let sessionID = Base64.encodeURL(SecureRandom.bytes(32))
+        let session = ConsoleSession(
+            idHash: Self.hash(sessionID), tenantID: tenant.id, principal: principal, createdAt: now, lastSeenAt: now,
+            idleExpiresAt: now + policy.idleSeconds * 1000, expiresAt: now + policy.absoluteSeconds * 1000)
+        try await store.insertConsoleSession(session)
+        await sink.record(
+            ConsoleSignIn(tenantID: tenant.id, principal: principal, accepted: true, remoteAddress: remoteAddress, at: now))
+        return SignedIn(sessionID: sessionID, session: session, tenant: tenant)
+    }
+
+    /// The live session with this id, its use recorded; nil when there is none or it has ended.
+    package func current(sessionID: String) async throws -> Current? {
+        guard !sessionID.isEmpty, sessionID.utf8.count <= 128 else { return nil }
+        let hash = Self.hash(sessionID)
+        let now = clock.nowMilliseconds()
+        guard var session = try await store.consoleSession(idHash: hash), ConstantTime.equals(session.idHash, hash),
+              session.isLive(at: now), let tenant = try await store.tenant(id: session.tenantID)
+        else { return nil }
+        if now - session.lastSeenAt >= policy.touchIntervalSeconds * 1000 {
+            session.lastSeenAt = now
+            session.idleExpiresAt = now + policy.idleSeconds * 1000
+            guard try await store.touchConsoleSession(idHash: hash, lastSeenAt: now, idleExpiresAt: session.idleExpiresAt)
+            else { return nil }
+        }
+        return Current(session: session, tenant: tenant, sessionID: sessionID)
+    }
+
+    /// Ends the session with this id (nothing when there is none).
+    package func signOut(sessionID: String) async throws {
+        _ = try await store.deleteConsoleSession(idHash: Self.hash(sessionID))
+    }
+
+    /// The CSRF token of the session with this id.
+    package func csrfToken(sessionID: String) -> String {
+        Base64.encodeURL(HMACSHA256.authenticate(Array(sessionID.utf8), key: csrfKey))
+    }
+
+    /// Whether `token` is the CSRF token of the session with this id (compared in constant time).
+    package func isValidCSRFToken(_ token: String?, sessionID: String) -> Bool {
+        guard let token, token.utf8.count <= 128 else { return false }
+        return ConstantTime.equals(Array(token.utf8), Array(csrfToken(sessionID: sessionID).utf8))
+    }
+}

@@ -1,0 +1,25 @@
+package import AssentLog
+
+/// Where console sign-ins go: the audit log when there is one; until then, ``LoggingConsoleSignInSink``.
+package protocol ConsoleSignInSink: Sendable {
+    /// Records one sign-in or refusal.
+    func record(_ signIn: ConsoleSignIn) async
+}
+
+/// Writes each console sign-in as one structured log line (no key, token or session id: there are none in it).
+package struct LoggingConsoleSignInSink: ConsoleSignInSink {
+    private let logger: Logger
+
+    /// A sink writing to `logger`.
+    package init(logger: Logger) { self.logger = logger }
+
+    package func record(_ signIn: ConsoleSignIn) async {
+        var fields: [String: LogValue] = [
+            "event": .string("console.sign-in"), "accepted": .bool(signIn.accepted),
+            "remoteAddress": .string(signIn.remoteAddress),
+        ]
+        if let tenant = signIn.tenantID { fields["tenantId"] = .string(tenant) }
+        if let principal = signIn.principal { fields["principal"] = .string(principal) }
+        logger.log(signIn.accepted ? .info : .warning, signIn.accepted ? "console sign-in" : "console sign-in refused", fields)
+    }
+}

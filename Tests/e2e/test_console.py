@@ -1,0 +1,210 @@
+"""The admin console (/admin/) against a real assentd, in headless Chromium (Selenium) and over plain HTTP.
+
+Signs in with the tenant's secret key and with an admin token the CLI made, refuses a wrong secret, refuses form posts
+from another site (a real cross-origin page in the browser, and posts without or with a wrong CSRF token), ends a
+revoked token's session, and limits sign-in attempts per address. Screenshots of each page go to
+$ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays on 127.0.0.1.
+"""
+import http.server
+import os
+import shutil
+import tempfile
+import threading
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ROOT, Server, assent
+from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
+
+COOKIE = "assent_console"
+
+
+@pytest.fixture(scope="module")
+def console(store):
+    directory = tempfile.mkdtemp(prefix="assent-console-")
+    server = Server(directory)
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Console <Shop>")
+    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
+    server.start("--web-root", os.path.join(ROOT, "web"))
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def sign_in(server, credential, **headers):
+    """Posts the sign-in form as a same-origin browser would; returns the response (redirects not followed)."""
+    return requests.post(server.url + "/admin/sign-in", data={"credential": credential}, allow_redirects=False,
+                         headers={"Origin": server.url, **headers}, timeout=10)
+
+
+def session_of(response):
+    return response.cookies.get(COOKIE)
+
+
+def csrf_of(server, session):
+    page = requests.get(server.url + "/admin/", cookies={COOKIE: session}, timeout=10).text
+    marker = 'name="csrf" value="'
+    start = page.index(marker) + len(marker)
+    return page[start:page.index('"', start)]
+
+
+def is_signed_in(server, session):
+    page = requests.get(server.url + "/admin/", cookies={COOKIE: session}, timeout=10).text
+    return 'id="sign-out"' in page
+
+
+def test_a_browser_signs_in_with_the_secret_key_and_out_again_and_a_wrong_secret_is_refused(console, browser, shots):
+    browser.get(console.url + "/admin")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential"))
+    label = browser.find_element(By.CSS_SELECTOR, "label[for=credential]").text
+    assert "secret key or admin token" in label
+    browser.save_screenshot(os.path.join(shots, "console-sign-in.png"))
+
+    browser.find_element(By.ID, "credential").send_keys(console.secret + "x")
+    browser.find_element(By.ID, "sign-in-button").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "notice"))
+    assert "not accepted" in browser.find_element(By.ID, "notice").text
+    assert browser.get_cookie(COOKIE) is None
+    browser.save_screenshot(os.path.join(shots, "console-refused.png"))
+
+    browser.find_element(By.ID, "credential").send_keys(console.secret)
+    browser.find_element(By.ID, "sign-in-button").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "tenant-name"))
+    assert browser.find_element(By.ID, "tenant-name").text == "Console <Shop>"
+    assert browser.find_element(By.ID, "tenant-id").text == console.tenant_id
+    cookie = browser.get_cookie(COOKIE)
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/admin"
+    assert not cookie["secure"]  # plain HTTP public URL
+    browser.set_window_size(360, 740)
+    browser.save_screenshot(os.path.join(shots, "console-overview-360.png"))
+    browser.set_window_size(800, 1100)
+    browser.save_screenshot(os.path.join(shots, "console-overview.png"))
+    session = cookie["value"]
+    assert is_signed_in(console, session)
+
+    browser.find_element(By.ID, "sign-out").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential"))
+    assert browser.find_element(By.ID, "notice").text == "Signed out."
+    assert not is_signed_in(console, session), "the session ended on the server, not only in the browser"
+
+
+def test_the_session_cookie_is_http_only_strict_and_scoped_to_the_console(console):
+    response = sign_in(console, console.secret)
+    assert response.status_code == 303 and response.headers["Location"] == "/admin/"
+    header = response.headers["Set-Cookie"]
+    for part in ("HttpOnly", "SameSite=Strict", "Path=/admin"):
+        assert part in header
+    assert "Secure" not in header
+    refused = sign_in(console, "sk_wrong")
+    assert refused.status_code == 303 and refused.headers["Location"] == "/admin/?error=refused"
+    assert "Set-Cookie" not in refused.headers
+
+
+def test_an_admin_token_signs_in_to_its_tenant_until_revoked(console):
+    created = assent("admin", "token", "create", "--database", console.database, "--tenant", console.tenant_id,
+                     "--expires-in", "1h", "--name", "ops")
+    assert created["token"].startswith("at_") and created["tenantId"] == console.tenant_id
+    listed = assent("admin", "token", "list", "--database", console.database, "--tenant", console.tenant_id)
+    assert [t["id"] for t in listed] == [created["id"]] and "token" not in listed[0]
+    assert created["token"] not in str(console.snapshot()), "only the token's hash is stored"
+
+    response = sign_in(console, created["token"])
+    session = session_of(response)
+    assert session and is_signed_in(console, session)
+    page = requests.get(console.url + "/admin/", cookies={COOKIE: session}, timeout=10).text
+    assert created["id"] in page
+    assert session not in str(console.snapshot()), "only the session id's hash is stored"
+
+    assent("admin", "token", "revoke", "--database", console.database, "--id", created["id"])
+    assert not is_signed_in(console, session), "revoking the token ended its session"
+    assert session_of(sign_in(console, created["token"])) is None
+
+
+def test_form_posts_without_the_csrf_token_or_from_another_site_are_refused(console):
+    session = session_of(sign_in(console, console.secret))
+    csrf = csrf_of(console, session)
+    cookies = {COOKIE: session}
+    cases = [
+        ({}, {"Origin": console.url}),
+        ({"csrf": "forged"}, {"Origin": console.url}),
+        ({"csrf": csrf}, {"Origin": "http://attacker.example"}),
+        ({"csrf": csrf}, {"Sec-Fetch-Site": "cross-site"}),
+        ({"csrf": csrf}, {"Origin": "null"}),
+    ]
+    for form, headers in cases:
+        response = requests.post(console.url + "/admin/sign-out", data=form, cookies=cookies, headers=headers,
+                                 allow_redirects=False, timeout=10)
+        assert response.status_code == 403, (form, headers)
+        body = response.json()
+        assert body["errorCode"] == "cross_site_request" and body["error"] and body["errorDescription"]
+        assert is_signed_in(console, session), "a refused post changed nothing"
+    before = console.snapshot()
+    refused = sign_in(console, console.secret, Origin="http://attacker.example")
+    assert refused.status_code == 403 and "Set-Cookie" not in refused.headers
+    assert console.snapshot() == before, "a cross-site sign-in made no session"
+
+    ok = requests.post(console.url + "/admin/sign-out", data={"csrf": csrf}, cookies=cookies,
+                       headers={"Origin": console.url}, allow_redirects=False, timeout=10)
+    assert ok.status_code == 303 and not is_signed_in(console, session)
+
+
+def test_a_cross_origin_page_cannot_sign_a_browser_out(console, browser, shots):
+    """A real page on another origin (another port of 127.0.0.1: same site, other origin) posts a form to the console
+    in the signed-in browser: refused, the session lives on."""
+    browser.get(console.url + "/admin/")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential"))
+    browser.find_element(By.ID, "credential").send_keys(console.secret)
+    browser.find_element(By.ID, "sign-in-button").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "sign-out"))
+    session = browser.get_cookie(COOKIE)["value"]
+
+    page = (f'<!doctype html><form id="f" method="post" action="{console.url}/admin/sign-out">'
+            '<input name="csrf" value="guess"></form><script>document.getElementById("f").submit()</script>')
+
+    class Attacker(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    attacker = http.server.HTTPServer(("127.0.0.1", 0), Attacker)
+    thread = threading.Thread(target=attacker.serve_forever, daemon=True)
+    thread.start()
+    try:
+        browser.get(f"http://127.0.0.1:{attacker.server_address[1]}/")
+        WebDriverWait(browser, WAIT).until(lambda d: "cross_site_request" in d.page_source)
+        browser.save_screenshot(os.path.join(shots, "console-cross-site-refused.png"))
+    finally:
+        attacker.shutdown()
+        attacker.server_close()
+    assert is_signed_in(console, session)
+
+
+def test_sign_in_attempts_are_limited_per_address(store):
+    directory = tempfile.mkdtemp(prefix="assent-console-limit-")
+    server = Server(directory)
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Limited")
+    server.start("--rate-limits", "on", "--rate-limit", "console-sign-in-address=3/1m")
+    try:
+        outcomes = [sign_in(server, "sk_guess").headers["Location"] for _ in range(3)]
+        assert outcomes == ["/admin/?error=refused"] * 3
+        limited = sign_in(server, created["secretKey"])
+        assert limited.status_code == 303 and limited.headers["Location"] == "/admin/?error=rate-limited"
+        assert int(limited.headers["Retry-After"]) >= 1 and session_of(limited) is None
+        log = server.log_text()
+        assert log.count('"console sign-in refused"') == 3
+        assert "sk_guess" not in log and created["secretKey"] not in log
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
