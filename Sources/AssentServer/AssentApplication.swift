@@ -166,7 +166,7 @@ package final class AssentApplication: Sendable {
                 limits: limits, logger: logger))
         AdminConsole(
             sessions: ConsoleSessions(
-                store: store, tenants: tenants, masterKey: masterKey, sink: LoggingConsoleSignInSink(logger: logger),
+                store: store, tenants: tenants, masterKey: masterKey, sink: AuditConsoleSignInSink(audit: audit, logger: logger),
                 clock: clock),
             limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger
         ).register(in: &router)

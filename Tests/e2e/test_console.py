@@ -208,3 +208,20 @@ def test_sign_in_attempts_are_limited_per_address(store):
     finally:
         server.stop()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_sign_ins_are_recorded_in_the_tenant_audit_log_without_the_credential(console):
+    created = assent("admin", "token", "create", "--database", console.database, "--tenant", console.tenant_id,
+                     "--expires-in", "1h", "--name", "audited")
+    assert session_of(sign_in(console, console.secret))
+    assert session_of(sign_in(console, created["token"]))
+    assert session_of(sign_in(console, "not-the-secret")) is None
+
+    response = requests.get(console.api + "/audit", params={"kind": "console.sign_in", "limit": 1000},
+                            auth=(console.secret, ""), timeout=10)
+    assert response.status_code == 200, response.text
+    actors = [entry["actor"] for entry in response.json()["entries"]]
+    assert actors[-2:] == ["secret-key", "admin-token:" + created["id"]], "each accepted sign-in, in order"
+    assert console.secret not in response.text and created["token"] not in response.text
+    verified = assent("admin", "audit", "verify", "--database", console.database, "--tenant", console.tenant_id)
+    assert verified["intact"] is True

@@ -1,6 +1,6 @@
 package import AssentLog
 
-/// Where console sign-ins go: the audit log when there is one; until then, ``LoggingConsoleSignInSink``.
+/// Where console sign-ins go: ``AuditConsoleSignInSink`` in assentd (the audit log and the log), ``LoggingConsoleSignInSink`` (the log only) elsewhere.
 package protocol ConsoleSignInSink: Sendable {
     /// Records one sign-in or refusal.
     func record(_ signIn: ConsoleSignIn) async

@@ -1,0 +1,31 @@
+package import AssentLog
+
+/// Records every accepted console sign-in in its tenant's audit log (kind `console.sign_in`, actor the principal:
+/// `secret-key` or `admin-token:<id>`), and logs every attempt as ``LoggingConsoleSignInSink`` does. A refused attempt
+/// names no tenant, so it is only logged (and counted by the sign-in rate limit). An audit write that fails is logged;
+/// the sign-in it describes has already happened.
+package struct AuditConsoleSignInSink: ConsoleSignInSink {
+    private let audit: AuditLog
+    private let log: LoggingConsoleSignInSink
+    private let logger: Logger
+
+    /// A sink writing accepted sign-ins to `audit` and every attempt to `logger`.
+    package init(audit: AuditLog, logger: Logger) {
+        self.audit = audit
+        self.log = LoggingConsoleSignInSink(logger: logger)
+        self.logger = logger
+    }
+
+    package func record(_ signIn: ConsoleSignIn) async {
+        await log.record(signIn)
+        guard signIn.accepted, let tenantID = signIn.tenantID, let principal = signIn.principal else { return }
+        do {
+            _ = try await audit.record(tenantID: tenantID, .consoleSignIn, actor: principal)
+        } catch {
+            logger.error("audit entry not recorded", [
+                "tenantId": .string(tenantID), "kind": .string(AuditKind.consoleSignIn.rawValue),
+                "error": .string(String(describing: error)),
+            ])
+        }
+    }
+}
