@@ -1,4 +1,5 @@
 @testable import AssentServerCore
+import AssentLog
 import Testing
 
 /// The domain series as `/metrics` renders them: names and types by Prometheus conventions, every fixed label set

@@ -143,23 +143,8 @@ package final class HTTPMetrics: Sendable {
     }
 
     /// A quoted label value with `\`, `"` and newline escaped.
-    static func label(_ value: String) -> String {
-        var output = "\""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": output += "\\\\"
-            case "\"": output += "\\\""
-            case "\n": output += "\\n"
-            default: output.unicodeScalars.append(character)
-            }
-        }
-        return output + "\""
-    }
+    static func label(_ value: String) -> String { PrometheusText.quoted(value) }
 
     /// A sample value: integers without a fraction, other numbers as Swift prints them.
-    static func number(_ value: Double) -> String {
-        if value.isNaN { return "NaN" }
-        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
-        return JSONText.number(value)
-    }
+    static func number(_ value: Double) -> String { PrometheusText.number(value) }
 }

@@ -1,3 +1,4 @@
+import AssentLog
 import AssentSync
 
 /// What `assentd` does, counted for `/metrics` beside the HTTP series: challenges by kind and outcome, push

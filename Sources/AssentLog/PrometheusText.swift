@@ -1,6 +1,5 @@
-import AssentLog
-
-/// Writing the Prometheus text exposition format 0.0.4: `HELP` and `TYPE` lines, label values quoted and escaped,
+/// Writing the Prometheus text exposition format 0.0.4 (beside the log: the other text Assent writes for its
+/// operators; the HTTP server's and the domain's metrics both use it): `HELP` and `TYPE` lines, label values quoted and escaped,
 /// numbers as Prometheus reads them.
 package enum PrometheusText {
     /// The `# HELP` and `# TYPE` lines of a metric family.
