@@ -265,9 +265,9 @@ def test_shutdown_with_an_open_wss_socket_closes_it_going_away_and_exits_cleanly
             s.stop()
 
 
-def open_raw_wss(server, tenant_id, ctx):
-    """A wss socket opened by hand on a plain `ssl` socket, after its handshake and one CREATE_CHALLENGE answered,
-    so each test can end it however it likes."""
+def open_raw_wss(server, tenant_id, ctx, create=True):
+    """A wss socket opened by hand on a plain `ssl` socket, after its handshake (and one CREATE_CHALLENGE answered
+    if `create`), so each test can end it however it likes."""
     s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", server.port), timeout=20), server_hostname="127.0.0.1")
     key = base64.b64encode(os.urandom(16)).decode()
     s.sendall((f"GET /v1/ws-v1-challenge HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -279,6 +279,8 @@ def open_raw_wss(server, tenant_id, ctx):
         assert chunk, "closed during the handshake"
         head += chunk
     assert head.startswith(b"HTTP/1.1 101"), head
+    if not create:
+        return s
     s.sendall(masked_frame(0x1, json.dumps({"type": "CREATE_CHALLENGE",
                                              "data": {"challengeType": "QR_CODE", "actionCode": "signIn"}}).encode()))
     first = s.recv(2)
@@ -312,7 +314,8 @@ def test_a_churn_of_wss_sockets_ended_by_either_side_leaves_the_server_serving(t
     # Under TLS, libmicrohttpd keeps each upgraded connection until the WebSocket thread hands it back
     # (MHD_upgrade_action CLOSE), racing libmicrohttpd's worker threads that finish forwarding and free the
     # connection. 0.9.75 let a worker free the connection while the CLOSE was still writing to it: heap corruption,
-    # an abort within a few hundred sockets. Here sockets are opened in parallel and ended every way there is:
+    # an abort in most runs of Benchmarks/wss_churn.py (1,200 sockets); this bounded churn of 600 caught it in some
+    # runs, not all, before the fix. Here sockets are opened in parallel and ended every way there is:
     # dropped by the client (FIN, or RST), closed with a close frame, left half-open after a close frame until the
     # server's close timeout ends them, and failed by the server for a protocol error.
     tenant = QRTenant(tls_server)
@@ -322,7 +325,7 @@ def test_a_churn_of_wss_sockets_ended_by_either_side_leaves_the_server_serving(t
         return len(re.findall(r'"websocket closed"[^\n]*"code":' + str(code) + r"\b", tls_server.log_text()))
 
     closed_before, failed_before = closed(), closed(1002)
-    rounds, per_round = 4, 60
+    rounds, per_round = 6, 100
 
     def end(s, how):
         if how == 0:  # the client drops the connection: FIN
@@ -345,15 +348,22 @@ def test_a_churn_of_wss_sockets_ended_by_either_side_leaves_the_server_serving(t
     lingering = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         for _ in range(rounds):
-            sockets = list(pool.map(lambda _: open_raw_wss(tls_server, tenant.id, ctx), range(per_round)))
-            kept = pool.map(lambda pair: end(pair[1], pair[0] % 5), enumerate(sockets))
+            sockets = list(pool.map(lambda i: open_raw_wss(tls_server, tenant.id, ctx, create=i % 5 == 0),
+                                    range(per_round)))
+            # The client drops first, all at once: the race was between libmicrohttpd finishing those connections
+            # and the WebSocket thread handing them back.
+            for i, s in enumerate(sockets):
+                if i % 5 < 2:
+                    end(s, i % 5)
+            rest = [(i, s) for i, s in enumerate(sockets) if i % 5 >= 2]
+            kept = pool.map(lambda pair: end(pair[1], pair[0] % 5), rest)
             lingering += [s for s in kept if s is not None]
             assert tls_server.process.poll() is None, tls_server.log_text()[-3000:]
     total = rounds * per_round
 
     # The sockets the server ends itself are all closed by its own timers (close timeout 2 s): those it failed
     # (1002) and those left half-open after a close frame. A client's drop reaches the WebSocket thread through
-    # libmicrohttpd's forwarding; a few of those (at most 5 of 240 seen) were not yet reported after 30 s, left to
+    # libmicrohttpd's forwarding; a few of those (at most 5 in a run seen) were not yet reported after 30 s, left to
     # the keep-alive, so that count is bounded rather than exact.
     failed = per_round // 5 * rounds
     deadline = time.time() + 30
