@@ -49,6 +49,9 @@ let package = Package(
             "AssentSync",
             "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentWire",
             "AssentQRRender",
+        ], resources: [
+            // openapi/assent.json (a link), compiled in so the server needs no file at run time.
+            .embedInCode("OpenAPI/assent.json"),
         ]),
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),

@@ -6,7 +6,7 @@
 # Environment:
 #   BENCH_DURATION     measured seconds per row   (default 20)
 #   BENCH_WARMUP       warm-up seconds per row    (default 2)
-#   BENCH_SCENARIOS    comma list of scenarios    (default track,validate)
+#   BENCH_SCENARIOS    comma list of scenarios    (default track,validate); with hello, assentd gets --bench-routes
 #   BENCH_CONCURRENCY  comma list of connections  (default 1,32)
 #   BENCH_SERVER_ARGS  more assentd flags, split on spaces (e.g. "--log-level warning"); rate limits are off
 #                      unless these say "--rate-limits on" (every benchmark client is 127.0.0.1)
@@ -37,6 +37,8 @@ warmup=${BENCH_WARMUP:-2}
 scenarios=${BENCH_SCENARIOS:-track,validate}
 concurrency=${BENCH_CONCURRENCY:-1,32}
 read -r -a server_args <<<"${BENCH_SERVER_ARGS:-}"
+# The hello scenario's route (GET /bench/hello, the request ceiling) answers only with --bench-routes.
+if [[ ,$scenarios, == *,hello,* ]]; then server_args+=(--bench-routes); fi
 store=${BENCH_STORE:-sqlite}
 instances=${BENCH_INSTANCES:-1}
 [[ $store == sqlite || $store == postgres ]] || { echo "bench.sh: BENCH_STORE must be sqlite or postgres" >&2; exit 2; }

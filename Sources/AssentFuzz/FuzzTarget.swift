@@ -9,7 +9,7 @@ struct FuzzTarget: Sendable {
 
     /// Every target, in the order `make fuzz` runs them.
     static let all: [FuzzTarget] = [
-        .jsonBody, .powerAuthHeader, .webSocketFrames, .basicCredentials, .token, .qrPayload, .spki, .derSignature,
+        .jsonBody, .jsonReader, .powerAuthHeader, .webSocketFrames, .basicCredentials, .token, .qrPayload, .spki, .derSignature,
     ]
 
     /// The target called `name`, if there is one.

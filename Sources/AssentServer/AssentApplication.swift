@@ -33,6 +33,8 @@ package final class AssentApplication: Sendable {
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
     private let sweeper: Sweeper
+    /// Writes rate-limit refusals to the tenants' audit logs, one summary a minute.
+    private let trips: RateLimitTrips
     private let sampler: MetricsSampler
     private let pushWorker: PushDeliveryWorker
     private let pushClients: [HTTP2Client]
@@ -54,6 +56,8 @@ package final class AssentApplication: Sendable {
         self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
+        let audit = AuditLog(store: store, masterKey: masterKey, clock: clock)
+        let trail = AuditTrail(audit: audit, logger: logger)
         let metrics = HTTPMetrics()
         publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
 
@@ -117,12 +121,15 @@ package final class AssentApplication: Sendable {
             timeout: configuration.pushWebhookTimeoutSeconds, logger: logger)
 
         var router = Router()
-        let decoder = FoundationRequestDecoding()
-        let limits = RequestLimits(limiter: RateLimiter(policy: configuration.rateLimits, metrics: domainMetrics))
+        let decoder = WireRequestDecoding()
+        trips = RateLimitTrips(audit: audit, logger: logger)
+        let limits = RequestLimits(
+            limiter: RateLimiter(policy: configuration.rateLimits, metrics: domainMetrics), trips: trips)
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
         let system = SystemAPI(
             store: store, metrics: metrics, domain: domainMetrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
+        BenchAPI(enabled: configuration.benchRoutes, limits: limits, logger: logger).register(in: &router)
         ServerAPI(
             authenticated: authenticated,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),
@@ -132,14 +139,15 @@ package final class AssentApplication: Sendable {
                 tenants: tenants, deliveries: store, configuration: try PushConfiguration(
                     masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
-            qrCode: QRCodeAdministration(tenants: tenants)
+            qrCode: QRCodeAdministration(tenants: tenants),
+            trail: trail
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards, metrics: domainMetrics),
-            decisions: decisions, decoder: decoder, limits: limits, logger: logger
+            decisions: decisions, decoder: decoder, limits: limits, logger: logger, trail: trail
         ).register(in: &router)
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, decoder: decoder,
@@ -148,7 +156,9 @@ package final class AssentApplication: Sendable {
         ActivationClientAPI(
             credentials: credentials, activations: activations, decoder: decoder, limits: limits, logger: logger)
             .register(in: &router)
-        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder).register(in: &router)
+        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder, trail: trail)
+            .register(in: &router)
+        AuditAPI(authenticated: authenticated, audit: audit).register(in: &router)
         router.addWebSocket(
             .qrCodeWebSocket,
             QRWebSocketHandler(
@@ -217,7 +227,7 @@ package final class AssentApplication: Sendable {
         do {
             try metricsServer?.start()
             if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
-                development = try await tenants.create(name: "Development")
+                development = try await tenants.create(name: "Development", actor: "system")
             }
         } catch {
             await server.shutdown()
@@ -228,6 +238,7 @@ package final class AssentApplication: Sendable {
         pushWorker.start()
         sampler.start()
         sweeper.start()
+        trips.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         // Tenants stay cached until a change anywhere clears them: no tenant read per request, and a change another
         // process or instance makes is seen within TenantChangeBounds (SQLite) or at its NOTIFY (PostgreSQL).
@@ -263,6 +274,7 @@ package final class AssentApplication: Sendable {
         for client in pushClients { client.stop() }
         await sampler.stop()
         await sweeper.stop()
+        await trips.stop()
         await bridge.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])

@@ -9,7 +9,7 @@ package enum DatabaseCopy {
     static let tables = [
         "tenants", "users", "actions", "authenticators", "challenges", "nonces", "spent_signatures",
         "webhook_outbox",
-        "powerauth_applications", "activations", "push_deliveries", "challenge_timeline",
+        "powerauth_applications", "activations", "push_deliveries", "challenge_timeline", "audit_entries",
     ]
 
     /// Rows copied per table.

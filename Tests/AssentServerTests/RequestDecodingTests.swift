@@ -5,11 +5,11 @@ import AssentWire
 import Foundation
 import Testing
 
-/// The server's one way of reading request bodies (`RequestDecoding` over Foundation) with the rules every handler
-/// relies on: both spellings of a field, unknown fields ignored, an empty body is `{}`, the media type, and refusals
+/// The server's one way of reading request bodies (`RequestDecoding` over `AssentWire`'s `JSONReader`) with the rules
+/// every handler relies on: both spellings of a field, unknown fields ignored, an empty body is `{}`, the media type, and refusals
 /// that name the field.
 @Suite struct RequestDecodingTests {
-    private let decoder = FoundationRequestDecoding()
+    private let decoder = WireRequestDecoding()
 
     private func request(_ body: String, contentType: String? = "application/json") -> HTTPRequest {
         var headers = HTTPHeaders()

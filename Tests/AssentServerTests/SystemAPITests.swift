@@ -79,6 +79,26 @@ import FoundationNetworking
         }
     }
 
+    @Test func `GET /bench/hello answers only with --bench-routes, and counts in the metrics like any route`() async throws {
+        try await Self.withServer({ _ in }) { api, _ in
+            let answer = try await Self.get(api + "/bench/hello")
+            #expect(answer.status == 404 && answer.errorCode == "not_found")
+        }
+        try await Self.withServer({ $0.benchRoutes = true; $0.metricsToken = Self.token }) { api, _ in
+            var request = URLRequest(url: URL(string: api + "/bench/hello")!)
+            request.httpMethod = "GET"
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = response as! HTTPURLResponse
+            #expect(http.statusCode == 200 && http.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(String(decoding: data, as: UTF8.self) == #"{"hello":"world"}"#)
+            let scrape = try await Self.get(api + "/metrics", authorization: "Bearer " + Self.token)
+            #expect(scrape.text.contains(#"route="/bench/hello""#))
+        }
+        #expect(try ServerConfiguration.parse(arguments: ["--bench-routes"], environment: [:]).benchRoutes)
+        #expect(try ServerConfiguration.parse(arguments: [], environment: ["ASSENT_BENCH_ROUTES": "1"]).benchRoutes)
+        #expect(try !ServerConfiguration.parse(arguments: [], environment: [:]).benchRoutes)
+    }
+
     @Test func `liveness answers while readiness checks the store and its schema, with the error envelope when not ready`() async throws {
         let directory = try TemporaryDirectory()
         let database = directory.file("assent.sqlite")

@@ -137,14 +137,22 @@ import AssentTestSupport
                                     createdAt: 10, expiresAt: 1_000_000)
         let timeline = (1...3).map { ChallengeTimelineEntry(event: "push.queued", tenantID: "t1", challengeID: "c2", at: 10, detail: "\($0)") }
         #expect(try await source.insertPushChallenge(pushed, maxOpenForUser: nil, deliveries: [delivery], timeline: timeline))
+        let masterKey = [UInt8](repeating: 3, count: 32)
+        for subject in ["d1", "removed"] {
+            try await AuditLog(store: source, masterKey: masterKey, clock: .system)
+                .record(tenantID: "t1", .credentialRemoved, actor: "cli", subject: subject)
+        }
         await source.close()
 
         let url = try await PostgresTestServer.start().freshDatabase(migrated: false)
         let report = try await offPool { try DatabaseCopy.copy(sqlitePath: path, postgresURL: url) }
         #expect(report.map(\.table) == DatabaseCopy.tables)
         // Two actions: the push key's enrolment token and the activation's (one token enrols one credential).
-        #expect(report.map(\.rows) == [1, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 3])
+        #expect(report.map(\.rows) == [1, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 3, 2])
         let target = try await offPool { try PostgresStore(url: url, connections: 2) }
+        // The audit chain arrives intact: its MACs cover the values, which the copy keeps exactly.
+        #expect(try await AuditLog(store: target, masterKey: masterKey, clock: .system).verify(tenantID: "t1").verification
+                == .intact(2))
         #expect(try await target.tenant(id: "t1") == StoreTests.tenant())
         #expect(try await target.user(tenantID: "t1", userID: "u") == user)
         #expect(try await target.authenticators(tenantID: "t1", userID: "u") == [StoreTests.device("d1", key: 1)])

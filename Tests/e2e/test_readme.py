@@ -74,6 +74,7 @@ EXPECTED = {
     "QR code sign-in, from enrolment to validation": [r"valid:\s+yes", r"method:\s+DEVICE"],
     "PowerAuth with the CLI: activation, signing, biometry": [r"ACTIVE", r'"valid"\s*:\s*true'],
     "Calling the API directly": [r'"errorCode"\s*:\s*"unauthorized"', r"Authorization: Bearer"],
+    "Audit log": [r"tenant\.secret_rotated", r"is intact", r'"kind"\s*:\s*"tenant\.created"'],
 }
 
 

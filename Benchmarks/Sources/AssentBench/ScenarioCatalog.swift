@@ -1,6 +1,7 @@
 /// The scenarios `--scenario` can name. A new scenario file adds its type here.
 enum ScenarioCatalog {
     static let all: [any Scenario.Type] = [
+        HelloScenario.self,
         TrackScenario.self,
         ValidateScenario.self,
         TrackValidateScenario.self,

@@ -6,7 +6,12 @@ import Foundation
 
 /// Turning results and errors into HTTP answers.
 enum APIResponses {
-    /// A 200 JSON answer.
+    /// A 200 JSON answer, written by the type itself (``WireEncodable``): the hot paths' responses.
+    static func ok<T: WireEncodable & Encodable>(_ value: T) -> HTTPResponse {
+        .json(200, JSONWriter.encode(value))
+    }
+
+    /// A 200 JSON answer through `JSONEncoder`, for the types without a ``WireEncodable`` conformance.
     static func ok<T: Encodable>(_ value: T) -> HTTPResponse {
         do {
             let encoder = JSONEncoder()

@@ -10,6 +10,7 @@ struct ActivationServerAPI: Sendable {
     let authenticated: SecretKeyAuthentication
     let activations: ActivationService
     let decoder: any RequestDecoding
+    let trail: AuditTrail
 
     func register(in router: inout Router) {
         router.add(.getActivation, authenticated { _, parameters, tenant in
@@ -24,8 +25,18 @@ struct ActivationServerAPI: Sendable {
             (Endpoint.commitActivation, ActivationService.Change.commit), (.blockActivation, .block),
             (.unblockActivation, .unblock), (.removeActivation, .remove),
         ] {
+            let kind: AuditKind? = switch change {
+            case .block: .activationBlocked
+            case .unblock: .activationUnblocked
+            case .remove: .activationRemoved
+            default: nil
+            }
             router.add(endpoint, authenticated { _, parameters, tenant in
-                APIResponses.ok(Self.response(try await activations.change(tenantID: tenant.id, id: try id(parameters), change), tenant))
+                let changed = try await activations.change(tenantID: tenant.id, id: try id(parameters), change)
+                if let kind {
+                    await trail.record(tenant, kind, actor: "secret-key", subject: changed.id, details: ["userId": changed.userID])
+                }
+                return APIResponses.ok(Self.response(changed, tenant))
             })
         }
         router.add(.verifySignature, authenticated(verify))

@@ -44,7 +44,7 @@ struct PushAdministration: Sendable {
         default: break
         }
         try await configuration.checkDestinations(of: change)
-        let updated = try await tenants.updateSettings(tenantID: tenant.id) { settings in
+        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: "secret-key") { settings in
             try configuration.apply(change, to: &settings, tenantID: tenant.id)
         }
         return APIResponses.ok(PushConfiguration.view(updated.settings))

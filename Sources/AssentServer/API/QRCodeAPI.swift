@@ -66,7 +66,7 @@ struct QRCodeAPI: Sendable {
         if let claims {
             try limits.user(.startUser, tenant, claims)
         } else {
-            try limits.subject(.anonymousQRStartTenant, tenant.id)
+            try limits.tenant(.anonymousQRStartTenant, tenant)
         }
         let (challenge, deviceCode) = try await qr.start(
             tenant: tenant, claims: claims, action: start.action, initiator: Self.initiator(request))

@@ -105,7 +105,7 @@ final class QRWebSocketHandler: WebSocketHandler {
                 try limits.user(.startUser, session.tenant, claims)
             } else {
                 try limits.address(.anonymousQRStartAddress, socket.request)
-                try limits.subject(.anonymousQRStartTenant, session.tenant.id)
+                try limits.tenant(.anonymousQRStartTenant, session.tenant)
             }
             let initiator = QRCodeAPI.initiator(socket.request)
             let (challenge, _) = try await qr.start(

@@ -6,8 +6,13 @@ import AssentWire
 /// proxy, a tenant, a user, a credential key, an activation). Each handler asks before the work a stranger could
 /// make it repeat (per address before the tenant is looked up, the rest before anything is written), so a refused
 /// request changes nothing.
+///
+/// Refusals of a tenant's subjects (a user, a credential key, the tenant itself) are counted in `trips`, which writes
+/// them to the tenant's audit log as one summary a minute.
 struct RequestLimits: Sendable {
     let limiter: RateLimiter
+    /// Where refusals of tenant-scoped rules are counted, when audited.
+    var trips: RateLimitTrips?
 
     /// Takes a token from `rule`'s bucket for the request's client address.
     func address(_ rule: RateLimitRule, _ request: HTTPRequest) throws {
@@ -19,14 +24,29 @@ struct RequestLimits: Sendable {
         try limiter.take(rule, subject)
     }
 
+    /// Takes a token from `rule`'s bucket for the tenant itself.
+    func tenant(_ rule: RateLimitRule, _ tenant: Tenant) throws {
+        try counted(rule, tenant, tenant.id)
+    }
+
     /// Takes a token for a user of a tenant (starts with a track token).
     func user(_ rule: RateLimitRule, _ tenant: Tenant, _ claims: TokenClaims) throws {
-        try limiter.take(rule, tenant.id + "/" + claims.sub)
+        try counted(rule, tenant, tenant.id + "/" + claims.sub)
     }
 
     /// Takes a token for a credential key of a tenant.
     func key(_ rule: RateLimitRule, _ tenant: Tenant, _ key: DeviceKey) throws {
-        try limiter.take(rule, tenant.id + "/" + key.canonicalText)
+        try counted(rule, tenant, tenant.id + "/" + key.canonicalText)
+    }
+
+    /// Takes a token for `subject` of `tenant`, counting a refusal in ``trips``.
+    private func counted(_ rule: RateLimitRule, _ tenant: Tenant, _ subject: String) throws {
+        do {
+            try limiter.take(rule, subject)
+        } catch {
+            trips?.note(tenantID: tenant.id, rule: rule)
+            throw error
+        }
     }
 
     /// Runs `verification` of a client endpoint's PowerAuth signature (`header`) under its activation's bucket of

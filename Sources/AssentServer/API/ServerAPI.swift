@@ -17,6 +17,8 @@ struct ServerAPI: Sendable {
     let guards: PushGuards
     /// What anonymous QR starts may do.
     let qrCode: QRCodeAdministration
+    /// Where credential changes are recorded.
+    let trail: AuditTrail
 
     func register(in router: inout Router) {
         router.add(.getPushSettings, authenticated { _, _, tenant in push.settings(tenant) })
@@ -136,6 +138,9 @@ struct ServerAPI: Sendable {
         let authenticator = try await users.enrollVerified(
             tenant: tenant, userID: userID, method: enroll.verificationMethod, email: enroll.email,
             phoneNumber: enroll.phoneNumber, isDefault: enroll.isDefault ?? false)
+        await trail.record(tenant, .credentialEnrolled, actor: "secret-key", subject: authenticator.id, details: [
+            "userId": userID, "verificationMethod": authenticator.verificationMethod.rawValue,
+        ])
         return APIResponses.ok(EnrollAuthenticatorResponse(authenticator: Self.response(authenticator)))
     }
 
@@ -143,6 +148,7 @@ struct ServerAPI: Sendable {
         let userID = try PathParameter.userID(parameters)
         let id = try PathParameter.identifier(parameters, "userAuthenticatorId")
         try await users.deleteAuthenticator(tenant: tenant, userID: userID, id: id)
+        await trail.record(tenant, .credentialRemoved, actor: "secret-key", subject: id, details: ["userId": userID])
         return APIResponses.ok(["userAuthenticatorId": JSONValue.string(id), "deleted": .bool(true)])
     }
 

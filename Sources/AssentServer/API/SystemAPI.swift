@@ -6,8 +6,8 @@ import AssentWire
 import Dispatch
 import Foundation
 
-/// Operator endpoints: `GET /healthz`, `GET /healthz/live`, `GET /healthz/ready` and `GET /metrics` (Prometheus text
-/// format: the HTTP series and the domain series of ``DomainMetrics``).
+/// Operator endpoints: `GET /healthz`, `GET /healthz/live`, `GET /healthz/ready`, `GET /metrics` (Prometheus text
+/// format: the HTTP series and the domain series of ``DomainMetrics``) and `GET /openapi.json` (public).
 ///
 /// The health routes are public (load balancers and orchestrators probe them). `/healthz/live` says only that the
 /// process answers (a failing liveness probe restarts it, so it must not depend on the database); `/healthz/ready`
@@ -73,12 +73,17 @@ struct SystemAPI: Sendable {
             return .error(503, code: AssentError.Code.unavailable.wire, description: reason)
         }
         registerMetrics(in: &router, withoutToken: false)
+        router.add(.openAPIDocument) { _, _ in
+            var response = HTTPResponse.json(200, OpenAPIDocument.json)
+            response.headers.add("Access-Control-Allow-Origin", "*")
+            return response
+        }
     }
 
     /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the
     /// metrics listener, whose router holds only this route) and `404` elsewhere.
     func registerMetrics(in router: inout Router, withoutToken: Bool) {
-        router.add(.metrics) { [metrics, domain, metricsTokenHash] request, _ in
+        router.add(.metrics) { [store, metrics, domain, metricsTokenHash] request, _ in
             if metricsTokenHash == nil, !withoutToken {
                 return .notFound
             }
@@ -89,7 +94,13 @@ struct SystemAPI: Sendable {
                 response.headers.add("WWW-Authenticate", "Bearer realm=\"assent-metrics\"")
                 return response
             }
-            return .text(200, metrics.prometheusText() + domain.prometheusText(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            var text = metrics.prometheusText() + domain.prometheusText()
+            if let roundTrips = store.databaseRoundTrips {
+                text += "# HELP assent_database_round_trips_total Message exchanges with the database server that waited on it.\n"
+                text += "# TYPE assent_database_round_trips_total counter\n"
+                text += "assent_database_round_trips_total \(roundTrips)\n"
+            }
+            return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
 

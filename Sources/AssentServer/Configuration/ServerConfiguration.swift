@@ -66,6 +66,8 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// Whether URLs a tenant supplies (webhooks, the push webhook, an FCM `token_uri`) may lead to loopback, private
     /// and other non-global addresses — for development and tests only (``OutboundURLPolicy``).
     package var allowPrivateURLs = false
+    /// Whether `GET /bench/hello` answers (``Endpoint/benchHello``); `404` otherwise. For benchmarks only.
+    package var benchRoutes = false
 
     /// The policy for URLs tenants supply, as this configuration sets it.
     var outboundURLPolicy: OutboundURLPolicy { OutboundURLPolicy(allowsPrivateAddresses: allowPrivateURLs) }
@@ -119,6 +121,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
         ("--no-dev-tenant", "ASSENT_NO_DEV_TENANT", "accepted for compatibility and ignored: no development tenant without --dev"),
         ("--allow-private-urls", "ASSENT_ALLOW_PRIVATE_URLS", "let tenant webhooks and FCM token_uri reach loopback/private addresses (development, tests)"),
+        ("--bench-routes", "ASSENT_BENCH_ROUTES", "serve GET /bench/hello, the request ceiling assent-bench --scenario hello measures (benchmarks only)"),
         ("--rate-limits on|off", "ASSENT_RATE_LIMITS", "rate limits per client address, tenant, user, key, activation (default on; off for benchmarks)"),
         ("--rate-limit NAME=COUNT/PERIOD", "ASSENT_RATE_LIMIT", "change a limit, e.g. claim-key=30/1m; NAME * sets all; repeatable or comma list (docs/rate-limits.md)"),
         ("--tls-cert FILE", "ASSENT_TLS_CERT", "PEM certificate chain, leaf first: serve HTTPS (TLS 1.2+) on --listen; SIGHUP reloads it"),
@@ -160,6 +163,9 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let value = environment["ASSENT_ALLOW_PRIVATE_URLS"], ["1", "true", "yes"].contains(value.lowercased()) {
             config.allowPrivateURLs = true
         }
+        if let value = environment["ASSENT_BENCH_ROUTES"], ["1", "true", "yes"].contains(value.lowercased()) {
+            config.benchRoutes = true
+        }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -172,6 +178,11 @@ package struct ServerConfiguration: Sendable, Hashable {
             }
             if argument == "--allow-private-urls" {
                 config.allowPrivateURLs = true
+                index += 1
+                continue
+            }
+            if argument == "--bench-routes" {
+                config.benchRoutes = true
                 index += 1
                 continue
             }

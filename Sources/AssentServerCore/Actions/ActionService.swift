@@ -110,9 +110,13 @@ package struct ActionService: Sendable {
         } catch let error as AssentError {
             return ValidateResponse(isValid: false, error: error.reason)
         }
-        guard let action = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
-              action.userID == claims.sub, action.actionCode == claims.act
-        else {
+        // Read and marked in one unit: marked only when every check below would pass and the action succeeded.
+        let eligible = claims.typ == .access && (userID == nil || userID == claims.sub)
+            && (actionCode == nil || actionCode == claims.act)
+        let (found, marked) = try await store.validateAction(
+            tenantID: tenant.id, idempotencyKey: claims.idk, userID: claims.sub, actionCode: claims.act,
+            mark: eligible, at: clock.nowMilliseconds())
+        guard let action = found, action.userID == claims.sub, action.actionCode == claims.act else {
             return ValidateResponse(isValid: false, userId: claims.sub, actionCode: claims.act,
                                     idempotencyKey: claims.idk, error: "The action no longer exists.")
         }
@@ -134,9 +138,7 @@ package struct ActionService: Sendable {
         }
         switch action.state {
         case .challengeSucceeded, .reviewSucceeded:
-            if try await store.markActionValidated(
-                tenantID: tenant.id, idempotencyKey: action.idempotencyKey, at: clock.nowMilliseconds())
-            {
+            if marked {
                 response.isValid = true
             } else {
                 response.error = "The action was already validated."

@@ -32,17 +32,19 @@ package struct PushChallengeService: Sendable {
         if let action, action != claims.act {
             throw AssentError(.invalidRequest, "action must be the tracked action (\(claims.act)).")
         }
-        guard let tracked = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk),
-              tracked.userID == claims.sub
+        let now = clock.nowMilliseconds()
+        // The action, the user's push guard and authenticators, read together.
+        let reads = try await store.pushStartReads(
+            tenantID: tenant.id, idempotencyKey: claims.idk, userID: claims.sub, now: now)
+        guard let tracked = reads.action, tracked.userID == claims.sub
         else { throw AssentError(.invalidToken, "The token's action no longer exists.") }
         // Only an action waiting for a challenge gets one: not one the backend blocked or allowed, nor one that a
         // device already approved or denied ("this wasn't me" ends the action's pushes).
         guard tracked.state == .challengeRequired else {
             throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
         }
-        try await guards.admitStart(tenant: tenant, userID: claims.sub)
-        let now = clock.nowMilliseconds()
-        var targets = try await store.authenticators(tenantID: tenant.id, userID: claims.sub).filter {
+        try await guards.admitStart(tenant: tenant, userID: claims.sub, read: (reads.pushGuard, reads.expiredAt), now: now)
+        var targets = reads.authenticators.filter {
             $0.verificationMethod == .push && !$0.isExpired(at: now)
         }
         if let targetID {
@@ -135,13 +137,14 @@ package struct PushChallengeService: Sendable {
 
     /// The challenge's state for the page that started it; an approved challenge comes with an access token.
     package func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> VerifyPushResponse {
-        guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),
-              challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
+        let (found, action) = try await store.challengeAndAction(
+            tenantID: tenant.id, id: challengeID, idempotencyKey: claims.idk)
+        guard let challenge = found, challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
         else { throw AssentError(.notFound, "No such challenge for this token.") }
         let now = clock.nowMilliseconds()
         switch challenge.state {
         case .approved:
-            guard let action = try await store.action(tenantID: tenant.id, idempotencyKey: claims.idk) else {
+            guard let action else {
                 throw AssentError(.notFound, "The challenge's action no longer exists.")
             }
             let lifetime = Int64(tenant.settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))

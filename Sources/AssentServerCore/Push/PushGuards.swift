@@ -17,7 +17,16 @@ package struct PushGuards: Sendable {
     /// Throws `429 push_locked` or `push_throttled` (with the seconds to wait) when `userID` may not get a push now.
     package func admitStart(tenant: Tenant, userID: String) async throws {
         let now = clock.nowMilliseconds()
-        let (stored, expired) = try await store.pushGuard(tenantID: tenant.id, userID: userID, now: now)
+        let read = try await store.pushGuard(tenantID: tenant.id, userID: userID, now: now)
+        try await admitStart(tenant: tenant, userID: userID, read: read, now: now)
+    }
+
+    /// ``admitStart(tenant:userID:)`` with the guard and its uncounted expiries already `read` at `now` (read
+    /// together with what else a start needs, see ``ChallengeStore/pushStartReads(tenantID:idempotencyKey:userID:now:)``).
+    package func admitStart(
+        tenant: Tenant, userID: String, read: (PushGuard?, [Int64]), now: Int64
+    ) async throws {
+        let (stored, expired) = read
         var state = stored
         if !expired.isEmpty {
             let seconds = tenant.settings.pushThrottleSeconds

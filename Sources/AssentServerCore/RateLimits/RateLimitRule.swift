@@ -34,6 +34,8 @@ package enum RateLimitRule: String, CaseIterable, Sendable, Hashable {
     case failedVerificationActivation = "failed-verification-activation"
     /// WebSocket connections opened from one client address.
     case webSocketAddress = "websocket-address"
+    /// `GET /bench/hello` from one client address (served only with `--bench-routes`).
+    case benchHelloAddress = "bench-hello-address"
 
     /// The limit used unless the operator sets another.
     package var defaultLimit: RateLimit {
@@ -53,6 +55,7 @@ package enum RateLimitRule: String, CaseIterable, Sendable, Hashable {
         case .vaultUnlockAddress: RateLimit(count: 60, periodSeconds: 60)
         case .failedVerificationActivation: RateLimit(count: 10, periodSeconds: 600)
         case .webSocketAddress: RateLimit(count: 60, periodSeconds: 60)
+        case .benchHelloAddress: RateLimit(count: 600, periodSeconds: 60)
         }
     }
 }

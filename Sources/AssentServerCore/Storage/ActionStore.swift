@@ -18,4 +18,10 @@ package protocol ActionStore: Sendable {
     ) async throws -> Action?
     /// Marks a successful validation, once: true for the first caller, false if it was already validated.
     func markActionValidated(tenantID: String, idempotencyKey: String, at: Int64) async throws -> Bool
+    /// A token's validation in one unit: the action named by its key as it was read, and whether it was marked
+    /// validated at `at` — only when `mark`, the action is `userID`'s `actionCode`, it succeeded
+    /// (`CHALLENGE_SUCCEEDED` or `REVIEW_SUCCEEDED`) and it was never validated before (once, for the first caller).
+    func validateAction(
+        tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
+    ) async throws -> (action: Action?, marked: Bool)
 }

@@ -8,6 +8,17 @@ package protocol ChallengeStore: Sendable {
     func insertChallenge(_ challenge: Challenge, maxOpenForUser: Int?) async throws -> Bool
     /// The challenge with this id in this tenant.
     func challenge(tenantID: String, id: String) async throws -> Challenge?
+    /// The challenge with this id and the action named by `idempotencyKey` (read together: one round trip on
+    /// PostgreSQL).
+    func challengeAndAction(
+        tenantID: String, id: String, idempotencyKey: String
+    ) async throws -> (challenge: Challenge?, action: Action?)
+    /// What a push start reads, together (one round trip on PostgreSQL): the action named by `idempotencyKey`,
+    /// `userID`'s push guard with the expiries it has not counted by `now` (as ``PushGuardStore/pushGuard(tenantID:userID:now:)``),
+    /// and the user's authenticators.
+    func pushStartReads(
+        tenantID: String, idempotencyKey: String, userID: String, now: Int64
+    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator])
     /// The newest open push challenge of `userID` that `authenticatorID` may answer.
     func pendingPushChallenge(tenantID: String, userID: String, authenticatorID: String, now: Int64) async throws -> Challenge?
     /// Records a device's answer, once, in one transaction: moves the challenge from an open state in `from` to

@@ -19,4 +19,12 @@ package protocol StoreMaintenance: Sendable {
 
     /// Finishes pending writes and releases the database.
     func close() async
+
+    /// The message exchanges with a database server that waited on it so far (each a round trip over the network),
+    /// for `/metrics`; nil for a database in the process (SQLite), which has none.
+    var databaseRoundTrips: Int? { get }
+}
+
+extension StoreMaintenance {
+    package var databaseRoundTrips: Int? { nil }
 }

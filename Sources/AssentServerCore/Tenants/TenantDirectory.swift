@@ -6,6 +6,9 @@ import Foundation
 /// A secret key is derived from the server's master key, the tenant id and the tenant's secret version
 /// (HMAC-SHA256), so the database holds only its SHA-256 (a slow hash adds nothing for 256-bit keys) and yet the
 /// server can sign webhooks with it, as the official SDKs' webhook verifiers expect. Rotation bumps the version.
+///
+/// Creating a tenant, rotating its secret and changing its settings each append an entry to the tenant's audit chain
+/// in the same transaction as the change (``AuditAppend``); `actor` says who asked (``AuditEvent/actor``).
 package struct TenantDirectory: Sendable {
     /// A tenant together with its secret key, which exists only in this value and is shown once.
     package struct Credentials: Sendable {
@@ -18,12 +21,20 @@ package struct TenantDirectory: Sendable {
     private let store: any TenantStore
     private let clock: WallClock
     private let masterKey: [UInt8]
+    private let auditKey: AuditKey
 
     /// Creates a directory over `store`, deriving secrets from the 32-byte `masterKey`.
     package init(store: any TenantStore, clock: WallClock, masterKey: [UInt8]) {
         self.store = store
         self.clock = clock
         self.masterKey = masterKey
+        auditKey = AuditKey(masterKey: masterKey)
+    }
+
+    private func audit(_ tenantID: String, _ kind: AuditKind, actor: String, details: [String: String] = [:]) -> AuditAppend {
+        AuditAppend(
+            AuditEvent(tenantID: tenantID, at: clock.nowMilliseconds(), kind: kind, actor: actor, details: details),
+            key: auditKey)
     }
 
     /// The secret key of `tenant` at its current secret version.
@@ -39,7 +50,9 @@ package struct TenantDirectory: Sendable {
     static func hash(secret: String) -> [UInt8] { SHA256.hash(Array(secret.utf8)) }
 
     /// Creates a tenant with a new secret key.
-    package func create(name: String, settings: TenantSettings = TenantSettings()) async throws -> Credentials {
+    package func create(
+        name: String, settings: TenantSettings = TenantSettings(), actor: String = "cli"
+    ) async throws -> Credentials {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 200 else {
             throw AssentError(.invalidRequest, "A tenant name must have 1 to 200 characters.")
@@ -49,7 +62,7 @@ package struct TenantDirectory: Sendable {
         let tenant = Tenant(
             id: id, name: trimmed, secretHash: Self.hash(secret: secret), secretVersion: 1, keyVersion: 1,
             settings: settings, createdAt: clock.nowMilliseconds())
-        try await store.insertTenant(tenant)
+        try await store.insertTenant(tenant, audit: audit(id, .tenantCreated, actor: actor, details: ["name": trimmed]))
         return Credentials(tenant: tenant, secretKey: secret)
     }
 
@@ -64,29 +77,58 @@ package struct TenantDirectory: Sendable {
     }
 
     /// Replaces a tenant's secret key; the old one stops working at once.
-    package func rotateSecret(tenantID: String) async throws -> Credentials {
+    package func rotateSecret(tenantID: String, actor: String = "cli") async throws -> Credentials {
         guard var tenant = try await store.tenant(id: tenantID) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }
         tenant.secretVersion += 1
         let secret = secret(of: tenant)
         tenant.secretHash = Self.hash(secret: secret)
-        guard try await store.updateTenant(tenant) else {
+        let entry = audit(tenantID, .secretRotated, actor: actor, details: ["secretVersion": String(tenant.secretVersion)])
+        guard try await store.updateTenant(tenant, audit: entry) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }
         return Credentials(tenant: tenant, secretKey: secret)
     }
 
-    /// Replaces a tenant's settings.
-    package func updateSettings(tenantID: String, _ change: (inout TenantSettings) throws -> Void) async throws -> Tenant {
+    /// Replaces a tenant's settings. A change is audited with the names of the settings it changed (never their
+    /// values, which include sealed push credentials): as ``AuditKind/pushProviderChanged`` when only the push
+    /// provider settings changed, else ``AuditKind/settingsChanged``; a change that changes nothing is not recorded.
+    package func updateSettings(
+        tenantID: String, actor: String = "cli", _ change: (inout TenantSettings) throws -> Void
+    ) async throws -> Tenant {
         guard var tenant = try await store.tenant(id: tenantID) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }
+        let before = tenant.settings
         try change(&tenant.settings)
-        guard try await store.updateTenant(tenant) else {
+        let changed = Self.changedSettings(before, tenant.settings)
+        var entry: AuditAppend?
+        if !changed.isEmpty {
+            var details = ["changed": changed.joined(separator: ",")]
+            if changed == ["push"] { details["provider"] = tenant.settings.push?.provider.rawValue ?? "none" }
+            entry = audit(tenantID, changed == ["push"] ? .pushProviderChanged : .settingsChanged, actor: actor, details: details)
+        }
+        guard try await store.updateTenant(tenant, audit: entry) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }
         return tenant
+    }
+
+    /// The names of the top-level settings that differ between `old` and `new`, sorted.
+    static func changedSettings(_ old: TenantSettings, _ new: TenantSettings) -> [String] {
+        func fields(_ settings: TenantSettings) -> [String: Data] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            guard let data = try? encoder.encode(settings),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return [:] }
+            return object.compactMapValues {
+                try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .fragmentsAllowed])
+            }
+        }
+        let (a, b) = (fields(old), fields(new))
+        return Set(a.keys).union(b.keys).filter { a[$0] != b[$0] }.sorted()
     }
 
     /// Every tenant.

@@ -41,7 +41,7 @@ package struct TokenIssuer: Sendable {
         let claims = TokenClaims(
             iss: "assent", tid: tenant.id, sub: action.userID, act: action.actionCode, idk: action.idempotencyKey,
             scope: scope, typ: kind, iat: now, exp: now + lifetime, jti: Base64.encodeURL(SecureRandom.bytes(12)))
-        let payload = Array(try JSONEncoder().encode(claims))
+        let payload = claims.payload
         return try JWT.sign(
             payload: payload, using: .hs256(try key(tenantID: tenant.id, version: tenant.keyVersion)),
             keyID: "\(tenant.id).\(tenant.keyVersion)")
@@ -67,7 +67,7 @@ package struct TokenIssuer: Sendable {
         } catch {
             throw AssentError(.invalidToken, "The token is not valid.")
         }
-        guard let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(payload)),
+        guard let claims = TokenClaims(payload: payload),
               claims.iss == "assent", claims.tid == tenant.id
         else {
             throw AssentError(.invalidToken, "The token is not valid.")

@@ -9,23 +9,28 @@ import Synchronization
 final class PostgresChangeListener: Sendable {
     private let url: String
     private let channel: String
+    private let roundTrips: PostgresRoundTrips
     private let handler: @Sendable (String) -> Void
     private let listening: @Sendable () -> Void
     private let stopped = Atomic<Bool>(false)
 
     init(
-        url: String, channel: String, listening: @escaping @Sendable () -> Void = {},
+        url: String, channel: String, roundTrips: PostgresRoundTrips, listening: @escaping @Sendable () -> Void = {},
         handler: @escaping @Sendable (String) -> Void
     ) {
         self.url = url
+        self.roundTrips = roundTrips
         self.channel = channel
         self.listening = listening
         self.handler = handler
     }
 
     /// Listens for challenge changes made by other instances than `instanceID`.
-    convenience init(url: String, instanceID: String, handler: @escaping @Sendable (ChallengeChange) -> Void) {
-        self.init(url: url, channel: PostgresStore.challengeChannel) { payload in
+    convenience init(
+        url: String, instanceID: String, roundTrips: PostgresRoundTrips,
+        handler: @escaping @Sendable (ChallengeChange) -> Void
+    ) {
+        self.init(url: url, channel: PostgresStore.challengeChannel, roundTrips: roundTrips) { payload in
             guard let (instance, change) = ChallengeChange.parse(payload), instance != instanceID else { return }
             handler(change)
         }
@@ -43,7 +48,7 @@ final class PostgresChangeListener: Sendable {
     private func run() {
         while !stopped.load(ordering: .relaxed) {
             do {
-                let connection = try PostgresConnection(url: url)
+                let connection = try PostgresConnection(url: url, roundTrips: roundTrips)
                 try connection.execute("LISTEN \(channel)")
                 listening()
                 while !stopped.load(ordering: .relaxed) {

@@ -14,12 +14,22 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     }
 
     private let handle: OpaquePointer
+    /// Where this connection's round trips are counted.
+    let roundTrips: PostgresRoundTrips
     private var statements: [String: String] = [:]
     /// A `BEGIN` not sent yet: it travels with the transaction's first statement (see ``begin()``).
     private(set) var beginPending = false
+    /// Statements whose results nobody reads (an advisory lock), held back to travel in the pipeline of the next
+    /// statement or of the `COMMIT`.
+    private var deferred: [PipelineStep] = []
+    /// True once the transaction begun with ``begin()`` was committed together with its last statement
+    /// (``runAndCommit(_:_:then:)``): nothing is left for ``finish(commit:)`` to send.
+    private(set) var committed = false
 
     /// Connects to `url` (a `postgres://` URI or a libpq key=value string).
-    init(url: String) throws {
+    init(url: String, roundTrips: PostgresRoundTrips = PostgresRoundTrips()) throws {
+        self.roundTrips = roundTrips
+        roundTrips.add()  // the start-up exchange (more with password authentication; counted as one)
         guard let connection = PQconnectdb(url) else { throw StoreError(.openFailed, "libpq: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -49,39 +59,105 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     /// trip instead of two); a transaction that runs no statement sends nothing.
     func begin() {
         beginPending = true
+        deferred = []
+        committed = false
     }
 
-    /// Ends a transaction started with ``begin()``: `COMMIT` (or `ROLLBACK`), unless nothing was sent.
+    /// Ends a transaction started with ``begin()``: `COMMIT` (or `ROLLBACK`), unless nothing was sent (statements
+    /// held back then need not run: a transaction-scoped lock that guards nothing).
     func finish(commit: Bool) throws {
+        let held = deferred
+        deferred = []
+        if committed { return }
         if beginPending {
             beginPending = false
             return
         }
-        try execute(commit ? "COMMIT" : "ROLLBACK")
+        guard commit, !held.isEmpty else { return try execute(commit ? "COMMIT" : "ROLLBACK") }
+        let outcomes = try pipeline(held + [.plain("COMMIT")])
+        for outcome in outcomes { _ = try outcome.get() }
+    }
+
+    /// Runs the transaction's last statement and commits, in one round trip with whatever is pending (`BEGIN`,
+    /// held-back statements); then `then`, if given, runs on its own after the commit, in the same round trip (its
+    /// failure is ignored). Nothing may be sent on the transaction after it. A failed statement leaves the
+    /// transaction failed and uncommitted, for the caller to roll back.
+    func runAndCommit(
+        _ sql: String, _ values: [StoreValue], then: (sql: String, values: [StoreValue])? = nil
+    ) throws -> (rows: [PostgresRow], affected: Int) {
+        let (begin, prefix) = takePending()
+        let steps = prefix + [.prepared(sql, values), .plain("COMMIT")]
+            + (then.map { [PipelineStep.prepared($0.sql, $0.values)] } ?? [])
+        let outcomes = try pipeline(steps, begins: begin)
+        for outcome in outcomes.prefix(prefix.count) { _ = try outcome.get() }
+        let result = try outcomes[prefix.count].get()
+        _ = try outcomes[prefix.count + 1].get()
+        committed = true
+        return result
+    }
+
+    /// Runs `statements` in order in one round trip (with a pending `BEGIN` and held-back statements) and returns
+    /// each one's rows; the first failure is thrown.
+    func runAll(_ statements: [(sql: SQL, values: [StoreValue])]) throws -> [[PostgresRow]] {
+        let (begin, prefix) = takePending()
+        let outcomes = try pipeline(prefix + statements.map { .prepared($0.sql.postgres, $0.values) }, begins: begin)
+        for outcome in outcomes.prefix(prefix.count) { _ = try outcome.get() }
+        return try outcomes.dropFirst(prefix.count).map { try $0.get().rows }
+    }
+
+    /// What must go before the next statement — a pending `BEGIN`, then the held-back statements — taken off the
+    /// connection, and whether it begins the transaction.
+    private func takePending() -> (begins: Bool, steps: [PipelineStep]) {
+        let begin = beginPending
+        let steps = (begin ? [PipelineStep.plain("BEGIN")] : []) + deferred
+        beginPending = false
+        deferred = []
+        return (begin, steps)
+    }
+
+    /// Commits the transaction started with ``begin()`` and then, in the same round trip, runs `sql` on its own
+    /// (its own implicit transaction, after the commit). A failed commit runs nothing after it; `sql`'s own failure
+    /// is ignored.
+    func commit(then sql: String, _ values: [StoreValue]) throws {
+        if beginPending {
+            beginPending = false
+            deferred = []
+            _ = try? run(sql, values)
+            return
+        }
+        let held = deferred
+        deferred = []
+        let outcomes = try pipeline(held + [.plain("COMMIT"), .prepared(sql, values)])
+        for outcome in outcomes.prefix(held.count + 1) { _ = try outcome.get() }
     }
 
     /// Runs one or more statements without parameters (simple query protocol).
     func execute(_ sql: String) throws {
-        if beginPending {
-            beginPending = false
-            try execute("BEGIN")
+        if beginPending || !deferred.isEmpty {
+            let (begin, prefix) = takePending()
+            for outcome in try pipeline(prefix, begins: begin) { _ = try outcome.get() }
         }
+        roundTrips.add()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         _ = try check(result, sql: sql)
     }
 
-    /// Runs `sql` (prepared once per connection) with `values`; returns the rows and how many rows it touched.
+    /// Runs `sql` (prepared once per connection) with `values`; returns the rows and how many rows it touched. One
+    /// round trip: a statement not prepared yet on this connection is prepared in the same pipeline as its first
+    /// execution, and a pending `BEGIN` travels with it too.
     @discardableResult
     func run(_ sql: String, _ values: [StoreValue] = []) throws -> (rows: [PostgresRow], affected: Int) {
-        let name = try prepared(sql)
+        guard let name = statements[sql], !beginPending, deferred.isEmpty else {
+            let (begin, prefix) = takePending()
+            let outcomes = try pipeline(prefix + [.prepared(sql, values)], begins: begin)
+            for outcome in outcomes.dropLast() { _ = try outcome.get() }
+            return try outcomes[outcomes.count - 1].get()
+        }
         let texts = values.map { $0.textFormat.map { strdup($0) } ?? nil }
         defer { texts.forEach { free($0) } }
         let pointers: [UnsafePointer<CChar>?] = texts.map { $0.map { UnsafePointer($0) } }
-        if beginPending {
-            beginPending = false
-            return try pipelinedWithBegin(name, pointers, sql: sql)
-        }
+        roundTrips.add()
         let result = pointers.withUnsafeBufferPointer { buffer in
             PQexecPrepared(handle, name, Int32(values.count), buffer.baseAddress, nil, nil, 0)
         }
@@ -108,33 +184,69 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     }
 
     /// Takes the transaction-scoped advisory lock named by `key` (hashed), waiting while another transaction of any
-    /// instance holds it.
+    /// instance holds it. It is sent with the transaction's next statement (no round trip of its own), which runs
+    /// after it, once the lock is held.
     func lock(_ key: String) throws {
-        try update(Self.advisoryLock, [.text(key)])
+        deferred.append(.prepared(Self.advisoryLock.postgres, [.text(key)]))
     }
 
     private static let advisoryLock: SQL = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
-    /// Sends `BEGIN` and the prepared statement in one pipeline, then reads both results up to the sync point.
-    /// When the connection turns out dead here nothing can have been committed, so the error is
-    /// ``PostgresConnectionLost`` and the pool may run the whole transaction again on a new connection.
-    private func pipelinedWithBegin(
-        _ name: String, _ pointers: [UnsafePointer<CChar>?], sql: String
-    ) throws -> (rows: [PostgresRow], affected: Int) {
+    /// One message of a pipeline: a statement without parameters (`BEGIN`, `COMMIT`), or a prepared statement.
+    enum PipelineStep {
+        case plain(String)
+        case prepared(String, [StoreValue])
+    }
+
+    /// Sends `steps` in one pipeline — with a `Prepare` before each statement not prepared yet on this connection — and
+    /// a sync point, then reads every result: one round trip, one outcome per step. Statements after a failed one are
+    /// not run (their outcome says so). Outside a transaction block the steps run as one implicit transaction, ended
+    /// by the sync point; a `COMMIT` among them ends the block it commits, and what follows runs in a new one.
+    /// When the connection turns out dead in a pipeline that `begins` a transaction, nothing can have been committed,
+    /// so the error is ``PostgresConnectionLost`` and the pool may run the whole transaction again on a new connection.
+    func pipeline(
+        _ steps: [PipelineStep], begins: Bool = false
+    ) throws -> [Result<(rows: [PostgresRow], affected: Int), any Error>] {
         func lost(_ what: String) -> any Error {
             let error = StoreError(.queryFailed, "\(what): \(errorMessage)")
-            return isHealthy ? error : PostgresConnectionLost(underlying: error)
+            return begins && !isHealthy ? PostgresConnectionLost(underlying: error) : error
         }
+        // What each result answers: step `index`, or the Prepare of step `index`'s statement.
+        var expected: [(index: Int, prepare: Bool)] = []
+        var preparing: [String: String] = [:]
+        var copies: [UnsafeMutablePointer<CChar>?] = []
+        defer { copies.forEach { free($0) } }
+        roundTrips.add()
         guard PQenterPipelineMode(handle) == 1 else { throw lost("cannot enter pipeline mode") }
         defer { PQexitPipelineMode(handle) }
-        let sent = PQsendQueryParams(handle, "BEGIN", 0, nil, nil, nil, nil, 0) == 1
-            && pointers.withUnsafeBufferPointer { buffer in
-                PQsendQueryPrepared(handle, name, Int32(pointers.count), buffer.baseAddress, nil, nil, 0) == 1
+        for (index, step) in steps.enumerated() {
+            let sent: Bool
+            switch step {
+            case .plain(let sql):
+                sent = PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 0) == 1
+            case .prepared(let sql, let values):
+                var name = statements[sql] ?? preparing[sql]
+                if name == nil {
+                    let fresh = "assent_\(statements.count + preparing.count + 1)"
+                    guard PQsendPrepare(handle, fresh, sql, 0, nil) == 1 else { throw lost("cannot send") }
+                    preparing[sql] = fresh
+                    expected.append((index, true))
+                    name = fresh
+                }
+                let texts = values.map { $0.textFormat.map { strdup($0) } ?? nil }
+                copies += texts
+                let pointers: [UnsafePointer<CChar>?] = texts.map { $0.map { UnsafePointer($0) } }
+                sent = pointers.withUnsafeBufferPointer { buffer in
+                    PQsendQueryPrepared(handle, name!, Int32(pointers.count), buffer.baseAddress, nil, nil, 0) == 1
+                }
             }
-            && PQpipelineSync(handle) == 1
-        guard sent else { throw lost("cannot send") }
-        // Results arrive in order: BEGIN's, a null, the statement's, a null, then the sync point.
-        var outcomes: [Result<(rows: [PostgresRow], affected: Int), any Error>] = []
+            guard sent else { throw lost("cannot send") }
+            expected.append((index, false))
+        }
+        guard PQpipelineSync(handle) == 1 else { throw lost("cannot send") }
+        var outcomes: [Result<(rows: [PostgresRow], affected: Int), any Error>?] = Array(repeating: nil, count: steps.count)
+        var position = 0
+        // Results arrive in order, each followed by a null; then the sync point.
         while true {
             guard let result = PQgetResult(handle) else {
                 if !isHealthy { throw lost("connection lost") }
@@ -143,28 +255,40 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             if status == PGRES_PIPELINE_SYNC { break }
+            guard position < expected.count else { continue }
+            let (index, prepare) = expected[position]
+            position += 1
+            let sql: String
+            switch steps[index] {
+            case .plain(let text): sql = text
+            case .prepared(let text, _): sql = text
+            }
             if status == PGRES_PIPELINE_ABORTED {
-                outcomes.append(.failure(StoreError(.queryFailed, "not run: the transaction failed to begin")))
+                if outcomes[index] == nil {
+                    outcomes[index] = .failure(StoreError(.queryFailed, "not run: an earlier step of its pipeline failed"))
+                }
                 continue
             }
-            outcomes.append(Result {
+            if prepare {
+                do {
+                    _ = try check(result, sql: sql)
+                    // A prepared statement outlives its transaction, even one rolled back.
+                    statements[sql] = preparing[sql]
+                } catch {
+                    outcomes[index] = .failure(error)
+                }
+                continue
+            }
+            if outcomes[index] != nil { continue }  // its Prepare failed
+            outcomes[index] = Result {
                 let rows = try check(result, sql: sql)
                 return (rows, Int(String(cString: PQcmdTuples(result))) ?? 0)
-            })
+            }
         }
-        guard outcomes.count == 2 else { throw StoreError(.queryFailed, "pipeline returned \(outcomes.count) results") }
-        _ = try outcomes[0].get()
-        return try outcomes[1].get()
-    }
-
-    private func prepared(_ sql: String) throws -> String {
-        if let name = statements[sql] { return name }
-        let name = "assent_\(statements.count + 1)"
-        let result = PQprepare(handle, name, sql, 0, nil)
-        defer { PQclear(result) }
-        _ = try check(result, sql: sql)
-        statements[sql] = name
-        return name
+        guard position == expected.count else {
+            throw StoreError(.queryFailed, "the pipeline returned \(position) results, not \(expected.count)")
+        }
+        return outcomes.map { $0 ?? .failure(StoreError(.queryFailed, "no result")) }
     }
 
     /// Turns a result into rows, or its error into a ``StoreError`` by SQLSTATE class.

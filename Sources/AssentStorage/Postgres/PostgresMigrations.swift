@@ -19,7 +19,21 @@ enum PostgresMigrations {
         (8, Schema.challengeAnonymous.postgres),
         (9, Schema.boundSignatures.postgres),
         (10, Schema.metricWatermarks.postgres),
+        (12, Schema.auditEntries.postgres),
+        (13, raiseFunction),
     ]
+
+    /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that
+    /// SQLSTATE, so a single statement can refuse its own outcome (and roll back with everything pipelined after it)
+    /// instead of the client checking a result and sending a `ROLLBACK` in another round trip. Typed `bigint` so it
+    /// can stand in a `CASE` beside counts.
+    static let raiseFunction = """
+        CREATE OR REPLACE FUNCTION assent_raise(code text, message text) RETURNS bigint LANGUAGE plpgsql AS $$
+        BEGIN
+          RAISE EXCEPTION USING ERRCODE = code, MESSAGE = message;
+        END
+        $$
+        """
 
     /// Applies every step the database has not had, each in its own transaction, holding the advisory lock
     /// throughout. Refuses a database with a step this build does not know (it comes from a newer `assentd`).

@@ -25,6 +25,8 @@ final class PostgresPool: Sendable {
     let url: String
     /// The most connections open at once.
     let size: Int
+    /// Counts every round trip of the pool's connections.
+    let roundTrips = PostgresRoundTrips()
     private let state = AssentLock(State())
 
     init(url: String, size: Int) {
@@ -41,6 +43,7 @@ final class PostgresPool: Sendable {
         let slot = try await acquire()
         defer { release(slot) }
         let url = self.url
+        let roundTrips = self.roundTrips
         return try await withCheckedThrowingContinuation { continuation in
             slot.queue.async {
                 continuation.resume(with: Result {
@@ -49,7 +52,7 @@ final class PostgresPool: Sendable {
                         attempt += 1
                         if slot.connection?.isHealthy != true {
                             slot.connection = nil
-                            slot.connection = try PostgresConnection(url: url)
+                            slot.connection = try PostgresConnection(url: url, roundTrips: roundTrips)
                         }
                         let connection = slot.connection!
                         do {
@@ -70,10 +73,11 @@ final class PostgresPool: Sendable {
     /// Runs `body` inside `BEGIN` … `COMMIT` (READ COMMITTED: each operation takes the row locks or makes the
     /// conditional updates it needs). A serialization failure or deadlock (``StoreError/Code/busy``), or a
     /// ``StoreRetry`` thrown by `body`, rolls back and runs it again, a few times.
-    /// `afterCommit` then runs on the same connection outside the transaction; its errors are ignored.
+    /// The statement `afterCommit` names for the value (if any) then runs right after the commit, outside the
+    /// transaction, in the commit's round trip; its errors are ignored.
     func transaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T,
-        afterCommit: (@Sendable (PostgresConnection, T) -> Void)? = nil
+        afterCommit: (@Sendable (T) -> (sql: SQL, values: [StoreValue])?)? = nil
     ) async throws -> T {
         try await withConnection { connection in
             var attempt = 0
@@ -84,10 +88,15 @@ final class PostgresPool: Sendable {
                 connection.begin()
                 do {
                     let value = try body(connection)
-                    try connection.finish(commit: true)
-                    afterCommit?(connection, value)
+                    if let then = afterCommit?(value) {
+                        try connection.commit(then: then.sql.postgres, then.values)
+                    } else {
+                        try connection.finish(commit: true)
+                    }
                     return value
                 } catch {
+                    // Committed with its last statement, then failed: it stands, and is not run again.
+                    if connection.committed { throw error }
                     if connection.isHealthy, connection.inTransaction || connection.beginPending {
                         try? connection.finish(commit: false)
                     }

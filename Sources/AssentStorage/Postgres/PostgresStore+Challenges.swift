@@ -2,12 +2,14 @@ package import AssentServerCore
 package import AssentWire
 
 extension PostgresStore {
-    /// One statement (one round trip) does it all: a conditional update of the challenge — two answers from any
-    /// instances serialise on its row lock, and the second re-checks the state against the committed row and changes
-    /// nothing — then, only if it moved, its action (only while that still waits for a challenge: one the backend
-    /// blocked, or that already failed, never becomes a success) and the authenticator's last verification; then the
-    /// announcement to the other instances, once committed. (SQLite, which has no data-changing statement inside
-    /// `WITH`, runs the parts one after the other: `SQLiteStore+Challenges.swift`.)
+    /// One statement does it all: a conditional update of the challenge — two answers from any instances serialise
+    /// on its row lock, and the second re-checks the state against the committed row and changes nothing — then,
+    /// only if it moved, its action (only while that still waits for a challenge: one the backend blocked, or that
+    /// already failed, never becomes a success; otherwise the statement fails with SQLSTATE 23000 through
+    /// `assent_raise`, undoing all of it) and the authenticator's last verification. It is sent with `BEGIN`,
+    /// `COMMIT` and the announcement to the other instances (``announceAnswer``, after the commit) in one pipeline:
+    /// one round trip. (SQLite, which has no data-changing statement inside `WITH`, runs the parts one after the
+    /// other: `SQLiteStore+Challenges.swift`.)
     static let answer: SQL = """
         WITH c AS (
           UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
@@ -25,7 +27,19 @@ extension PostgresStore {
           UPDATE authenticators SET last_verified_at = $2
           WHERE id = $3 AND tenant_id = $5 AND EXISTS (SELECT 1 FROM c)
           RETURNING 1)
-        SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u) FROM c
+        SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u),
+          CASE WHEN c.idempotency_key IS NOT NULL AND (SELECT COUNT(*) FROM a) <> 1
+               THEN assent_raise('23000', 'the action is no longer waiting for a challenge') ELSE 0 END
+        FROM c
+        """
+
+    /// Announces ($1, $2) the answer ``answer`` just committed, only if it did: the challenge ($3, $4) is in the
+    /// answered state ($5) by the authenticator ($6) at the answer's time ($7). Runs after the commit, in a
+    /// transaction of its own that writes nothing, so it flushes nothing (PostgreSQL serialises the commits of
+    /// transactions that notify, see ``PostgresStore/writeAndAnnounce(_:)``).
+    static let announceAnswer: SQL = """
+        SELECT pg_notify($1, $2) FROM challenges
+        WHERE id = $3 AND tenant_id = $4 AND state = $5 AND answered_by = $6 AND answered_at = $7
         """
 
     package func answerChallenge(
@@ -34,22 +48,51 @@ extension PostgresStore {
     ) async throws -> Challenge? {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
-        return try await writeAndAnnounce { db -> Challenge? in
-            try db.queryOne(
-                Self.answer,
-                [.text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID),
-                 .text(states),
-                 .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
-                 .text(verificationMethod.rawValue)]
-            ) { row in
-                let challenge = try StoreRecords.challenge(row)
-                // The count of updated actions follows the challenge's columns.
-                if challenge.idempotencyKey != nil, row.int64(StoreRecords.challengeColumnCount) != 1 {
-                    // The whole answer is undone (the transaction rolls back; nothing is announced).
-                    throw StoreError(.constraintViolation, "the action is no longer waiting for a challenge")
-                }
-                return challenge
+        let values: [StoreValue] = [
+            .text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID), .text(states),
+            .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
+            .text(verificationMethod.rawValue)]
+        let payload = ChallengeChange(tenantID: tenantID, challengeID: id, state: state).payload(from: instanceID)
+        let announcement: [StoreValue] = [
+            .text(Self.challengeChannel), .text(payload), .text(id), .text(tenantID), .text(state.rawValue),
+            .text(authenticatorID), .integer(now)]
+        return try await write { db -> Challenge? in
+            // A refused answer (the action no longer waits) fails the statement: nothing commits or is announced.
+            let result = try db.runAndCommit(
+                Self.answer.postgres, values, then: (Self.announceAnswer.postgres, announcement))
+            return try result.rows.first.map(StoreRecords.challenge)
+        }
+    }
+}
+
+extension PostgresStore {
+    package func challengeAndAction(
+        tenantID: String, id: String, idempotencyKey: String
+    ) async throws -> (challenge: Challenge?, action: Action?) {
+        try await read { db in
+            let rows = try db.runAll([
+                (ChallengeQueries.byID, [.text(id), .text(tenantID)]),
+                (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
+            ])
+            return (try rows[0].first.map(StoreRecords.challenge), try rows[1].first.map(StoreRecords.action))
+        }
+    }
+
+    package func pushStartReads(
+        tenantID: String, idempotencyKey: String, userID: String, now: Int64
+    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator]) {
+        try await read { db in
+            let rows = try db.runAll([
+                (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
+                (PushGuardQueries.guardAndExpiries, PushGuardQueries.values(tenantID: tenantID, userID: userID, now: now)),
+                (CredentialQueries.byUser, [.text(tenantID), .text(userID)]),
+            ])
+            var pushGuard: (PushGuard?, [Int64]) = (nil, [])
+            for row in rows[1] {
+                try PushGuardQueries.fold(row, into: &pushGuard, tenantID: tenantID, userID: userID, now: now)
             }
+            return (try rows[0].first.map(StoreRecords.action), pushGuard.0, pushGuard.1,
+                    try rows[2].map(StoreRecords.authenticator))
         }
     }
 }

@@ -76,9 +76,10 @@ extension PostgresStore {
         }
         return try await write { db in
             // Concurrent starts for one user take turns (see ``ChallengeQueries/insert(_:maxOpenForUser:in:)``), so
-            // the count inside the insert, made after the lock, cannot be passed.
+            // the count inside the insert, made after the lock, cannot be passed. BEGIN, the lock, the insert and
+            // COMMIT travel in one pipeline: one round trip.
             try ChallengeQueries.lockCap(tenantID: challenge.tenantID, userID: user, in: db)
-            return try db.queryOne(Self.insertPush, values) { $0.int64(0) } == 1
+            return try db.runAndCommit(Self.insertPush.postgres, values).rows.first?.int64(0) == 1
         }
     }
 

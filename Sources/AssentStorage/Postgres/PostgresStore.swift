@@ -35,7 +35,7 @@ package final class PostgresStore: SQLStore {
         self.metrics = metrics
         pool = PostgresPool(url: url, size: connections)
         instanceID = UUID().uuidString.lowercased()
-        let connection = try PostgresConnection(url: url)
+        let connection = try PostgresConnection(url: url, roundTrips: pool.roundTrips)
         try PostgresMigrations.apply(to: connection)
     }
 
@@ -45,6 +45,8 @@ package final class PostgresStore: SQLStore {
     }
 
     package var databaseKind: String { "postgresql" }
+
+    package var databaseRoundTrips: Int? { pool.roundTrips.total }
 
     package func missingSchemaSteps() async throws -> [Int] {
         let applied = Set(try await performRead { db in
@@ -85,24 +87,26 @@ package final class PostgresStore: SQLStore {
     /// Runs `body` in a transaction and, once it committed, announces the challenge it returns (if any) to the other
     /// instances. The `NOTIFY` runs after the commit on purpose: PostgreSQL serialises the commits of all
     /// transactions that notify (a global lock held through the WAL flush), which made every answer wait for every
-    /// other one; on its own a `NOTIFY` flushes nothing. A crash between the two loses only the announcement, and the
+    /// other one; on its own a `NOTIFY` flushes nothing. It travels in the commit's pipeline, in a transaction of its
+    /// own after the commit (one round trip for both). A crash between the two loses only the announcement, and the
     /// watchers' periodic re-check (``ChallengeEventBridge``) still sees the change.
     func performWriteAndAnnounce(
         _ body: @escaping @Sendable (PostgresConnection) throws -> Challenge?
     ) async throws -> Challenge? {
         let instanceID = self.instanceID
-        return try await pool.transaction(body) { db, challenge in
-            guard let challenge else { return }
+        return try await pool.transaction(body) { challenge in
+            guard let challenge else { return nil }
             let payload = ChallengeChange(tenantID: challenge.tenantID, challengeID: challenge.id, state: challenge.state)
                 .payload(from: instanceID)
-            _ = try? db.update(Self.notify, [.text(Self.challengeChannel), .text(payload)])
+            return (Self.notify, [.text(Self.challengeChannel), .text(payload)])
         }
     }
 }
 
 extension PostgresStore: ChallengeChangeFeed {
     package func watchChallengeChanges(_ handler: @escaping @Sendable (ChallengeChange) -> Void) {
-        let started = PostgresChangeListener(url: pool.url, instanceID: instanceID, handler: handler)
+        let started = PostgresChangeListener(
+            url: pool.url, instanceID: instanceID, roundTrips: pool.roundTrips, handler: handler)
         let previous = listener.withLock { current -> PostgresChangeListener? in
             defer { current = started }
             return current
@@ -123,7 +127,9 @@ extension PostgresStore: TenantChangeWatching {
     /// and whenever listening (re)starts, since notifications sent while it was down are lost.
     package func watchTenantChanges() {
         let cache = tenantCache
-        let started = PostgresChangeListener(url: pool.url, channel: Self.tenantChannel, listening: { cache.clear() }) { _ in
+        let started = PostgresChangeListener(
+            url: pool.url, channel: Self.tenantChannel, roundTrips: pool.roundTrips, listening: { cache.clear() }
+        ) { _ in
             cache.clear()
         }
         let previous = tenantListener.withLock { current -> PostgresChangeListener? in

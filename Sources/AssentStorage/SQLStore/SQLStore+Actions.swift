@@ -80,6 +80,16 @@ extension SQLStore {
         }
     }
 
+    package func validateAction(
+        tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
+    ) async throws -> (action: Action?, marked: Bool) {
+        guard let action = try await action(tenantID: tenantID, idempotencyKey: idempotencyKey) else { return (nil, false) }
+        guard mark, action.userID == userID, action.actionCode == actionCode,
+              action.state == .challengeSucceeded || action.state == .reviewSucceeded
+        else { return (action, false) }
+        return (action, try await markActionValidated(tenantID: tenantID, idempotencyKey: idempotencyKey, at: at))
+    }
+
     package func markActionValidated(tenantID: String, idempotencyKey: String, at: Int64) async throws -> Bool {
         try await writeOne { db in
             try db.update(ActionQueries.markValidated, [.integer(at), .text(tenantID), .text(idempotencyKey)]) == 1

@@ -71,6 +71,26 @@ extension SQLStore {
         try await read { try $0.queryOne(ChallengeQueries.byID, [.text(id), .text(tenantID)], StoreRecords.challenge) }
     }
 
+    package func challengeAndAction(
+        tenantID: String, id: String, idempotencyKey: String
+    ) async throws -> (challenge: Challenge?, action: Action?) {
+        try await read { db in
+            (try db.queryOne(ChallengeQueries.byID, [.text(id), .text(tenantID)], StoreRecords.challenge),
+             try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db))
+        }
+    }
+
+    package func pushStartReads(
+        tenantID: String, idempotencyKey: String, userID: String, now: Int64
+    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator]) {
+        try await read { db in
+            let action = try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db)
+            let (pushGuard, expiredAt) = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
+            let authenticators = try CredentialQueries.authenticators(tenantID: tenantID, userID: userID, in: db)
+            return (action, pushGuard, expiredAt, authenticators)
+        }
+    }
+
     package func pendingPushChallenge(
         tenantID: String, userID: String, authenticatorID: String, now: Int64
     ) async throws -> Challenge? {

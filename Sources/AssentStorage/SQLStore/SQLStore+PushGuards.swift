@@ -4,14 +4,6 @@ import AssentServerCore
 enum PushGuardQueries {
     static let columns = "recent_failures, consecutive_failures, throttle_level, throttled_until, locked_until, counted_through"
     static let byUser: SQL = "SELECT \(columns) FROM push_guards WHERE tenant_id = $1 AND user_id = $2"
-    /// When the user's push challenges expired unanswered in ($3, $4]. A challenge whose start failed (the tenant's
-    /// push webhook refused it, so it was ended at once) is not the user's doing and does not count.
-    static let expiries: SQL = """
-        SELECT c.expires_at FROM challenges c
-        WHERE c.tenant_id = $1 AND c.user_id = $2 AND c.kind = 'push' AND c.state = 'pending'
-          AND c.expires_at > $3 AND c.expires_at <= $4
-          AND NOT EXISTS (SELECT 1 FROM challenge_timeline t WHERE t.challenge_id = c.id AND t.event = 'webhook.failed')
-        """
     static let upsert: SQL = """
         INSERT INTO push_guards (tenant_id, user_id, \(columns), updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         ON CONFLICT (tenant_id, user_id) DO UPDATE SET recent_failures = excluded.recent_failures,
@@ -25,23 +17,54 @@ enum PushGuardQueries {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
         """
 
+    /// The stored guard (a row with 0 first) and when the user's push challenges expired unanswered since the guard
+    /// last counted them (rows with 1 first; since $3 when there is no guard) up to $4, both in one statement (one
+    /// round trip in PostgreSQL). A challenge whose start failed (the tenant's push webhook refused it, so it was
+    /// ended at once) is not the user's doing and does not count.
+    static let guardAndExpiries: SQL = """
+        SELECT 0, \(columns), NULL FROM push_guards WHERE tenant_id = $1 AND user_id = $2
+        UNION ALL
+        SELECT 1, NULL, NULL, NULL, NULL, NULL, NULL, c.expires_at FROM challenges c
+        WHERE c.tenant_id = $1 AND c.user_id = $2 AND c.kind = 'push' AND c.state = 'pending'
+          AND c.expires_at > COALESCE(
+            (SELECT counted_through FROM push_guards WHERE tenant_id = $1 AND user_id = $2), $3\(postgres: "::bigint"))
+          AND c.expires_at <= $4
+          AND NOT EXISTS (SELECT 1 FROM challenge_timeline t WHERE t.challenge_id = c.id AND t.event = 'webhook.failed')
+        """
+
     /// The stored guard and the expiries it has not counted, read on `db`.
     static func read(
         tenantID: String, userID: String, now: Int64, in db: some StoreConnection
     ) throws -> (PushGuard?, [Int64]) {
-        let stored = try db.queryOne(byUser, [.text(tenantID), .text(userID)]) { row in
-            var state = PushGuard(tenantID: tenantID, userID: userID, now: now)
-            state.recentFailures = try row.string(0).split(separator: ",").compactMap { Int64($0) }
-            state.consecutiveFailures = Int(row.int64(1))
-            state.throttleLevel = Int(row.int64(2))
-            state.throttledUntil = row.optionalInt64(3)
-            state.lockedUntil = row.optionalInt64(4)
-            state.expiriesCountedThrough = row.int64(5)
-            return state
+        var read: (PushGuard?, [Int64]) = (nil, [])
+        try db.query(guardAndExpiries, values(tenantID: tenantID, userID: userID, now: now)) { row in
+            try fold(row, into: &read, tenantID: tenantID, userID: userID, now: now)
         }
-        let since = stored?.expiriesCountedThrough ?? PushGuard(tenantID: tenantID, userID: userID, now: now).expiriesCountedThrough
-        let expired = try db.query(expiries, [.text(tenantID), .text(userID), .integer(since), .integer(now)]) { $0.int64(0) }
-        return (stored, expired)
+        return read
+    }
+
+    /// ``guardAndExpiries``' parameters.
+    static func values(tenantID: String, userID: String, now: Int64) -> [StoreValue] {
+        let since = PushGuard(tenantID: tenantID, userID: userID, now: now).expiriesCountedThrough
+        return [.text(tenantID), .text(userID), .integer(since), .integer(now)]
+    }
+
+    /// Adds one row of ``guardAndExpiries`` to `read`: the stored guard, or an expiry.
+    static func fold(
+        _ row: some StoreRow, into read: inout (PushGuard?, [Int64]), tenantID: String, userID: String, now: Int64
+    ) throws {
+        guard row.int64(0) == 0 else {
+            read.1.append(row.int64(7))
+            return
+        }
+        var state = PushGuard(tenantID: tenantID, userID: userID, now: now)
+        state.recentFailures = try row.string(1).split(separator: ",").compactMap { Int64($0) }
+        state.consecutiveFailures = Int(row.int64(2))
+        state.throttleLevel = Int(row.int64(3))
+        state.throttledUntil = row.optionalInt64(4)
+        state.lockedUntil = row.optionalInt64(5)
+        state.expiriesCountedThrough = row.int64(6)
+        read.0 = state
     }
 }
 

@@ -12,12 +12,19 @@ enum TenantQueries {
 }
 
 extension SQLStore {
-    package func insertTenant(_ tenant: Tenant) async throws {
+    package func insertTenant(_ tenant: Tenant, audit: AuditAppend?) async throws {
         let values: [StoreValue] = [
             .text(tenant.id), .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
             .text(try StoreRecords.encode(tenant.settings)), .integer(tenant.createdAt), .integer(Int64(tenant.secretVersion)),
         ]
-        try await writeOne { try $0.update(TenantQueries.insert, values) }
+        guard let audit else {
+            try await writeOne { try $0.update(TenantQueries.insert, values) }
+            return
+        }
+        try await write { db in
+            try db.update(TenantQueries.insert, values)
+            try AuditQueries.append(audit, on: db)
+        }
     }
 
     package func tenant(id: String) async throws -> Tenant? {
@@ -36,7 +43,7 @@ extension SQLStore {
         try await read { try $0.query(TenantQueries.all, [], StoreRecords.tenant) }
     }
 
-    package func updateTenant(_ tenant: Tenant) async throws -> Bool {
+    package func updateTenant(_ tenant: Tenant, audit: AuditAppend?) async throws -> Bool {
         let values: [StoreValue] = [
             .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
             .text(try StoreRecords.encode(tenant.settings)), .integer(Int64(tenant.secretVersion)), .text(tenant.id),
@@ -46,6 +53,7 @@ extension SQLStore {
         return try await write { db in
             guard try db.update(TenantQueries.update, values) == 1 else { return false }
             try Self.announceTenantChange(db, tenantID: id)
+            if let audit { try AuditQueries.append(audit, on: db) }
             return true
         }
     }

@@ -281,4 +281,22 @@ enum Schema {
             through \(integer) NOT NULL
         );
         """
+
+    /// Step 12: each tenant's append-only audit chain (``AuditChain``): one row per entry, numbered from 1 per tenant,
+    /// each with its HMAC over the previous entry's MAC and its own content. No foreign key to `tenants`: the record
+    /// is meant to outlive what it describes.
+    static let auditEntries: SQL = """
+        CREATE TABLE audit_entries (
+            tenant_id TEXT NOT NULL,
+            sequence \(integer) NOT NULL,
+            at \(integer) NOT NULL,
+            kind TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            details TEXT NOT NULL,
+            mac \(bytes) NOT NULL,
+            PRIMARY KEY (tenant_id, sequence)
+        )\(sqlite: " WITHOUT ROWID");
+        CREATE INDEX audit_entries_by_time ON audit_entries(tenant_id, at);
+        """
 }

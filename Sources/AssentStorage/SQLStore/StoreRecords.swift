@@ -149,6 +149,8 @@ enum StoreRecords {
 
     /// How many columns ``challengeColumns`` names.
     static let challengeColumnCount = challengeColumns.split(separator: ",").count
+    /// How many columns ``actionColumns`` names.
+    static let actionColumnCount = actionColumns.split(separator: ",").count
 
     static func challenge(_ row: some StoreRow) throws -> Challenge {
         guard let kind = Challenge.Kind(rawValue: try row.string(2)),
@@ -286,9 +288,12 @@ enum StoreRecords {
 
     // MARK: Custom data
 
-    /// Public custom data stored as JSON text; nil when the column is NULL.
+    /// Public custom data stored as JSON text; nil when the column is NULL. Read by `JSONReader` (this runs for most
+    /// rows a flow reads); text it refuses (nesting deeper than it reads, written before it existed) goes through
+    /// `JSONDecoder` as it always did.
     static func decodeCustom(_ json: String?) throws -> [String: JSONValue]? {
         guard let json else { return nil }
+        if case .object(let object)? = try? JSONReader.value(Array(json.utf8)) { return object }
         do {
             return try JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))
         } catch {
@@ -296,9 +301,11 @@ enum StoreRecords {
         }
     }
 
-    /// Custom data as JSON text, or NULL.
+    /// Custom data as JSON text (`JSONWriter`: keys sorted), or NULL.
     static func encodeCustom(_ custom: [String: JSONValue]?) -> StoreValue {
-        guard let custom, let data = try? JSONEncoder().encode(custom) else { return .null }
-        return .text(String(decoding: data, as: UTF8.self))
+        guard let custom else { return .null }
+        var writer = JSONWriter(capacity: 64)
+        writer.value(JSONValue.object(custom))
+        return .text(String(decoding: writer.bytes, as: UTF8.self))
     }
 }

@@ -14,6 +14,7 @@ enum SQLiteMigrations {
         (8, Schema.challengeAnonymous.sqlite),
         (9, Schema.boundSignatures.sqlite),
         (10, Schema.metricWatermarks.sqlite),
+        (12, Schema.auditEntries.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

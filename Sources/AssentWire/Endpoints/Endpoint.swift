@@ -34,6 +34,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case unblockActivation = "POST /v1/activations/{activationId}/unblock"
     case removeActivation = "DELETE /v1/activations/{activationId}"
     case verifySignature = "POST /v1/signatures/verify"
+    /// The tenant's audit log (Assent's own): `since`, `kind`, `limit` and `cursor` query parameters.
+    case getAuditLog = "GET /v1/audit"
 
     // MARK: Client API: devices (tenant Basic plus a device signature, or a Bearer track token to enrol)
 
@@ -81,6 +83,11 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Readiness: the store answers and its schema is current; `503 service_unavailable` otherwise.
     case healthReady = "GET /healthz/ready"
     case metrics = "GET /metrics"
+    /// A trivial answer through the same router, metrics, rate limiter and access log as every API route: the request
+    /// ceiling `assent-bench --scenario hello` measures. `404` unless `assentd --bench-routes`.
+    case benchHello = "GET /bench/hello"
+    /// The OpenAPI 3.1 document of the API (`openapi/assent.json`, embedded in the server).
+    case openAPIDocument = "GET /openapi.json"
 
     /// The prefix of every API path; the official SDKs' base URL ends with it.
     public static let version = "/v1"

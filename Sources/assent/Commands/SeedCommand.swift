@@ -71,6 +71,14 @@ enum SeedCommand {
             }
             if let writing { inserted = inserted + (try await writing.value) }
             progress.finish(users)
+            // One audit entry for the whole run, not one per seeded user or credential.
+            try await AuditLog(store: store, masterKey: masterKey, clock: .system).record(
+                tenantID: tenantID, .seeded, actor: "cli",
+                details: [
+                    "users": String(users), "seedFingerprint": fingerprint(seed), "qr": String(qrCode),
+                    "powerAuth": String(powerAuth), "newUsers": String(inserted.users),
+                    "newCredentials": String(inserted.authenticators), "newActivations": String(inserted.activations),
+                ])
             return SeedSummary(
                 tenantId: tenantID, users: users, seedFingerprint: fingerprint(seed), qr: qrCode, powerAuth: powerAuth,
                 inserted: inserted, seconds: Date().timeIntervalSince(started))

@@ -1,0 +1,51 @@
+/// The audit log of a server or CLI: appends events to tenants' chains, reads them back, verifies them and applies
+/// retention, with the key derived from the master key (``AuditKey``).
+///
+/// Tenant creation, secret rotation and settings changes are appended by ``TenantDirectory`` in the same transaction
+/// as the change. The other events are recorded here right after the change they describe commits (a crash between
+/// the two can lose that one entry, never alter another).
+package struct AuditLog: Sendable {
+    private let store: any AuditStore
+    private let key: AuditKey
+    private let clock: WallClock
+
+    /// An audit log over `store`, keyed from the 32-byte `masterKey`.
+    package init(store: any AuditStore, masterKey: [UInt8], clock: WallClock) {
+        self.store = store
+        key = AuditKey(masterKey: masterKey)
+        self.clock = clock
+    }
+
+    /// Appends an event to the tenant's chain, now.
+    @discardableResult
+    package func record(
+        tenantID: String, _ kind: AuditKind, actor: String, subject: String = "", details: [String: String] = [:]
+    ) async throws -> AuditEntry {
+        try await store.appendAudit(AuditAppend(
+            AuditEvent(tenantID: tenantID, at: clock.nowMilliseconds(), kind: kind, actor: actor, subject: subject,
+                       details: details),
+            key: key))
+    }
+
+    /// The entries `query` selects.
+    package func entries(_ query: AuditQuery) async throws -> [AuditEntry] {
+        try await store.auditEntries(query)
+    }
+
+    /// Checks the tenant's whole chain, and reports its head (the last sequence) so that a later check can tell
+    /// whether entries were cut from the end.
+    package func verify(tenantID: String) async throws -> (verification: AuditVerification, head: Int64?) {
+        let chain = try await store.auditChain(tenantID: tenantID)
+        return (AuditChain.verify(chain, tenantID: tenantID, key: key), chain.last?.sequence)
+    }
+
+    /// Drops the tenant's entries older than `days` days behind a checkpoint; how many were dropped.
+    package func prune(tenantID: String, olderThanDays days: Int, actor: String) async throws -> Int {
+        let now = clock.nowMilliseconds()
+        return try await store.pruneAudit(
+            tenantID: tenantID, before: now - Int64(days) * 86_400_000, now: now, actor: actor, key: key)
+    }
+
+    /// The tenants that have entries.
+    package func tenants() async throws -> [String] { try await store.auditTenants() }
+}

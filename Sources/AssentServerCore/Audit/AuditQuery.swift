@@ -1,0 +1,22 @@
+/// Which entries of one tenant's chain to read, oldest first.
+package struct AuditQuery: Sendable, Equatable {
+    /// The tenant.
+    package var tenantID: String
+    /// Only entries after this sequence (a cursor: the last sequence of the previous page); 0 for the start.
+    package var afterSequence: Int64 = 0
+    /// Only entries at or after this time (milliseconds since the epoch).
+    package var since: Int64 = 0
+    /// Only entries of this kind, when given.
+    package var kind: AuditKind?
+    /// At most this many entries.
+    package var limit: Int = 100
+
+    /// A query over `tenantID`'s chain.
+    package init(tenantID: String, afterSequence: Int64 = 0, since: Int64 = 0, kind: AuditKind? = nil, limit: Int = 100) {
+        self.tenantID = tenantID
+        self.afterSequence = afterSequence
+        self.since = since
+        self.kind = kind
+        self.limit = limit
+    }
+}

@@ -1,0 +1,112 @@
+@testable import AssentServerCore
+@testable import AssentStorage
+import AssentTestSupport
+import AssentWire
+import Foundation
+import Testing
+
+/// Every statement a push flow runs on PostgreSQL, planned (`EXPLAIN`, with real parameter values) against a
+/// database holding thousands of seeded users with their credentials, actions and challenges, after `ANALYZE`: none
+/// may read users, challenges, actions or authenticators with a sequential scan, which would grow with the tenant.
+@Suite(.serialized) struct PostgresQueryPlanTests {
+    static let users = 3_000
+    static let scanned = ["users", "challenges", "actions", "authenticators"]
+
+    /// A seeded, analysed database and a connection to it.
+    static func seeded() async throws -> PostgresConnection {
+        let url = try await PostgresTestServer.start().freshDatabase()
+        let store = try await offPool { try PostgresStore(url: url, connections: 2) }
+        try await store.insertTenant(StoreTests.tenant())
+        let seeder = SeedStoreTests.seeder()
+        for start in stride(from: 0, to: users, by: 1_000) {
+            _ = try await store.insertSeedBatch(try seeder.batch(start..<min(start + 1_000, users)))
+        }
+        await store.close()
+        return try await offPool {
+            let connection = try PostgresConnection(url: url)
+            try connection.execute("ANALYZE")
+            return connection
+        }
+    }
+
+    /// The plan's lines that scan one of ``scanned`` sequentially.
+    static func sequentialScans(_ sql: SQL, _ values: [StoreValue], on db: PostgresConnection) throws -> [String] {
+        let plan = try db.run("EXPLAIN " + sql.postgres, values).rows.map { try $0.string(0) }
+        #expect(!plan.isEmpty)
+        return plan.filter { line in scanned.contains { line.contains("Seq Scan on \($0) ") || line.hasSuffix("Seq Scan on \($0)") } }
+    }
+
+    @Test func `no statement of a push flow scans users, challenges, actions or authenticators`() async throws {
+        let db = try await Self.seeded()
+        let scans = try await offPool { () -> [String: [String]] in
+            let counts = try db.queryOne(
+                "SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM challenges), (SELECT count(*) FROM actions)",
+                []) { [$0.int64(0), $0.int64(1), $0.int64(2)] }
+            #expect(counts == [Int64(Self.users), Int64(4 * Self.users), Int64(5 * Self.users)])
+            // Real keys from the middle of the seeded rows.
+            let (authenticatorID, userID, publicKey) = try #require(try db.queryOne(
+                "SELECT id, user_id, encode(public_key, 'hex') FROM authenticators WHERE verification_method = 'PUSH' ORDER BY id OFFSET 1000 LIMIT 1",
+                []) { (try $0.string(0), try $0.string(1), try $0.string(2)) })
+            let key = try #require(try db.queryOne(
+                "SELECT idempotency_key FROM actions WHERE user_id = $1 LIMIT 1", [.text(userID)]) { try $0.string(0) })
+            let challengeID = try #require(try db.queryOne(
+                "SELECT id FROM challenges WHERE user_id = $1 LIMIT 1", [.text(userID)]) { try $0.string(0) })
+            let now = SeedStoreTests.now + 60_000
+            let t1 = StoreValue.text("t1")
+            var challenge = Challenge(id: "new-challenge", tenantID: "t1", kind: .push, createdAt: now, expiresAt: now + 60_000)
+            challenge.userID = userID
+            challenge.idempotencyKey = key
+            challenge.actionCode = "signIn"
+            let user = User(tenantID: "t1", userID: userID, now: now)
+            let action = Action(
+                tenantID: "t1", userID: userID, actionCode: "signIn", idempotencyKey: "new-key", state: .challengeRequired,
+                now: now)
+            let keyBytes = try #require(Self.bytes(hex: publicKey))
+            let statements: [(String, SQL, [StoreValue])] = [
+                ("action by key", ActionQueries.byKey, [t1, .text(key)]),
+                ("action validated", ActionQueries.markValidated, [.integer(now), t1, .text(key)]),
+                ("action state", ActionQueries.updateState, [.text("CHALLENGE_SUCCEEDED"), .null, .integer(now), t1, .text(key)]),
+                ("user, locked", UserQueries.byIDLocked, [t1, .text(userID)]),
+                ("user", UserQueries.byID, [t1, .text(userID)]),
+                ("authenticators of a user", CredentialQueries.byUser, [t1, .text(userID)]),
+                ("authenticator by key", CredentialQueries.byKey, [t1, .text("PUSH"), .blob(keyBytes)]),
+                ("authenticator stamp", CredentialQueries.stampLastVerified, [.integer(now), .text(authenticatorID), t1]),
+                ("track insert", PostgresStore.trackInsert, StoreRecords.userValues(user) + StoreRecords.actionValues(action)),
+                ("push guard and expiries", PushGuardQueries.guardAndExpiries, [t1, .text(userID), .integer(now - 86_400_000), .integer(now)]),
+                ("push start insert", PostgresStore.insertPush,
+                 StoreRecords.challengeValues(challenge) + [.integer(5), .text("[]"), .text("[]")]),
+                ("challenge by id", ChallengeQueries.byID, [.text(challengeID), t1]),
+                ("pending push challenge", ChallengeQueries.pendingPush, [t1, .text(userID), .integer(now), .text(authenticatorID)]),
+                ("answer", PostgresStore.answer,
+                 [.text("approved"), .integer(now), .text(authenticatorID), .text(challengeID), t1, .text("{pending}"),
+                  .text("CHALLENGE_SUCCEEDED"), .text("PUSH")]),
+                ("answer announcement", PostgresStore.announceAnswer,
+                 [.text("assent_challenges"), .text("{}"), .text(challengeID), t1, .text("approved"),
+                  .text(authenticatorID), .integer(now)]),
+                ("QR claim", ChallengeQueries.claim,
+                 [.text(authenticatorID), .text(userID), .null, .null, .text(challengeID), t1, .integer(now)]),
+            ]
+            var scans: [String: [String]] = [:]
+            for (name, sql, values) in statements {
+                let found = try Self.sequentialScans(sql, values, on: db)
+                if !found.isEmpty { scans[name] = found }
+            }
+            return scans
+        }
+        #expect(scans.isEmpty, "sequential scans: \(scans)")
+    }
+
+    @Test func `the plan check sees a sequential scan where no index serves the query`() async throws {
+        let db = try await Self.seeded()
+        let found = try await offPool {
+            try Self.sequentialScans("SELECT user_id FROM users WHERE username LIKE $1", [.text("%7")], on: db)
+        }
+        #expect(found.count == 1)
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let characters = Array(hex.utf8)
+        guard characters.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: characters.count, by: 2).compactMap { UInt8(String(decoding: characters[$0..<$0 + 2], as: UTF8.self), radix: 16) }
+    }
+}
