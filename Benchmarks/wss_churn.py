@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Opens and closes WebSockets over TLS in rounds, to reproduce a crash of assentd under wss churn (see
-BENCHMARKS.md, "Idle QR watchers under TLS"): each round opens COUNT watchers (ws_watchers.open_watcher: handshake and
+"""Opens and closes WebSockets over TLS in rounds: the check for a crash of assentd under wss churn, since fixed (see
+BENCHMARKS.md, "Idle QR watchers under TLS"). Each round opens COUNT watchers (ws_watchers.open_watcher: handshake and
 CREATE_CHALLENGE), then closes them, alternately with a close frame and by dropping the TCP connection.
 
 usage: wss_churn.py --url https://127.0.0.1:PORT --tenant ID --cafile CA.pem [--count 150] [--rounds 8]

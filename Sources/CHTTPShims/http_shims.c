@@ -206,12 +206,22 @@ static void request_completed(void *cls, struct MHD_Connection *connection,
   d->callbacks.request_completed(d->callbacks.context, connection, request_context, (int)toe);
 }
 
+// Held by assent_http_upgrade_close around MHD_upgrade_action(CLOSE); see there.
+static pthread_mutex_t upgrade_close_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void connection_changed(void *cls, struct MHD_Connection *connection,
                                void **socket_context, enum MHD_ConnectionNotificationCode toe) {
   struct assent_http_daemon *d = cls;
   (void)connection;
   // The certificate callback finds the daemon (and its credentials) here.
   if (toe == MHD_CONNECTION_NOTIFY_STARTED) *socket_context = d;
+  // MHD frees a closed connection right after this notification returns. An upgraded TLS
+  // connection may get here while another thread is still inside MHD_upgrade_action(CLOSE)
+  // on it: wait until that call has returned (assent_http_upgrade_close).
+  if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+    pthread_mutex_lock(&upgrade_close_lock);
+    pthread_mutex_unlock(&upgrade_close_lock);
+  }
   d->callbacks.connection_changed(d->callbacks.context,
                                   toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : 0);
 }
@@ -504,8 +514,19 @@ static void upgraded(void *cls, struct MHD_Connection *connection, void *request
   if (!tls) (void)MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
 }
 
+// libmicrohttpd 0.9.75's MHD_upgrade_action(CLOSE) sets the handle's `was_closed` flag and
+// only then calls MHD_resume_connection(connection), which writes to the connection. If MHD
+// has already finished forwarding (the client closed first: the connection is marked
+// `clean_ready` and `resuming`), the flag alone lets a worker thread's next pass move the
+// connection to cleanup and free it, so MHD_resume_connection would write into freed memory:
+// the heap corruption seen under wss churn. (Later releases set the flag under MHD's own lock.)
+// MHD announces MHD_CONNECTION_NOTIFY_CLOSED before freeing the connection, and does so without
+// its own locks held; connection_changed waits there on this lock, so the connection outlives
+// this call.
 void assent_http_upgrade_close(void *handle) {
+  pthread_mutex_lock(&upgrade_close_lock);
   (void)MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE);
+  pthread_mutex_unlock(&upgrade_close_lock);
 }
 
 int assent_http_respond_upgrade(struct MHD_Connection *connection, const char *header_block,
