@@ -7,6 +7,14 @@ package enum PrometheusText {
         "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
     }
 
+    /// A counter family: its header, then a sample per label set, sorted by the label values in order.
+    package static func counter(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Int)]) -> String {
+        var text = header(name, "counter", help)
+        let sorted = samples.sorted { $0.labels.map(\.1).lexicographicallyPrecedes($1.labels.map(\.1)) }
+        for sample in sorted { text += name + labels(sample.labels) + " \(sample.value)\n" }
+        return text
+    }
+
     /// `{a="x",b="y"}` for the pairs given, in order (empty for none).
     package static func labels(_ pairs: [(String, String)]) -> String {
         pairs.isEmpty ? "" : "{" + pairs.map { "\($0.0)=\(quoted($0.1))" }.joined(separator: ",") + "}"

@@ -142,37 +142,18 @@ package final class DomainMetrics: Sendable {
     package func prometheusText() -> String {
         let snapshot = storage.withLock { $0 }
         var text = ""
-        text += PrometheusText.header(
-            "assent_challenges_total", "counter", "Challenges started, and answered or expired, by kind and outcome.")
-        let challenges = snapshot.challenges.sorted {
-            ($0.key.kind.rawValue, $0.key.outcome.rawValue) < ($1.key.kind.rawValue, $1.key.outcome.rawValue)
-        }
-        for (key, value) in challenges {
-            text += "assent_challenges_total"
-                + PrometheusText.labels([("kind", key.kind.rawValue), ("outcome", key.outcome.rawValue)]) + " \(value)\n"
-        }
-
-        text += PrometheusText.header(
-            "assent_push_deliveries_total", "counter", "Push notification attempts to APNs and FCM, by provider and result.")
-        let deliveries = snapshot.pushDeliveries.sorted {
-            ($0.key.provider.rawValue, $0.key.result.rawValue) < ($1.key.provider.rawValue, $1.key.result.rawValue)
-        }
-        for (key, value) in deliveries {
-            text += "assent_push_deliveries_total"
-                + PrometheusText.labels([("provider", key.provider.rawValue), ("result", key.result.rawValue)]) + " \(value)\n"
-        }
-
-        text += PrometheusText.header(
-            "assent_powerauth_verifications_total", "counter", "PowerAuth signature verifications, by result.")
-        for (result, value) in snapshot.powerAuth.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            text += "assent_powerauth_verifications_total" + PrometheusText.labels([("result", result.rawValue)]) + " \(value)\n"
-        }
-
-        text += PrometheusText.header(
-            "assent_rate_limited_requests_total", "counter", "Requests refused by a rate limit, by the limit's class.")
-        for (rule, value) in snapshot.rateLimited.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            text += "assent_rate_limited_requests_total" + PrometheusText.labels([("class", rule.rawValue)]) + " \(value)\n"
-        }
+        text += PrometheusText.counter(
+            "assent_challenges_total", "Challenges started, and answered or expired, by kind and outcome.",
+            snapshot.challenges.map { ([("kind", $0.key.kind.rawValue), ("outcome", $0.key.outcome.rawValue)], $0.value) })
+        text += PrometheusText.counter(
+            "assent_push_deliveries_total", "Push notification attempts to APNs and FCM, by provider and result.",
+            snapshot.pushDeliveries.map { ([("provider", $0.key.provider.rawValue), ("result", $0.key.result.rawValue)], $0.value) })
+        text += PrometheusText.counter(
+            "assent_powerauth_verifications_total", "PowerAuth signature verifications, by result.",
+            snapshot.powerAuth.map { ([("result", $0.key.rawValue)], $0.value) })
+        text += PrometheusText.counter(
+            "assent_rate_limited_requests_total", "Requests refused by a rate limit, by the limit's class.",
+            snapshot.rateLimited.map { ([("class", $0.key.rawValue)], $0.value) })
 
         if let depth = snapshot.outboxDepth, let age = snapshot.outboxOldestAgeSeconds {
             text += PrometheusText.header(
