@@ -17,12 +17,12 @@ def write_run(folder, name, store, users, rows, instances=1):
               "date": "2026-12-02T00:00:00Z", "loadAverage": "0.1"},
              {"type": "machine", "cores": 2, "cpu": "test", "kernel": "test", "url": "http://127.0.0.1:1"}]
     for scenario, concurrency, rate, p50, p99 in rows:
-        lines.append({"type": "result", "scenario": scenario, "step": None, "unit": "flows",
+        lines.append({"type": "result", "scenario": scenario, "step": None, "unit": "request" if scenario == "hello" else "flow",
                       "concurrency": concurrency, "durationSeconds": 10, "requests": int(rate * 10),
                       "ok": int(rate * 10), "errors": 0, "requestsPerSecond": rate, "p50Ms": p50, "p90Ms": p99,
                       "p99Ms": p99, "maxMs": p99, "meanMs": p50})
         # A flow's per-step row, which the report leaves out of the charts and tables.
-        lines.append({"type": "result", "scenario": scenario, "step": "track", "unit": "requests",
+        lines.append({"type": "result", "scenario": scenario, "step": "track", "unit": "request",
                       "concurrency": concurrency, "durationSeconds": 10, "requests": 1, "ok": 1, "errors": 0,
                       "requestsPerSecond": 99999.0, "p50Ms": 0.1, "p90Ms": 0.1, "p99Ms": 0.1, "maxMs": 0.1,
                       "meanMs": 0.1})
@@ -69,6 +69,7 @@ def test_charts_show_each_store_and_latency_against_users(tmp_path):
     scale = svg_text(out / "scale-push-flow.svg")
     assert "32 connections" in scale and "SQLite p99" in scale and "PostgreSQL p50" in scale
     assert "SQLite against PostgreSQL" in svg_text(out / "stores.svg")
+    assert "flows per second" in throughput
     # The same data draws the same bytes: charts change only when their figures do.
     first = (out / "scale-push-flow.svg").read_bytes()
     assert report(results, out).returncode == 0
@@ -89,3 +90,18 @@ def test_unreadable_results_are_refused_with_a_reason(tmp_path, content, message
     assert finished.returncode == 1
     assert message in finished.stderr
     assert not out.exists()
+
+
+def test_unseeded_runs_stay_out_of_the_scale_chart_and_request_ceilings_out_of_the_store_chart(tmp_path):
+    results, out = tmp_path / "results", tmp_path / "out"
+    results.mkdir()
+    for store in ["sqlite", "postgres"]:
+        write_run(results, f"{store}-0.jsonl", store, 0, [("push-flow", 32, 600.0, 30.0, 90.0)])
+        write_run(results, f"{store}-1000.jsonl", store, 1000, [("push-flow", 32, 500.0, 31.0, 91.0)])
+        write_run(results, f"{store}-hello.jsonl", store, 0, [("hello", 32, 30000.0, 1.0, 3.0)])
+    # Only one seeded size: no latency-against-users chart, although an unseeded run exists beside it.
+    finished = report(results, out)
+    assert finished.returncode == 0, finished.stderr
+    assert not (out / "scale-push-flow.svg").exists()
+    stores = svg_text(out / "stores.svg")
+    assert "push-flow" in stores and "hello" not in stores
