@@ -59,7 +59,7 @@ struct AdminConsole: Sendable {
             return response
         }
         let csrf = sessions.csrfToken(sessionID: current.sessionID)
-        return Self.html(ConsoleHTML.page(title: "Overview", body: ConsoleHTML.header(tenant: current.tenant.name, csrf: csrf) + """
+        return Self.html(ConsoleHTML.page(title: "Overview", body: ConsoleHTML.header(tenant: current.tenant.name, csrf: csrf, current: .overview) + """
             <main>
             <h1>Overview</h1>
             <dl class="facts">

@@ -55,17 +55,25 @@ enum ConsoleHTML {
             """)
     }
 
-    /// The header of every signed-in page: the tenant and a sign-out form carrying the CSRF token.
-    static func header(tenant: String, csrf: String) -> String {
-        """
-        <header class="bar">
-        <span class="brand">Assent console</span>
-        <span class="tenant" id="tenant-name">\(escape(tenant))</span>
-        <form method="post" action="/admin/sign-out" class="inline">
-        <input type="hidden" name="csrf" value="\(escape(csrf))">
-        <button type="submit" id="sign-out">Sign out</button>
-        </form>
-        </header>
-        """
+    /// The header of every signed-in page: the tenant, the sections' navigation with `current` marked, and a
+    /// sign-out form carrying the CSRF token.
+    static func header(tenant: String, csrf: String, current: ConsoleSection) -> String {
+        let links = ConsoleSection.allCases.map { section in
+            let marked = section == current ? " aria-current=\"page\"" : ""
+            return "<a href=\"\(section.path)\" id=\"\(section.elementID)\"\(marked)>\(escape(section.title))</a>"
+        }.joined(separator: "\n")
+        return """
+            <header class="bar">
+            <span class="brand">Assent console</span>
+            <span class="tenant" id="tenant-name">\(escape(tenant))</span>
+            <form method="post" action="/admin/sign-out" class="inline">
+            <input type="hidden" name="csrf" value="\(escape(csrf))">
+            <button type="submit" id="sign-out">Sign out</button>
+            </form>
+            <nav aria-label="Console sections">
+            \(links)
+            </nav>
+            </header>
+            """
     }
 }

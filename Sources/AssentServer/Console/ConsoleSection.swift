@@ -1,0 +1,38 @@
+/// The console's sections, in the order its navigation lists them: every signed-in page belongs to one, which
+/// the header marks as current (`aria-current="page"`).
+enum ConsoleSection: CaseIterable, Sendable {
+    case overview, users, settings, push, audit
+
+    /// The section's page.
+    var path: String {
+        switch self {
+        case .overview: "/admin/"
+        case .users: "/admin/users"
+        case .settings: "/admin/settings"
+        case .push: "/admin/push"
+        case .audit: "/admin/audit"
+        }
+    }
+
+    /// The section's name in the navigation.
+    var title: String {
+        switch self {
+        case .overview: "Overview"
+        case .users: "Users"
+        case .settings: "Settings"
+        case .push: "Push providers"
+        case .audit: "Audit log"
+        }
+    }
+
+    /// The navigation link's element id (`nav-overview`, …), for tests.
+    var elementID: String {
+        switch self {
+        case .overview: "nav-overview"
+        case .users: "nav-users"
+        case .settings: "nav-settings"
+        case .push: "nav-push"
+        case .audit: "nav-audit"
+        }
+    }
+}
