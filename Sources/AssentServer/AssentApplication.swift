@@ -33,6 +33,8 @@ package final class AssentApplication: Sendable {
     private let publicURLBox: PublicURL
     private let webhooks: WebhookDispatcher
     private let sweeper: Sweeper
+    /// Adds this instance's overview counts to the store and folds the overview totals.
+    private let overviewFlusher: OverviewFlusher
     /// Writes rate-limit refusals to the tenants' audit logs, one summary a minute.
     private let trips: RateLimitTrips
     private let sampler: MetricsSampler
@@ -50,7 +52,8 @@ package final class AssentApplication: Sendable {
             tls = nil
         }
         let masterKey = try configuration.loadMasterKey { logger.warning($0, [:]) }
-        let domainMetrics = DomainMetrics()
+        let overviewTally = OverviewTally(clock: clock)
+        let domainMetrics = DomainMetrics(overview: overviewTally)
         let store = try configuration.databaseLocation.open(
             connections: configuration.resolvedDatabaseConnections, metrics: domainMetrics)
         self.store = store
@@ -164,16 +167,20 @@ package final class AssentApplication: Sendable {
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
                 limits: limits, logger: logger))
-        AdminConsole(
+        let console = AdminConsole(
             sessions: ConsoleSessions(
                 store: store, tenants: tenants, masterKey: masterKey, sink: AuditConsoleSignInSink(audit: audit, logger: logger),
                 clock: clock),
-            limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger
+            limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger)
+        console.register(in: &router)
+        ConsoleOverview(
+            console: console, reader: OverviewReader(store: store, tally: overviewTally, clock: clock), logger: logger
         ).register(in: &router)
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 
         sweeper = Sweeper(store: store, clock: clock, logger: logger)
+        overviewFlusher = OverviewFlusher(store: store, tally: overviewTally, logger: logger)
         sampler = MetricsSampler(
             store: store, metrics: domainMetrics, clock: clock, logger: logger,
             interval: .seconds(configuration.metricsSampleSeconds))
@@ -244,6 +251,7 @@ package final class AssentApplication: Sendable {
         pushWorker.start()
         sampler.start()
         sweeper.start()
+        overviewFlusher.start()
         trips.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         // Tenants stay cached until a change anywhere clears them: no tenant read per request, and a change another
@@ -280,6 +288,7 @@ package final class AssentApplication: Sendable {
         for client in pushClients { client.stop() }
         await sampler.stop()
         await sweeper.stop()
+        await overviewFlusher.stop()
         await trips.stop()
         await bridge.stop()
         await store.close()

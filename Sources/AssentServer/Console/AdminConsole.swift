@@ -58,18 +58,7 @@ struct AdminConsole: Sendable {
             }
             return response
         }
-        let csrf = sessions.csrfToken(sessionID: current.sessionID)
-        return Self.html(ConsoleHTML.page(title: "Overview", body: ConsoleHTML.header(tenant: current.tenant.name, csrf: csrf, current: .overview) + """
-            <main>
-            <h1>Overview</h1>
-            <dl class="facts">
-            <dt>Tenant</dt><dd id="tenant-id">\(ConsoleHTML.escape(current.tenant.id))</dd>
-            <dt>Signed in with</dt><dd id="principal">\(ConsoleHTML.escape(Self.describe(current.session.principal)))</dd>
-            <dt>Session ends</dt><dd>\(Self.iso8601(min(current.session.idleExpiresAt, current.session.expiresAt))) \
-            unless used (at the latest \(Self.iso8601(current.session.expiresAt)))</dd>
-            </dl>
-            </main>
-            """))
+        return Self.html(ConsoleOverview.page(current, csrf: sessions.csrfToken(sessionID: current.sessionID)))
     }
 
     private func signIn(_ request: HTTPRequest) async throws -> HTTPResponse {

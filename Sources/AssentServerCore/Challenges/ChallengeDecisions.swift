@@ -91,7 +91,7 @@ package struct ChallengeDecisions: Sendable {
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now)
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
-            metrics?.challenge(answered.kind, approved ? .approved : .denied)
+            metrics?.challenge(answered.kind, approved ? .approved : .denied, tenantID: answered.tenantID)
             return answered
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")

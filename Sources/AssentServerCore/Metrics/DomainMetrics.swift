@@ -79,9 +79,12 @@ package final class DomainMetrics: Sendable {
     }
 
     private let storage: AssentLock<Storage>
+    /// Per-tenant challenge counts for the admin console's overview, when kept (the server keeps them).
+    package let overview: OverviewTally?
 
-    /// Metrics with every fixed-label counter at 0.
-    package init() {
+    /// Metrics with every fixed-label counter at 0; `overview` also gets the per-tenant challenge counts.
+    package init(overview: OverviewTally? = nil) {
+        self.overview = overview
         var initial = Storage()
         for kind in [Challenge.Kind.push, .qrCode] {
             for outcome in ChallengeOutcome.allCases { initial.challenges[ChallengeKey(kind: kind, outcome: outcome)] = 0 }
@@ -95,6 +98,13 @@ package final class DomainMetrics: Sendable {
     package func challenge(_ kind: Challenge.Kind, _ outcome: ChallengeOutcome, count: Int = 1) {
         guard count > 0 else { return }
         storage.withLock { $0.challenges[ChallengeKey(kind: kind, outcome: outcome), default: 0] += count }
+    }
+
+    /// Counts `count` challenges of `kind` of `tenantID` reaching `outcome`: in the process-wide series, and in the
+    /// tenant's overview counts.
+    package func challenge(_ kind: Challenge.Kind, _ outcome: ChallengeOutcome, tenantID: String, count: Int = 1) {
+        challenge(kind, outcome, count: count)
+        overview?.record(tenantID: tenantID, kind: kind, outcome: outcome, count: count)
     }
 
     /// Counts one push delivery attempt to `provider` that ended in `result`.

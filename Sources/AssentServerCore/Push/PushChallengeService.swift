@@ -77,7 +77,7 @@ package struct PushChallengeService: Sendable {
         else {
             throw AssentError(.tooManyRequests, "Too many push challenges are waiting for this user; let them expire or be answered.")
         }
-        metrics?.challenge(.push, .started)
+        metrics?.challenge(.push, .started, tenantID: challenge.tenantID)
         if !plan.deliveries.isEmpty { wake() }
         guard let url = plan.webhookURL else { return (challenge, plan.results) }
         let (failure, status) = await webhook.send(challenge, tenant: tenant, url: url)

@@ -75,7 +75,7 @@ package struct QRChallengeService: Sendable {
         let deviceCode = Base64.encodeURL(SecureRandom.bytes(24))
         challenge.deviceCodeHash = SHA256.hash(Array(deviceCode.utf8))
         _ = try await store.insertChallenge(challenge, maxOpenForUser: nil)
-        metrics?.challenge(.qrCode, .started)
+        metrics?.challenge(.qrCode, .started, tenantID: challenge.tenantID)
         return (challenge, deviceCode)
     }
 

@@ -8,6 +8,7 @@ package protocol MetricsStore: Sendable {
     /// kind. Each expiry is counted once across every instance sharing the store: the count and the moving of the
     /// stored watermark are one transaction under a lock. The first call only sets the watermark (expiries from
     /// before any instance counted are not reported), and a `now` behind the watermark (a clock stepped back on
-    /// one instance) counts nothing.
+    /// one instance) counts nothing. The same transaction adds them to the tenants' per-minute overview counts
+    /// (``OverviewStore``), each under the minute it expired in.
     func countExpiredChallenges(through now: Int64) async throws -> [Challenge.Kind: Int]
 }

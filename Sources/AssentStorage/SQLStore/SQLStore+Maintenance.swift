@@ -19,6 +19,7 @@ extension SQLStore {
                     "DELETE FROM console_sessions WHERE idle_expires_at <= $1 OR expires_at <= $1", [.integer(now)])
                 + db.update(
                     "DELETE FROM webhook_outbox WHERE COALESCE(delivered_at, failed_at) < $1", [.integer(eventsBefore)])
+                + OverviewQueries.sweep(before: now - Self.retentionMilliseconds, in: db)
         }
     }
 }

@@ -13,11 +13,11 @@ enum MetricsQueries {
         ON CONFLICT (name) DO UPDATE SET through = excluded.through
         """
     /// Unanswered challenges whose expiry falls in ($1, $2] (``Challenge/isOpen(at:)``: open while `now <
-    /// expires_at`), by kind; the `challenges_expiry` index finds them.
+    /// expires_at`), by tenant, kind and the minute they expired in; the `challenges_expiry` index finds them.
     static let expiredBetween: SQL = """
-        SELECT kind, COUNT(*) FROM challenges
+        SELECT tenant_id, kind, expires_at - (expires_at % 60000), COUNT(*) FROM challenges
         WHERE expires_at > $1 AND expires_at <= $2 AND state IN ('pending', 'claimed')
-        GROUP BY kind
+        GROUP BY 1, 2, 3
         """
 }
 
@@ -39,14 +39,21 @@ extension SQLStore {
                 return [:]
             }
             guard now > since else { return [:] }
-            let rows = try db.query(MetricsQueries.expiredBetween, [.integer(since), .integer(now)]) {
-                (try $0.string(0), Int($0.int64(1)))
+            let rows = try db.query(MetricsQueries.expiredBetween, [.integer(since), .integer(now)]) { row in
+                (try row.string(0), try row.string(1), row.int64(2), Int(row.int64(3)))
             }
             try db.update(MetricsQueries.setWatermark, [name, .integer(now)])
             var counts: [Challenge.Kind: Int] = [:]
-            for (kind, count) in rows {
-                if let kind = Challenge.Kind(rawValue: kind) { counts[kind, default: 0] += count }
+            var minutes: [ChallengeMinute] = []
+            for (tenantID, kind, minute, count) in rows {
+                guard let kind = Challenge.Kind(rawValue: kind) else { continue }
+                counts[kind, default: 0] += count
+                minutes.append(ChallengeMinute(
+                    tenantID: tenantID, minute: minute, kind: kind,
+                    counts: ChallengeCounts(started: 0, approved: 0, denied: 0, expired: count)))
             }
+            // The overview's per-minute counts get them in this transaction: once, with the watermark.
+            try OverviewQueries.add(minutes, in: db)
             return counts
         }
     }

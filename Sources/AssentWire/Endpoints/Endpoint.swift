@@ -79,6 +79,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case consoleSignIn = "POST /admin/sign-in"
     /// Ends the session (a form post with its CSRF token).
     case consoleSignOut = "POST /admin/sign-out"
+    /// The signed-in tenant's overview as JSON: live totals and per-minute challenge counts over the last hour.
+    case consoleOverview = "GET /admin/api/overview"
 
     // MARK: Pages and operations
 
