@@ -210,7 +210,7 @@ import Testing
                         for index in 0..<perTask {
                             let outcome = DomainMetrics.ChallengeOutcome.allCases[(index + worker) % 3]
                             tallies[instance].record(tenantID: "t1", kind: index % 2 == 0 ? .push : .qrCode, outcome: outcome)
-                            if index % 25 == 0 { try? await Task.sleep(for: .milliseconds(2)) }
+                            if index % 20 == 0 { try? await Task.sleep(for: .milliseconds(10)) }
                         }
                     }
                 }
