@@ -67,7 +67,8 @@
       grid.appendChild(el("text", { x: LEFT - 6, y: gy + 4, "text-anchor": "end", "class": "tick" },
         Number.isInteger(value) ? String(value) : value.toFixed(1)));
     }
-    for (var i = 0; i < n; i += 15) {
+    var every = W < 500 ? 30 : 15;
+    for (var i = 0; i < n; i += every) {
       var index = i === 0 ? 0 : i - 1;
       grid.appendChild(el("text", { x: x(index), y: H - BOTTOM + 16, "text-anchor": index === 0 ? "start" : "middle", "class": "tick" },
         clock(data.firstMinute + index * data.minuteMilliseconds)));
@@ -85,6 +86,11 @@
       if (hidden[s]) return;
       var points = minutes.map(function (m, i) { return x(i).toFixed(1) + "," + y(m[s]).toFixed(1); }).join(" ");
       var group = el("g", { "class": "series series-" + s, id: "chart-" + s });
+      if (s === "started") {
+        // Started is drawn as a shaded area too, so it stays visible under the answers that equal it.
+        group.appendChild(el("polygon", { "class": "area",
+          points: x(0).toFixed(1) + "," + y(0).toFixed(1) + " " + points + " " + x(n - 1).toFixed(1) + "," + y(0).toFixed(1) }));
+      }
       group.appendChild(el("polyline", { points: points, "class": "line" }));
       var lastIndex = n - 1;
       group.appendChild(el("circle", { cx: x(lastIndex), cy: y(minutes[lastIndex][s]), r: 3.5, "class": "dot",

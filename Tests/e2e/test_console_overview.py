@@ -1,0 +1,125 @@
+"""The admin console's overview (/admin/) against a real assentd, in headless Chromium (Selenium).
+
+Signs in, enrols a device with the `assent` CLI, starts a push challenge through the server API, approves it with the
+CLI, and watches the overview's "approved" count and the chart's newest approved point change within 2 s without a
+reload; the totals show the enrolled user and authenticator. The overview data needs the console session. Screenshots
+at 360 px and desktop width go to $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Runs on each store;
+everything stays on 127.0.0.1.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+import requests
+from authsignal.client import AuthsignalClient
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import BIN, ROOT, Server, assent
+from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
+
+
+@pytest.fixture(scope="module")
+def console(store):
+    directory = tempfile.mkdtemp(prefix="assent-overview-")
+    server = Server(directory)
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Overview shop")
+    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
+    server.start("--web-root", os.path.join(ROOT, "web"))
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def device(home, *args):
+    out = subprocess.run([os.path.join(BIN, "assent"), "device", "push", *args, "--home", home, "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def text(browser, element_id):
+    return browser.find_element(By.ID, element_id).text
+
+
+def approved_point(browser):
+    """The value the chart's newest "approved" point stands for (None before the chart is drawn)."""
+    dots = browser.find_elements(By.CSS_SELECTOR, "#chart-approved circle.dot")
+    return dots[0].get_attribute("data-value") if dots else None
+
+
+def test_the_overview_data_needs_a_console_session(console):
+    response = requests.get(console.url + "/admin/api/overview", timeout=10)
+    assert response.status_code == 401
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.json()["errorCode"] == "unauthorized"
+
+
+def test_a_push_approved_with_the_cli_shows_on_the_overview_within_two_seconds(console, browser, shots):
+    browser.set_window_size(1280, 1000)
+    browser.get(console.url + "/admin/")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential"))
+    browser.find_element(By.ID, "credential").send_keys(console.secret)
+    browser.find_element(By.ID, "sign-in-button").click()
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "overview-chart"))
+    WebDriverWait(browser, WAIT).until(lambda d: text(d, "count-users") == "0" and approved_point(d) == "0")
+    assert text(browser, "hour-approved") == "0"
+    assert browser.find_element(By.ID, "nav-overview").get_attribute("aria-current") == "page"
+    # Marks this page load: a reload would lose it.
+    browser.execute_script("window.assentOverviewLoad = 'first';")
+
+    sdk = AuthsignalClient(console.secret, api_url=console.api)
+    user = f"overview-{uuid.uuid4().hex[:6]}"
+    with tempfile.TemporaryDirectory() as home:
+        token = sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        device(home, "enrol", "--url", console.url, "--tenant", console.tenant_id, "--token", token)
+        tracked = sdk.track(user, "signIn")
+        started = requests.post(f"{console.api}/client/challenge/push", json={"action": "signIn"},
+                                headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10)
+        assert started.status_code == 200, started.text
+        approve = ["approve"] + (["--code", started.json()["verificationCode"]]
+                                 if started.json().get("verificationCode") else [])
+        device(home, *approve)
+        approved_at = time.monotonic()
+        WebDriverWait(browser, 2, poll_frequency=0.05).until(
+            lambda d: text(d, "hour-approved") == "1" and approved_point(d) == "1")
+        seen_after = time.monotonic() - approved_at
+    assert seen_after <= 2.0
+    assert browser.execute_script("return window.assentOverviewLoad;") == "first"
+    assert text(browser, "hour-started") == "1"
+    WebDriverWait(browser, WAIT).until(lambda d: text(d, "count-users") == "1")
+    assert text(browser, "count-authenticators") == "1"
+    assert "PUSH 1" in text(browser, "count-authenticators-detail")
+    summary = text(browser, "chart-summary")
+    assert "1 started" in summary and "1 approved" in summary
+    browser.save_screenshot(os.path.join(shots, "console-overview-desktop.png"))
+
+    # The legend hides and shows a series from the keyboard.
+    legend = browser.find_element(By.ID, "legend-approved")
+    legend.send_keys(" ")
+    WebDriverWait(browser, WAIT).until(lambda d: approved_point(d) is None)
+    assert legend.get_attribute("aria-pressed") == "false"
+    legend.send_keys(" ")
+    WebDriverWait(browser, WAIT).until(lambda d: approved_point(d) == "1")
+
+    # The table (the chart's text alternative) has the approval in the current minute's row.
+    browser.find_element(By.CSS_SELECTOR, "#overview-table-details summary").click()
+    first_row = browser.find_elements(By.CSS_SELECTOR, "#overview-table tbody tr")[0]
+    assert [cell.text for cell in first_row.find_elements(By.TAG_NAME, "td")] == ["1", "1", "0", "0"]
+
+    browser.set_window_size(360, 1400)
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.ID, "overview-chart").size["width"] <= 360)
+    time.sleep(1.2)  # one refresh at this width
+    chart = browser.find_element(By.ID, "overview-chart")
+    assert chart.size["width"] <= 360
+    assert browser.execute_script("return document.documentElement.scrollWidth;") <= 360
+    browser.save_screenshot(os.path.join(shots, "console-overview-360.png"))
+    browser.set_window_size(800, 1100)
