@@ -2,6 +2,7 @@
 @testable import AssentStorage
 import AssentLog
 import AssentSync
+import AssentTestSupport
 import AssentWire
 import Testing
 
@@ -246,5 +247,30 @@ import Testing
             let seen = try await reader.overview(tenantID: "t1").lastHour
             #expect(seen == sum)
         }
+    }
+    @Test func `schema step 14 counts the totals of a database made before it, once`() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("before.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try SQLiteMigrations.apply(to: connection, steps: SQLiteMigrations.steps.filter { $0.version < 14 })
+            try connection.execute("""
+                INSERT INTO tenants (id, name, secret_hash, key_version, secret_version, settings, created_at)
+                  VALUES ('t1', 'T', x'01', 1, 1, '{}', 1);
+                INSERT INTO users (tenant_id, user_id, created_at, updated_at) VALUES ('t1', 'a', 1, 1), ('t1', 'b', 1, 1);
+                INSERT INTO authenticators (id, tenant_id, user_id, verification_method, created_at)
+                  VALUES ('d1', 't1', 'a', 'PUSH', 1), ('d2', 't1', 'b', 'PUSH', 1), ('d3', 't1', 'b', 'DEVICE', 1);
+                """)
+        }
+        let store = try SQLiteStore(path: path)
+        var totals = OverviewTotals(named: try await store.overviewTotals(tenantID: "t1"))
+        #expect(totals.users == 2)
+        #expect(totals.authenticators == ["PUSH": 2, "DEVICE": 1])
+        // From then on the triggers keep them.
+        #expect(try await store.deleteUser(tenantID: "t1", userID: "b", events: { _ in [] }))
+        totals = OverviewTotals(named: try await store.overviewTotals(tenantID: "t1"))
+        #expect(totals.users == 1)
+        #expect(totals.authenticators == ["PUSH": 1])
+        await store.close()
     }
 }
