@@ -85,7 +85,8 @@
     SERIES.forEach(function (s) {
       if (hidden[s]) return;
       var points = minutes.map(function (m, i) { return x(i).toFixed(1) + "," + y(m[s]).toFixed(1); }).join(" ");
-      var group = el("g", { "class": "series series-" + s, id: "chart-" + s });
+      var group = el("g", { "class": "series series-" + s, id: "chart-" + s,
+        "data-values": minutes.map(function (m) { return m[s]; }).join(",") });
       if (s === "started") {
         // Started is drawn as a shaded area too, so it stays visible under the answers that equal it.
         group.appendChild(el("polygon", { "class": "area",
