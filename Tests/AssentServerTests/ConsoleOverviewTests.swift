@@ -133,4 +133,37 @@ private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
         }
         await server.stop()
     }
+    @Test func `challenges started through another instance on one PostgreSQL show once that instance flushed, counted once`() async throws {
+        let a = try await LiveServer(postgresSharing: nil)
+        let b = try await LiveServer(postgresSharing: a)
+        let cookie = try await Self.signIn(a)
+        func started() async throws -> Int {
+            (try await Self.overview(a, cookie: cookie)["lastHour"] as? [String: Int])?["started"] ?? -1
+        }
+        func start(on server: LiveServer, _ count: Int) async throws {
+            for _ in 0..<count {
+                let reply = try await server.request(
+                    "POST", "/v1/client/challenge/qr-code", json: ["action": "signIn"], headers: server.tenantAuth)
+                #expect(reply.status == 200)
+            }
+        }
+        try await start(on: b, 3)
+        let since = ContinuousClock.now
+        var seen = try await started()
+        while seen < 3, ContinuousClock.now - since < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+            seen = try await started()
+        }
+        #expect(seen == 3)
+        // B flushes every 0.5 s; a loaded test machine gets some room beyond that.
+        #expect(ContinuousClock.now - since < .seconds(3))
+        try await start(on: a, 2)
+        #expect(try await started() == 5)  // A's own, at once
+        for _ in 0..<10 {
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await started() == 5)  // and never twice as A flushes them
+        }
+        await b.stop()
+        await a.stop()
+    }
 }
