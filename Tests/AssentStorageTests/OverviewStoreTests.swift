@@ -105,12 +105,14 @@ import Testing
         #expect(totals.authenticators == ["PUSH": 2, "DEVICE": 1])
         #expect(totals.activations == ["PENDING_COMMIT": 1])
 
-        // Folded, the totals read the same; a status change moves an activation between statuses.
-        #expect(try await store.foldOverviewTotals(limit: 2) == 2)
+        // Folded, the totals read the same (PostgreSQL appends change rows to fold; SQLite's triggers add to the
+        // totals rows at once, leaving nothing to fold); a status change moves an activation between statuses.
+        let folds = kind == .postgres
+        #expect(try await store.foldOverviewTotals(limit: 2) == (folds ? 2 : 0))
         #expect(OverviewTotals(named: try await store.overviewTotals(tenantID: "t1")) == totals)
         _ = try await store.updateActivation(id: "p1") { $0.status = .active }
         _ = try await store.updateActivation(id: "p1") { $0.failedAttempts = 1 }  // no status change, no count
-        #expect(try await store.foldOverviewTotals(limit: 1000) > 0)
+        #expect(try await store.foldOverviewTotals(limit: 1000) > 0 || !folds)
         #expect(try await store.foldOverviewTotals(limit: 1000) == 0)
         totals = OverviewTotals(named: try await store.overviewTotals(tenantID: "t1"))
         #expect(totals.activations == ["ACTIVE": 1])
@@ -122,7 +124,7 @@ import Testing
         #expect(totals.users == 1)
         #expect(totals.authenticatorCount == 0)
         #expect(totals.liveActivationCount == 0)
-        #expect(try await store.foldOverviewTotals(limit: 1000) > 0)
+        #expect(try await store.foldOverviewTotals(limit: 1000) > 0 || !folds)
         #expect(OverviewTotals(named: try await store.overviewTotals(tenantID: "t1")) == totals)
         #expect(try await store.overviewTotals(tenantID: "t2").isEmpty)
     }

@@ -6,10 +6,12 @@
 ///   ``MetricsStore/countExpiredChallenges(through:)`` in the transaction that counts them, once across instances,
 ///   under the minute they expired in. Kept two days (``retentionMilliseconds``), then swept in bounded batches.
 /// - **Totals** (`overview_totals`: tenant, name → value, names as ``OverviewTotals/init(named:)`` reads them): the
-///   database's own triggers append a change row (`overview_total_changes`) in the very transaction that inserts or
-///   deletes a user, authenticator or activation or changes an activation's status — cascades and bulk seeding
-///   included — so the totals are exact and no request updates a shared row; ``foldOverviewTotals(limit:)`` folds
-///   the change rows into the totals in the background, and a read adds the rows not folded yet.
+///   database's own triggers count in the very transaction that inserts or deletes a user, authenticator or
+///   activation or changes an activation's status — cascades and bulk seeding included — so the totals are exact.
+///   On PostgreSQL a trigger appends a change row (`overview_total_changes`), so no request updates a shared row;
+///   ``foldOverviewTotals(limit:)`` folds the change rows into the totals in the background, and a read adds the
+///   rows not folded yet. SQLite, whose single writer serialises every write anyway, adds to the totals row at once
+///   (its fold finds nothing).
 package protocol OverviewStore: Sendable {
     /// Adds `batch`'s counts to the stored per-minute counts and records the batch, unless the store has it already.
     /// True when it added, false when the batch was there (nothing changed).

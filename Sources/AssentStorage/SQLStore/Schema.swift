@@ -328,11 +328,13 @@ enum Schema {
     /// Step 14: the admin console overview's counters (``OverviewStore``). `overview_minutes` holds each tenant's
     /// challenge counts per minute and kind, added to by every instance's batches (recorded in `overview_flushes`, so
     /// a batch sent again adds nothing) and by the expiry count; both kept two days. `overview_totals` holds each
-    /// tenant's totals by name; triggers append a row to `overview_total_changes` in the transaction that inserts or
-    /// deletes a user, authenticator or activation (cascades too) or changes an activation's status — an append, not
-    /// an update of a shared row, so concurrent enrolments do not wait on each other — and a background fold adds them
-    /// up into `overview_totals`. The totals of a database made before this step are counted here, once: on
-    /// PostgreSQL after the triggers exist, whose creation holds off writes to their tables until this step commits.
+    /// tenant's totals by name, changed by triggers in the transaction that inserts or deletes a user, authenticator
+    /// or activation (cascades too) or changes an activation's status. On PostgreSQL a trigger appends a row to
+    /// `overview_total_changes` — an append, not an update of a shared row, so concurrent enrolments on several
+    /// instances do not wait on each other — and a background fold adds them up into `overview_totals`; SQLite's
+    /// single writer serialises every write anyway, so its triggers add to `overview_totals` directly. The totals of
+    /// a database made before this step are counted here, once: on PostgreSQL after the triggers exist, whose
+    /// creation holds off writes to their tables until this step commits.
     static let overviewTables: SQL = """
         CREATE TABLE overview_minutes (
             tenant_id TEXT NOT NULL,
@@ -365,33 +367,41 @@ enum Schema {
             delta \(integer) NOT NULL
         );
         """
-    /// Step 14's triggers in SQLite (which also fire for rows a foreign key's `ON DELETE CASCADE` deletes).
-    static let overviewTriggersSQLite = """
-        CREATE TRIGGER overview_user_added AFTER INSERT ON users BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta) VALUES (NEW.tenant_id, 'users', 1);
-        END;
-        CREATE TRIGGER overview_user_removed AFTER DELETE ON users BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta) VALUES (OLD.tenant_id, 'users', -1);
-        END;
-        CREATE TRIGGER overview_authenticator_added AFTER INSERT ON authenticators BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta)
-          VALUES (NEW.tenant_id, 'authenticators:' || NEW.verification_method, 1);
-        END;
-        CREATE TRIGGER overview_authenticator_removed AFTER DELETE ON authenticators BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta)
-          VALUES (OLD.tenant_id, 'authenticators:' || OLD.verification_method, -1);
-        END;
-        CREATE TRIGGER overview_activation_added AFTER INSERT ON activations BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta) VALUES (NEW.tenant_id, 'activations:' || NEW.status, 1);
-        END;
-        CREATE TRIGGER overview_activation_removed AFTER DELETE ON activations BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta) VALUES (OLD.tenant_id, 'activations:' || OLD.status, -1);
-        END;
-        CREATE TRIGGER overview_activation_status AFTER UPDATE OF status ON activations WHEN OLD.status IS NOT NEW.status BEGIN
-          INSERT INTO overview_total_changes (tenant_id, name, delta)
-          VALUES (OLD.tenant_id, 'activations:' || OLD.status, -1), (NEW.tenant_id, 'activations:' || NEW.status, 1);
-        END;
-        """
+    /// Step 14's triggers in SQLite (which also fire for rows a foreign key's `ON DELETE CASCADE` deletes). SQLite
+    /// has one writer at a time, so a trigger adds to the totals row itself: a shared row holds no one up that the
+    /// writer did not already, and an in-place update is cheaper than appending a change row (bulk seeding).
+    static let overviewTriggersSQLite: String = {
+        func add(_ tenant: String, _ name: String, _ delta: Int) -> String {
+            """
+              INSERT INTO overview_totals (tenant_id, name, value) VALUES (\(tenant), \(name), \(delta))
+              ON CONFLICT (tenant_id, name) DO UPDATE SET value = value + excluded.value;
+            """
+        }
+        return """
+            CREATE TRIGGER overview_user_added AFTER INSERT ON users BEGIN
+            \(add("NEW.tenant_id", "'users'", 1))
+            END;
+            CREATE TRIGGER overview_user_removed AFTER DELETE ON users BEGIN
+            \(add("OLD.tenant_id", "'users'", -1))
+            END;
+            CREATE TRIGGER overview_authenticator_added AFTER INSERT ON authenticators BEGIN
+            \(add("NEW.tenant_id", "'authenticators:' || NEW.verification_method", 1))
+            END;
+            CREATE TRIGGER overview_authenticator_removed AFTER DELETE ON authenticators BEGIN
+            \(add("OLD.tenant_id", "'authenticators:' || OLD.verification_method", -1))
+            END;
+            CREATE TRIGGER overview_activation_added AFTER INSERT ON activations BEGIN
+            \(add("NEW.tenant_id", "'activations:' || NEW.status", 1))
+            END;
+            CREATE TRIGGER overview_activation_removed AFTER DELETE ON activations BEGIN
+            \(add("OLD.tenant_id", "'activations:' || OLD.status", -1))
+            END;
+            CREATE TRIGGER overview_activation_status AFTER UPDATE OF status ON activations WHEN OLD.status IS NOT NEW.status BEGIN
+            \(add("OLD.tenant_id", "'activations:' || OLD.status", -1))
+            \(add("NEW.tenant_id", "'activations:' || NEW.status", 1))
+            END;
+            """
+    }()
     /// Step 14's triggers in PostgreSQL: one function per table, called for each row inserted, deleted (cascades too)
     /// or — activations — whose status changed.
     static let overviewTriggersPostgres = """

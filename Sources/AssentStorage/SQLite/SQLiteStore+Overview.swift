@@ -12,7 +12,8 @@ extension SQLiteStore {
     static let foldDelete: SQL = "DELETE FROM overview_total_changes WHERE id <= $1"
 
     /// Adds the oldest change rows up to a point into the totals and deletes them, as statements of the writer's
-    /// transaction. (PostgreSQL deletes and adds in one statement, which also keeps it exact while transactions
+    /// transaction. SQLite's own triggers write no change rows (they add to the totals at once), so this finds work
+    /// only in a database whose change rows some other writer left. (PostgreSQL deletes and adds in one statement, which also keeps it exact while transactions
     /// commit change rows out of id order; SQLite's single writer has no such overlap and no `DELETE` inside `WITH`.)
     package func foldOverviewTotals(limit: Int) async throws -> Int {
         try await write { db in
