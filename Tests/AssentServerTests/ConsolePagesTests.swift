@@ -124,6 +124,8 @@ import Testing
         ])
         #expect(response.status == 200)
         let page = Self.text(response)
+        #expect(page.contains("Nothing was saved; not valid: <a href=\"#webhookURL\">Webhook URL</a>, "
+            + "<a href=\"#challengeTimeoutSeconds\">Challenge timeout</a>, <a href=\"#pushThrottleSeconds\">Push throttle</a>."))
         #expect(page.contains("id=\"challengeTimeoutSeconds-error\""))
         #expect(page.contains("Challenge timeout must be a whole number from 10 to 600, got &#39;5&#39;"))
         #expect(page.contains("id=\"pushThrottleSeconds-error\""))

@@ -108,13 +108,14 @@ def test_a_setting_changed_in_the_browser_takes_effect_on_the_next_request(conso
 
 
 def test_a_bad_value_is_refused_beside_its_field_and_changes_nothing(console, browser, shots):
+    browser_sign_in(browser, console.url, console.secret)
+    # Loading the page moves the session's last use forward if due (at most once a minute), so the post below
+    # writes nothing to the session either.
+    browser.get(console.url + "/admin/settings")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "settings-form"))
     user = "u-" + uuid.uuid4().hex[:8]
     state = track_state(console, user)
     before = console.snapshot()  # after the track, which writes an action
-
-    browser_sign_in(browser, console.url, console.secret)
-    browser.get(console.url + "/admin/settings")
-    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "settings-form"))
     Select(browser.find_element(By.ID, "unenrolledState")).select_by_visible_text("REVIEW_REQUIRED")
     timeout = browser.find_element(By.ID, "challengeTimeoutSeconds")
     timeout.clear()
@@ -127,10 +128,18 @@ def test_a_bad_value_is_refused_beside_its_field_and_changes_nothing(console, br
     assert "from 10 to 600" in browser.find_element(By.ID, "challengeTimeoutSeconds-error").text
     assert "got 'soon'" in browser.find_element(By.ID, "pushThrottleSeconds-error").text
     assert browser.find_element(By.ID, "challengeTimeoutSeconds").get_attribute("aria-invalid") == "true"
-    assert "Nothing was saved" in browser.find_element(By.ID, "notice").text
+    notice = browser.find_element(By.ID, "notice")
+    assert notice.text == "Nothing was saved; not valid: Challenge timeout, Push throttle."
+    assert [a.get_attribute("hash") for a in notice.find_elements(By.TAG_NAME, "a")] == [
+        "#challengeTimeoutSeconds", "#pushThrottleSeconds"]
     # The refused values stay in the form to be corrected.
     assert browser.find_element(By.ID, "challengeTimeoutSeconds").get_attribute("value") == "5"
     both_widths(browser, shots, "console-settings-refused")
+    browser.set_window_size(360, 740)
+    notice.find_element(By.TAG_NAME, "a").click()  # the notice's link takes the page to the field
+    WebDriverWait(browser, WAIT).until(lambda d: d.execute_script("return window.scrollY") > 0)
+    browser.save_screenshot(os.path.join(shots, "console-settings-refused-field-360.png"))
+    browser.set_window_size(1280, 1400)
 
     assert console.snapshot() == before, "a refused change changed nothing"
     assert track_state(console, user) == state
@@ -216,13 +225,18 @@ def test_the_audit_page_lists_changes_and_filters_by_kind(console, browser, shot
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "audit-entries"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#audit-entries tbody tr")
     kinds = [row.find_element(By.CSS_SELECTOR, ".kind").text for row in rows]
-    assert kinds[0] == "console.sign_in", "newest first: the browser's own sign-in"
-    newest_change = next(row for row in rows if row.find_element(By.CSS_SELECTOR, ".kind").text == "tenant.settings_changed")
+    assert kinds[0] == "tenant.settings_changed", "newest first: the change just made"
+    assert "console.sign_in" in kinds[1:], "the sign-in before it"
+    newest_change = rows[0]
     assert newest_change.find_element(By.CSS_SELECTOR, ".actor").text == "secret-key"
     assert newest_change.find_element(By.CSS_SELECTOR, ".details").text == "changed=fraudLockSeconds"
     sequences = [int(row.find_element(By.CSS_SELECTOR, "td").text) for row in rows]
     assert sequences == sorted(sequences, reverse=True)
     both_widths(browser, shots, "console-audit")
+    browser.set_window_size(360, 740)
+    browser.execute_script("document.getElementById('audit-entries').scrollIntoView()")
+    browser.save_screenshot(os.path.join(shots, "console-audit-table-360.png"))
+    browser.set_window_size(1280, 1400)
 
     Select(browser.find_element(By.ID, "kind")).select_by_visible_text("tenant.settings_changed")
     browser.find_element(By.ID, "filter").click()
@@ -246,6 +260,8 @@ def test_the_audit_page_lists_changes_and_filters_by_kind(console, browser, shot
 
 
 def test_a_cross_site_post_to_the_settings_form_is_refused_and_changes_nothing(console, browser, shots):
+    browser_sign_in(browser, console.url, console.secret)
+    browser.get(console.url + "/admin/settings")  # the session's last use moves now if due, not during the posts
     session = sign_in(console.url, console.secret)
     csrf = csrf_of(console.url, session)
     before = console.snapshot()
@@ -263,7 +279,6 @@ def test_a_cross_site_post_to_the_settings_form_is_refused_and_changes_nothing(c
             assert response.json()["errorCode"] == "cross_site_request"
     assert console.snapshot() == before
 
-    browser_sign_in(browser, console.url, console.secret)
     page = (f'<!doctype html><form id="f" method="post" action="{console.url}/admin/settings">'
             '<input name="unenrolledState" value="ALLOW"><input name="csrf" value="guess"></form>'
             '<script>document.getElementById("f").submit()</script>')

@@ -131,10 +131,12 @@ struct ConsoleAuditPage: Sendable {
         let rows = entries.map { entry in
             let details = entry.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
             return """
-                <tr data-kind="\(e(entry.kind.rawValue))"><td>\(entry.sequence)</td>\
-                <td><time datetime="\(Timestamp.iso8601(milliseconds: entry.at))">\(Timestamp.iso8601(milliseconds: entry.at))</time></td>\
-                <td class="kind">\(e(entry.kind.rawValue))</td><td class="actor">\(e(entry.actor))</td>\
-                <td>\(e(entry.subject))</td><td class="details">\(e(details))</td></tr>
+                <tr data-kind="\(e(entry.kind.rawValue))"><td class="sequence" data-label="#">\(entry.sequence)</td>\
+                <td data-label="When"><time datetime="\(Timestamp.iso8601(milliseconds: entry.at))">\
+                \(Timestamp.iso8601(milliseconds: entry.at))</time></td>\
+                <td class="kind" data-label="Kind">\(e(entry.kind.rawValue))</td>\
+                <td class="actor" data-label="Principal">\(e(entry.actor))</td>\
+                <td data-label="Subject">\(e(entry.subject))</td><td class="details" data-label="Details">\(e(details))</td></tr>
                 """
         }.joined(separator: "\n")
         let table = entries.isEmpty

@@ -41,9 +41,12 @@ struct ConsoleSettingsPage: Sendable {
             }
         }
         guard outcome.errors.isEmpty else {
-            let notice = ConsoleFormHTML.notice(
-                "Nothing was saved: \(outcome.errors.count == 1 ? "one value is" : "\(outcome.errors.count) values are") "
-                    + "not valid.", isError: true)
+            // The notice names each refused field and links to it, so a keyboard (or a phone's narrow page) gets there.
+            let links = ConsoleSettingField.all.filter { outcome.errors[$0.name] != nil }.map {
+                "<a href=\"#\($0.name)\">\(ConsoleHTML.escape($0.label))</a>"
+            }
+            let notice = "<p class=\"notice\" id=\"notice\" role=\"alert\">Nothing was saved; not valid: "
+                + links.joined(separator: ", ") + ".</p>"
             return AdminConsole.html(render(current, values: form, errors: outcome.errors, notice: notice))
         }
         // Read again over the stored settings, so a change made since the page was read (the push provider, say)
