@@ -158,6 +158,16 @@ if [[ -n $seed_users ]]; then
     if [[ ,$scenarios, == *,qr-flow,* ]]; then seed_flags+=(--qr); fi
     "$bin/assent" admin seed --database "$database" --tenant "$tenant_id" --users "$seed_users" \
         ${seed_flags[@]+"${seed_flags[@]}"} >&2 || { say "assent admin seed failed"; exit 1; }
+    if [[ $store == postgres ]]; then
+        # The seed vacuums, analyses and checkpoints what it filled; wait (up to a minute) for any autovacuum worker
+        # still busy, so the measured rows do not share the machine with it.
+        for _ in $(seq 60); do
+            busy=$(psql "$database" -Atc "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'") || break
+            [[ $busy == 0 ]] && break
+            sleep 1
+        done
+        say "PostgreSQL quiet after the seed (autovacuum workers: ${busy:-unknown})"
+    fi
 fi
 
 urls=()

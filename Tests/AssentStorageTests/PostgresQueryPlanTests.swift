@@ -80,7 +80,7 @@ import Testing
                  StoreRecords.challengeValues(challenge) + [.integer(5), .text("[]"), .text("[]")]),
                 ("challenge by id", ChallengeQueries.byID, [.text(challengeID), t1]),
                 ("pending push challenge", ChallengeQueries.pendingPush, [t1, .text(userID), .integer(now), .text(authenticatorID)]),
-                ("pending push challenge by key", ChallengeQueries.pendingPushForKey, [t1, .blob(keyBytes), .integer(now)]),
+                ("pending push challenge by key", ChallengeQueries.pendingPushForKey, [t1, .blob(keyBytes), .integer(now), .text("PUSH")]),
                 ("answer", PostgresStore.answer,
                  [.text("approved"), .integer(now), .text(authenticatorID), .text(challengeID), t1, .text("{pending}"),
                   .text("CHALLENGE_SUCCEEDED"), .text("PUSH")]),

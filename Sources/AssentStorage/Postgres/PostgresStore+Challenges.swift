@@ -96,7 +96,8 @@ extension PostgresStore {
         try await read { db in
             let rows = try db.runAll([
                 (CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)]),
-                (ChallengeQueries.pendingPushForKey, [.text(tenantID), .blob(publicKey), .integer(now)]),
+                (ChallengeQueries.pendingPushForKey,
+                 [.text(tenantID), .blob(publicKey), .integer(now), .text(VerificationMethod.push.rawValue)]),
             ])
             guard let authenticator = try rows[0].first.map(StoreRecords.authenticator) else { return (nil, nil) }
             return (authenticator, try rows[1].first.map(StoreRecords.challenge))

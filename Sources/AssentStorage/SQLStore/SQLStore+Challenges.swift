@@ -31,16 +31,17 @@ enum ChallengeQueries {
           AND (target_authenticator_id IS NULL OR target_authenticator_id = $4)
         ORDER BY created_at DESC, id LIMIT 1
         """
-    /// ``pendingPush`` for the push credential whose public key is $2 (its user and id), found in the same statement:
-    /// a device's get-challenge needs no earlier read of its credential. Parameters: tenant ($1), key ($2), now ($3).
+    /// ``pendingPush`` for the credential of method $4 whose public key is $2 (its user and id), found in the same
+    /// statement: a device's get-challenge needs no earlier read of its credential. Parameters: tenant ($1), key ($2),
+    /// now ($3), method ($4).
     static let pendingPushForKey: SQL = """
         SELECT \(StoreRecords.challengeColumns) FROM challenges
         WHERE tenant_id = $1 AND kind = 'push' AND state = 'pending' AND expires_at > $3
           AND user_id = (SELECT user_id FROM authenticators
-                         WHERE tenant_id = $1 AND verification_method = 'push' AND public_key = $2)
+                         WHERE tenant_id = $1 AND verification_method = $4 AND public_key = $2)
           AND (target_authenticator_id IS NULL
                OR target_authenticator_id = (SELECT id FROM authenticators
-                                             WHERE tenant_id = $1 AND verification_method = 'push' AND public_key = $2))
+                                             WHERE tenant_id = $1 AND verification_method = $4 AND public_key = $2))
         ORDER BY created_at DESC, id LIMIT 1
         """
     /// Compare-and-set on the row: of any number of devices racing (through any instances), the first moves it to
