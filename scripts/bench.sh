@@ -255,6 +255,8 @@ status=0
 for round in $(seq "$repeat"); do
     (( repeat > 1 )) && say "round $round of $repeat"
     results=
+    # Appended to, not truncated: with BENCH_REPEAT, a `>` on /dev/stdout would cut a file the caller
+    # redirected this script's output to back to empty at every round.
     bench_out=/dev/stdout
     round_args=()
     if [[ -n ${BENCH_RESULTS:-} ]]; then
@@ -273,13 +275,14 @@ print(json.dumps({"type": "run", "store": store, "instances": int(instances), "s
 PY
         round_args+=(--json)
         bench_out=$workdir/results.jsonl
+        : >"$bench_out"
         say "results go to $results"
     fi
     ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id ${bench_nice[@]+"${bench_nice[@]}"} \
         "$bench_bin/assent-bench" --url "$url" \
         --scenario "$scenarios" --concurrency "$concurrency" \
         --duration "$duration" --warmup "$warmup" ${bench_args[@]+"${bench_args[@]}"} \
-        ${round_args[@]+"${round_args[@]}"} "$@" >"$bench_out" &
+        ${round_args[@]+"${round_args[@]}"} "$@" >>"$bench_out" &
     bench_pid=$!
     round_status=0
     wait "$bench_pid" || round_status=$?
