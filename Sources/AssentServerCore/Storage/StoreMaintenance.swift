@@ -6,7 +6,7 @@ package protocol StoreMaintenance: Sendable {
     /// challenges expired before `challengesBefore` (kept that long for their timelines), expired nonces, console sessions
     /// ended (idle or past their expiry) by `now`, and outbox
     /// events delivered or given up before `eventsBefore`, and the overview's per-minute counts and batch records
-    /// past their two days (``OverviewStore``; at most 10,000 rows of each a sweep). Returns how many rows went.
+    /// past their two days (``OverviewStore``). Returns how many rows went.
     func sweep(now: Int64, challengesBefore: Int64, eventsBefore: Int64) async throws -> Int
 
     /// Throws unless the database answers a trivial query and accepts a trivial write.

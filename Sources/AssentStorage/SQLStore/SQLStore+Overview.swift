@@ -29,15 +29,14 @@ enum OverviewQueries {
           SELECT name, delta FROM overview_total_changes WHERE tenant_id = $1
         ) AS counted GROUP BY name
         """
-    /// Rows swept per table per sweep, at most.
-    static let sweepBatch = 10_000
+    /// At most ``SweepBatch/size`` rows older than `$1` (a ``SweepBatch`` over a composite key).
     static let sweepMinutes: SQL = """
         DELETE FROM overview_minutes WHERE (tenant_id, minute, kind) IN (
-          SELECT tenant_id, minute, kind FROM overview_minutes WHERE minute < $1 LIMIT \(sweepBatch))
+          SELECT tenant_id, minute, kind FROM overview_minutes WHERE minute < $1 LIMIT \(SweepBatch.size))
         """
     static let sweepFlushes: SQL = """
         DELETE FROM overview_flushes WHERE (instance, sequence) IN (
-          SELECT instance, sequence FROM overview_flushes WHERE at < $1 LIMIT \(sweepBatch))
+          SELECT instance, sequence FROM overview_flushes WHERE at < $1 LIMIT \(SweepBatch.size))
         """
 
     /// Adds `rows` to the per-minute counts, in key order.
@@ -48,11 +47,6 @@ enum OverviewQueries {
                 .integer(Int64(row.counts.approved)), .integer(Int64(row.counts.denied)), .integer(Int64(row.counts.expired)),
             ])
         }
-    }
-
-    /// Deletes per-minute counts and batch records older than `before`, a bounded number of each.
-    static func sweep(before: Int64, in db: some StoreConnection) throws -> Int {
-        try db.update(sweepMinutes, [.integer(before)]) + db.update(sweepFlushes, [.integer(before)])
     }
 }
 

@@ -17,6 +17,7 @@ enum SQLiteMigrations {
         (11, Schema.console.sqlite),
         (12, Schema.auditEntries.sqlite),
         (14, Schema.overviewStep.sqlite),
+        (16, Schema.sweepIndexes.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in
