@@ -69,7 +69,7 @@ package final class AssentApplication: Sendable {
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock))
         let activations = ActivationService(
-            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics)
+            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(
@@ -164,12 +164,17 @@ package final class AssentApplication: Sendable {
             QRWebSocketHandler(
                 tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
                 limits: limits, logger: logger))
-        AdminConsole(
+        let console = AdminConsole(
             sessions: ConsoleSessions(
                 store: store, tenants: tenants, masterKey: masterKey, sink: AuditConsoleSignInSink(audit: audit, logger: logger),
                 clock: clock),
-            limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger
+            limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger)
+        console.register(in: &router)
+        ConsoleUsers(
+            console: console, directory: store, users: UserService(store: store, clock: clock, webhooks: webhookEvents),
+            activations: activations, trail: trail, clock: clock
         ).register(in: &router)
+        ConsoleChallengePage(console: console, challenges: store, deliveries: store, clock: clock).register(in: &router)
         WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
         routes = router.patterns
 

@@ -22,6 +22,7 @@ enum PostgresMigrations {
         (11, Schema.console.postgres),
         (12, Schema.auditEntries.postgres),
         (13, raiseFunction),
+        (15, Schema.userIDBytes),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

@@ -325,4 +325,11 @@ enum Schema {
         CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
         CREATE INDEX console_sessions_principal ON console_sessions(principal);
         """
+
+    /// Step 15, PostgreSQL only: the users of a tenant in byte order of their ids, for the console's prefix search
+    /// (``UserDirectoryQueries/search``). SQLite's primary key already has that order (`BINARY`); PostgreSQL's primary
+    /// key has the database's collation, in which ids sharing a prefix need not be neighbours.
+    static let userIDBytes = """
+        CREATE INDEX users_by_id_bytes ON users(tenant_id, user_id COLLATE "C");
+        """
 }

@@ -1,0 +1,56 @@
+// The admin console's user page: refreshes the "Recent challenges" table every second from
+// GET /admin/api/users/{userId} (the session cookie goes along; same origin). Rows are built with textContent, so
+// nothing the server sends is read as HTML. Without script the table is the one the page was served with.
+(function () {
+  "use strict";
+  var main = document.getElementById("user-page");
+  var body = document.getElementById("recent-rows");
+  var stamp = document.getElementById("refreshed");
+  if (!main || !body) { return; }
+  var api = main.getAttribute("data-api");
+
+  function cell(row, text) {
+    var td = document.createElement("td");
+    td.textContent = text || "—";
+    row.appendChild(td);
+    return td;
+  }
+
+  function render(challenges) {
+    var rows = document.createDocumentFragment();
+    challenges.forEach(function (c) {
+      var tr = document.createElement("tr");
+      var first = document.createElement("td");
+      var link = document.createElement("a");
+      link.href = c.url;
+      link.textContent = c.createdAt;
+      first.appendChild(link);
+      tr.appendChild(first);
+      cell(tr, c.kind);
+      cell(tr, c.actionCode);
+      cell(tr, c.state);
+      cell(tr, c.answeredAt);
+      rows.appendChild(tr);
+    });
+    while (body.firstChild) { body.removeChild(body.firstChild); }
+    body.appendChild(rows);
+  }
+
+  function refresh() {
+    fetch(api, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 401) { throw new Error("signed out"); }
+        return response.json();
+      })
+      .then(function (data) {
+        render(data.challenges || []);
+        if (stamp) { stamp.textContent = ""; }
+        setTimeout(refresh, 1000);
+      })
+      .catch(function (error) {
+        if (stamp) { stamp.textContent = error.message === "signed out" ? "Signed out; reload to sign in." : "Not refreshed: " + error.message; }
+        if (error.message !== "signed out") { setTimeout(refresh, 1000); }
+      });
+  }
+  setTimeout(refresh, 1000);
+})();
