@@ -9,8 +9,9 @@
   if (!main || !body) { return; }
   var api = main.getAttribute("data-api");
 
-  function cell(row, text) {
+  function cell(row, label, text) {
     var td = document.createElement("td");
+    td.setAttribute("data-label", label);
     td.textContent = text || "—";
     row.appendChild(td);
     return td;
@@ -21,15 +22,16 @@
     challenges.forEach(function (c) {
       var tr = document.createElement("tr");
       var first = document.createElement("td");
+      first.setAttribute("data-label", "Started");
       var link = document.createElement("a");
       link.href = c.url;
       link.textContent = c.createdAt;
       first.appendChild(link);
       tr.appendChild(first);
-      cell(tr, c.kind);
-      cell(tr, c.actionCode);
-      cell(tr, c.state);
-      cell(tr, c.answeredAt);
+      cell(tr, "Kind", c.kind);
+      cell(tr, "Action", c.actionCode);
+      cell(tr, "State", c.state);
+      cell(tr, "Answered", c.answeredAt);
       rows.appendChild(tr);
     });
     while (body.firstChild) { body.removeChild(body.firstChild); }

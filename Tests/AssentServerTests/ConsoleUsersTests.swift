@@ -62,7 +62,7 @@ import FoundationNetworking
         #expect(page.contains("action=\"\(base)/activations/act-1/block\""))
         #expect(page.contains("action=\"\(base)/activations/act-2/unblock\""))
         #expect(!page.contains("act-1/unblock") && !page.contains("act-2/block"))
-        #expect(page.contains("<td>expired</td>"), "an open challenge past its expiry")
+        #expect(page.contains("<td data-label=\"State\">expired</td>"), "an open challenge past its expiry")
         #expect(page.contains("<script src=\"/web/console-user.js\"></script>"))
     }
 
@@ -77,6 +77,17 @@ import FoundationNetworking
         #expect(page.contains("<input type=\"hidden\" name=\"confirm\" value=\"yes\">"))
         #expect(Self.occurrences("name=\"csrf\" value=\"csrf-token\"", in: page) == 2)
         #expect(page.contains("Remove &lt;x&gt;?") && page.contains("href=\"/admin/users/a%2Fb\" id=\"cancel\""))
+    }
+
+    @Test func `a full page of users links to the next page after its last id, with the prefix kept`() {
+        let found = ["a/1", "a&2"].map { User(tenantID: "t1", userID: $0, now: Self.now) }
+        let page = ConsoleUserHTML.users(
+            current: Self.current(), csrf: "c", prefix: "a ", after: nil, found: found, more: true, notice: nil)
+        #expect(page.contains("href=\"/admin/users?q=a%20&amp;after=a%262\">More users</a>"))
+        #expect(page.contains("href=\"/admin/users/a%2F1\">a/1</a>") && page.contains(">a&amp;2</a>"))
+        let last = ConsoleUserHTML.users(
+            current: Self.current(), csrf: "c", prefix: "a", after: "a&2", found: [], more: false, notice: nil)
+        #expect(!last.contains("More users") && last.contains("id=\"no-users\""))
     }
 
     @Test func `path segments encode everything but unreserved characters`() {

@@ -40,7 +40,10 @@ enum ConsoleUserHTML {
 
     private static func escape(_ text: String) -> String { ConsoleHTML.escape(text) }
 
-    private static func cell(_ text: String) -> String { "<td>\(escape(text))</td>" }
+    /// A cell; `label` names its column where a narrow screen shows rows as cards (`data-label`, see console.css).
+    private static func cell(_ label: String, _ text: String) -> String {
+        "<td data-label=\"\(escape(label))\">\(escape(text))</td>"
+    }
 
     private static func page(
         current: ConsoleSessions.Current, csrf: String, title: String, body: String
@@ -71,14 +74,14 @@ enum ConsoleUserHTML {
     ) -> String {
         let rows = found.map { user in
             let name = [user.displayName, user.username, user.email].compactMap { $0 }.first ?? ""
-            return "<tr><td><a href=\"\(escape(userPath(user.userID)))\">\(escape(user.userID))</a></td>"
-                + cell(name) + cell(time(user.createdAt)) + "</tr>"
+            return "<tr><td data-label=\"User id\"><a href=\"\(escape(userPath(user.userID)))\">\(escape(user.userID))</a></td>"
+                + cell("Name", name) + cell("Created", time(user.createdAt)) + "</tr>"
         }.joined(separator: "\n")
         let results = found.isEmpty
             ? "<p id=\"no-users\">No user id starts with “\(escape(prefix))”\(after == nil ? "" : " after this point").</p>"
             : """
             <div class="table-wrap">
-            <table id="users">
+            <table id="users" class="cards">
             <caption>Users whose id starts with “\(escape(prefix))”\(after.map { ", after “\(escape($0))”" } ?? "")</caption>
             <thead><tr><th scope="col">User id</th><th scope="col">Name</th><th scope="col">Created</th></tr></thead>
             <tbody>
@@ -121,9 +124,9 @@ enum ConsoleUserHTML {
             } else {
                 "ok"
             }
-            return "<tr id=\"authenticator-\(escape(a.id))\">" + cell(a.verificationMethod.rawValue)
-                + cell(device.isEmpty ? "—" : device) + cell(time(a.createdAt)) + cell(time(a.lastVerifiedAt))
-                + cell(expiry) + cell(push) + "<td>"
+            return "<tr id=\"authenticator-\(escape(a.id))\">" + cell("Kind", a.verificationMethod.rawValue)
+                + cell("Platform", device.isEmpty ? "—" : device) + cell("Created", time(a.createdAt))
+                + cell("Last used", time(a.lastVerifiedAt)) + cell("Expires", expiry) + cell("Push token", push) + "<td>"
                 + postButton(
                     action: "\(base)/authenticators/\(segment(a.id))/remove", csrf: csrf, label: "Remove",
                     id: "remove-\(a.id)")
@@ -142,9 +145,11 @@ enum ConsoleUserHTML {
             if a.status != .removed {
                 buttons.append(postButton(action: path + "/remove", csrf: csrf, label: "Remove", id: "remove-\(a.id)"))
             }
-            return "<tr id=\"activation-\(escape(a.id))\">" + cell(a.name ?? a.id) + "<td class=\"status\">\(escape(a.status.rawValue))</td>"
-                + cell("\(a.failedAttempts) of \(maxFailed)") + cell(a.blockedReason?.rawValue ?? "—")
-                + cell(time(a.createdAt)) + cell(time(a.lastUsedAt)) + "<td>\(buttons.joined())</td></tr>"
+            return "<tr id=\"activation-\(escape(a.id))\">" + cell("Name", a.name ?? a.id)
+                + "<td class=\"status\" data-label=\"Status\">\(escape(a.status.rawValue))</td>"
+                + cell("Failed attempts", "\(a.failedAttempts) of \(maxFailed)")
+                + cell("Blocked because", a.blockedReason?.rawValue ?? "—") + cell("Created", time(a.createdAt))
+                + cell("Last used", time(a.lastUsedAt)) + "<td>\(buttons.joined())</td></tr>"
         }.joined(separator: "\n")
         let recentRows = recent.map { challengeRow($0, now: now) }.joined(separator: "\n")
         let facts = [
@@ -162,7 +167,7 @@ enum ConsoleUserHTML {
             <h2>Authenticators</h2>
             \(authenticators.isEmpty ? "<p id=\"no-authenticators\">None.</p>" : """
             <div class="table-wrap">
-            <table id="authenticators">
+            <table id="authenticators" class="cards">
             <thead><tr><th scope="col">Kind</th><th scope="col">Platform</th><th scope="col">Created</th>
             <th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Push token</th>
             <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -175,7 +180,7 @@ enum ConsoleUserHTML {
             <h2>PowerAuth activations</h2>
             \(activations.isEmpty ? "<p id=\"no-activations\">None.</p>" : """
             <div class="table-wrap">
-            <table id="activations">
+            <table id="activations" class="cards">
             <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Failed attempts</th>
             <th scope="col">Blocked because</th><th scope="col">Created</th><th scope="col">Last used</th>
             <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -188,7 +193,7 @@ enum ConsoleUserHTML {
             <h2>Recent challenges</h2>
             <p class="hint">Newest first; refreshed every second. <span id="refreshed" aria-live="polite"></span></p>
             <div class="table-wrap">
-            <table id="recent">
+            <table id="recent" class="cards">
             <thead><tr><th scope="col">Started</th><th scope="col">Kind</th><th scope="col">Action</th>
             <th scope="col">State</th><th scope="col">Answered</th></tr></thead>
             <tbody id="recent-rows">
@@ -205,9 +210,9 @@ enum ConsoleUserHTML {
     }
 
     private static func challengeRow(_ challenge: Challenge, now: Int64) -> String {
-        "<tr><td><a href=\"\(escape(challengePath(challenge.id)))\">\(escape(time(challenge.createdAt)))</a></td>"
-            + cell(challenge.kind.rawValue) + cell(challenge.actionCode ?? "") + cell(state(of: challenge, now: now))
-            + cell(time(challenge.answeredAt)) + "</tr>"
+        "<tr><td data-label=\"Started\"><a href=\"\(escape(challengePath(challenge.id)))\">\(escape(time(challenge.createdAt)))</a></td>"
+            + cell("Kind", challenge.kind.rawValue) + cell("Action", challenge.actionCode ?? "")
+            + cell("State", state(of: challenge, now: now)) + cell("Answered", time(challenge.answeredAt)) + "</tr>"
     }
 
     /// The confirmation step of a change: the question, a button posting the same form with `confirm=yes`, and a
@@ -268,11 +273,13 @@ enum ConsoleUserHTML {
         // Stable: the start first, then what the store recorded in its order, the answer last at equal times.
         let ordered = events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let timelineRows = ordered.map {
-            "<tr>" + cell(time($0.at)) + cell($0.event) + cell($0.who.isEmpty ? "—" : $0.who) + cell($0.detail) + "</tr>"
+            "<tr>" + cell("When", time($0.at)) + cell("Event", $0.event) + cell("Authenticator", $0.who.isEmpty ? "—" : $0.who)
+                + cell("Detail", $0.detail) + "</tr>"
         }.joined(separator: "\n")
         let deliveryRows = deliveries.map {
-            "<tr>" + cell($0.authenticatorID) + cell($0.provider.rawValue) + cell($0.state.rawValue) + cell(String($0.attempts))
-                + cell($0.lastError ?? "—") + "</tr>"
+            "<tr>" + cell("Authenticator", $0.authenticatorID) + cell("Provider", $0.provider.rawValue)
+                + cell("State", $0.state.rawValue) + cell("Attempts", String($0.attempts)) + cell("Last error", $0.lastError ?? "—")
+                + "</tr>"
         }.joined(separator: "\n")
         let userLink = c.userID.map { "<a href=\"\(escape(userPath($0)))\" id=\"challenge-user\">\(escape($0))</a>" } ?? "—"
         let optional = [
@@ -295,7 +302,7 @@ enum ConsoleUserHTML {
             </dl>
             <h2>Timeline</h2>
             <div class="table-wrap">
-            <table id="timeline">
+            <table id="timeline" class="cards">
             <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Authenticator</th>
             <th scope="col">Detail</th></tr></thead>
             <tbody>
@@ -306,7 +313,7 @@ enum ConsoleUserHTML {
             <h2>Push deliveries</h2>
             \(deliveries.isEmpty ? "<p id=\"no-deliveries\">None queued.</p>" : """
             <div class="table-wrap">
-            <table id="deliveries">
+            <table id="deliveries" class="cards">
             <thead><tr><th scope="col">Authenticator</th><th scope="col">Provider</th><th scope="col">State</th>
             <th scope="col">Attempts</th><th scope="col">Last error</th></tr></thead>
             <tbody>

@@ -185,20 +185,3 @@ struct ConsoleUsers: Sendable {
     /// The audit actor of a console session: `console:secret-key` or `console:admin-token:<id>`.
     static func actor(_ current: ConsoleSessions.Current) -> String { "console:" + current.session.principal }
 }
-
-/// The JSON of `GET /admin/api/users/{userId}`.
-struct ConsoleUserData: Encodable, Sendable {
-    /// One challenge row.
-    struct Row: Encodable, Sendable {
-        var challengeId: String
-        var url: String
-        var kind: String
-        var actionCode: String
-        var state: String
-        var createdAt: String
-        var answeredAt: String
-    }
-
-    var userId: String
-    var challenges: [Row]
-}
