@@ -38,7 +38,14 @@
     body.appendChild(rows);
   }
 
+  // Every second from the start of the last request (not from its answer), so a slow answer does not stretch the
+  // time until a change shows.
+  function again(started) {
+    setTimeout(refresh, Math.max(0, 1000 - (Date.now() - started)));
+  }
+
   function refresh() {
+    var started = Date.now();
     fetch(api, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (response.status === 401) { throw new Error("signed out"); }
@@ -47,11 +54,11 @@
       .then(function (data) {
         render(data.challenges || []);
         if (stamp) { stamp.textContent = ""; }
-        setTimeout(refresh, 1000);
+        again(started);
       })
       .catch(function (error) {
         if (stamp) { stamp.textContent = error.message === "signed out" ? "Signed out; reload to sign in." : "Not refreshed: " + error.message; }
-        if (error.message !== "signed out") { setTimeout(refresh, 1000); }
+        if (error.message !== "signed out") { again(started); }
       });
   }
   setTimeout(refresh, 1000);

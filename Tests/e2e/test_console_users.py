@@ -20,6 +20,7 @@ import uuid
 import pytest
 import requests
 from authsignal.client import AuthsignalClient
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -156,9 +157,13 @@ def test_find_a_cli_enrolled_user_and_watch_a_cli_approval_appear_then_its_timel
         device(home, "push", "approve", "--challenge", challenge_id)
         approved_at = time.monotonic()
         link = f"a[href='/admin/challenges/{challenge_id}']"
-        WebDriverWait(browser, 2).until(
-            lambda d: any("approved" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#recent-rows tr")
-                          if r.find_elements(By.CSS_SELECTOR, link)))
+        try:
+            WebDriverWait(browser, 2, poll_frequency=0.1).until(
+                lambda d: any("approved" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#recent-rows tr")
+                              if r.find_elements(By.CSS_SELECTOR, link)))
+        except TimeoutException:
+            rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#recent-rows tr")]
+            pytest.fail(f"not shown approved {time.monotonic() - approved_at:.2f} s after the approval: {rows}")
         assert time.monotonic() - approved_at < 2
         both_widths(browser, shots, "user")
 
