@@ -164,6 +164,16 @@ if [[ -n $seed_users ]]; then
     if [[ ,$scenarios, == *,qr-flow,* ]]; then seed_flags+=(--qr); fi
     "$bin/assent" admin seed --database "$database" --tenant "$tenant_id" --users "$seed_users" \
         ${seed_flags[@]+"${seed_flags[@]}"} >&2 || { say "assent admin seed failed"; exit 1; }
+    if [[ $store == postgres ]]; then
+        # The seed vacuums, analyses and checkpoints what it filled; wait (up to a minute) for any autovacuum worker
+        # still busy, so the measured rows do not share the machine with it.
+        for _ in $(seq 60); do
+            busy=$(psql "$database" -Atc "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'") || break
+            [[ $busy == 0 ]] && break
+            sleep 1
+        done
+        say "PostgreSQL quiet after the seed (autovacuum workers: ${busy:-unknown})"
+    fi
 fi
 
 urls=()
@@ -245,6 +255,8 @@ status=0
 for round in $(seq "$repeat"); do
     (( repeat > 1 )) && say "round $round of $repeat"
     results=
+    # Appended to, not truncated: with BENCH_REPEAT, a `>` on /dev/stdout would cut a file the caller
+    # redirected this script's output to back to empty at every round.
     bench_out=/dev/stdout
     round_args=()
     if [[ -n ${BENCH_RESULTS:-} ]]; then
@@ -263,13 +275,14 @@ print(json.dumps({"type": "run", "store": store, "instances": int(instances), "s
 PY
         round_args+=(--json)
         bench_out=$workdir/results.jsonl
+        : >"$bench_out"
         say "results go to $results"
     fi
     ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id ${bench_nice[@]+"${bench_nice[@]}"} \
         "$bench_bin/assent-bench" --url "$url" \
         --scenario "$scenarios" --concurrency "$concurrency" \
         --duration "$duration" --warmup "$warmup" ${bench_args[@]+"${bench_args[@]}"} \
-        ${round_args[@]+"${round_args[@]}"} "$@" >"$bench_out" &
+        ${round_args[@]+"${round_args[@]}"} "$@" >>"$bench_out" &
     bench_pid=$!
     round_status=0
     wait "$bench_pid" || round_status=$?

@@ -19,6 +19,8 @@ package final class AssentApplication: Sendable {
         package var developmentTenant: TenantDirectory.Credentials?
         /// The metrics listener's bound port, when there is one.
         package var metricsPort: Int?
+        /// The admin console listener's bound port, when there is one (`--admin-listen`).
+        package var adminPort: Int? = nil
     }
 
     private let configuration: ServerConfiguration
@@ -28,6 +30,8 @@ package final class AssentApplication: Sendable {
     private let tls: TLSCredentials?
     /// The listener that serves only `/metrics` (`--metrics-listen`), when configured.
     private let metricsServer: HTTPServer?
+    /// The listener that serves only the admin console (`--admin-listen`), when configured.
+    private let adminServer: HTTPServer?
     private let tenants: TenantDirectory
     private let logger: Logger
     private let publicURLBox: PublicURL
@@ -169,14 +173,31 @@ package final class AssentApplication: Sendable {
                 store: store, tenants: tenants, masterKey: masterKey, sink: AuditConsoleSignInSink(audit: audit, logger: logger),
                 clock: clock),
             limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger)
-        console.register(in: &router)
-        ConsoleUsers(
+        // With --admin-listen the console and its files are served on a listener of their own and nowhere else.
+        let separateConsole = configuration.adminHost != nil && configuration.adminPort != nil
+        var adminRouter = Router()
+        let consolePages = ConsolePages(
+            console: console, tenants: tenants, audit: audit,
+            push: try PushConfiguration(masterKey: masterKey, destinations: configuration.outboundURLPolicy),
+            destinations: configuration.outboundURLPolicy)
+        let consoleUsers = ConsoleUsers(
             console: console, directory: store, users: UserService(store: store, clock: clock, webhooks: webhookEvents),
-            activations: activations, trail: trail, clock: clock
-        ).register(in: &router)
-        ConsoleChallengePage(console: console, challenges: store, deliveries: store, clock: clock).register(in: &router)
-        WebPages(root: configuration.webRoot, logger: logger).register(in: &router)
-        routes = router.patterns
+            activations: activations, trail: trail, clock: clock)
+        let consoleChallenges = ConsoleChallengePage(console: console, challenges: store, deliveries: store, clock: clock)
+        let webRoot = configuration.webRoot
+        if separateConsole {
+            consolePages.register(in: &adminRouter)
+            consoleUsers.register(in: &adminRouter)
+            consoleChallenges.register(in: &adminRouter)
+            WebPages(root: webRoot, files: .console, logger: logger).register(in: &adminRouter)
+            WebPages(root: webRoot, files: .exceptConsole, logger: logger).register(in: &router)
+        } else {
+            consolePages.register(in: &router)
+            consoleUsers.register(in: &router)
+            consoleChallenges.register(in: &router)
+            WebPages(root: webRoot, logger: logger).register(in: &router)
+        }
+        routes = router.patterns + (separateConsole ? adminRouter.patterns : [])
 
         sweeper = Sweeper(store: store, clock: clock, logger: logger)
         sampler = MetricsSampler(
@@ -215,6 +236,18 @@ package final class AssentApplication: Sendable {
         } else {
             metricsServer = nil
         }
+
+        if separateConsole, let host = configuration.adminHost, let port = configuration.adminPort {
+            var listener = http
+            listener.host = host
+            listener.port = port
+            listener.threads = 1
+            listener.maxBodyBytes = 65_536
+            listener.maxConnections = 256
+            adminServer = HTTPServer(configuration: listener, router: adminRouter, logger: logger, metrics: HTTPMetrics())
+        } else {
+            adminServer = nil
+        }
     }
 
     /// The tenant directory over the running server's store (changes through it are seen at once).
@@ -237,12 +270,14 @@ package final class AssentApplication: Sendable {
         try server.start()
         do {
             try metricsServer?.start()
+            try adminServer?.start()
             if configuration.createDevelopmentTenant, try await tenants.all().isEmpty {
                 development = try await tenants.create(name: "Development", actor: "system")
             }
         } catch {
             await server.shutdown()
             await metricsServer?.shutdown()
+            await adminServer?.shutdown()
             throw error
         }
         webhooks.start()
@@ -258,8 +293,11 @@ package final class AssentApplication: Sendable {
         publicURLBox.set(url)
         var fields: [String: LogValue] = ["url": .string(url), "database": .string(configuration.databaseLocation.redacted)]
         if let metricsServer { fields["metricsPort"] = .int(metricsServer.port) }
+        if let adminServer { fields["adminPort"] = .int(adminServer.port) }
         logger.log(.info, "assentd listening", fields)
-        return Started(port: server.port, publicURL: url, developmentTenant: development, metricsPort: metricsServer?.port)
+        return Started(
+            port: server.port, publicURL: url, developmentTenant: development, metricsPort: metricsServer?.port,
+            adminPort: adminServer?.port)
     }
 
     /// Reads `--tls-cert` and `--tls-key` again (on SIGHUP): handshakes from now on use the new pair, connections already
@@ -279,6 +317,7 @@ package final class AssentApplication: Sendable {
     package func shutdown() async {
         await server.shutdown()
         await metricsServer?.shutdown()
+        await adminServer?.shutdown()
         await webhooks.stop()
         await pushWorker.stop()
         logger.log(.info, "push clients stopped", ["providerConnectionsOpened": .int(pushClients[0].connectionsOpened)])

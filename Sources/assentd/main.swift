@@ -159,6 +159,13 @@ if let port = started.metricsPort, let host = configuration.metricsHost {
     FileHandle.standardOutput.write(Data("Metrics: http://\(shown):\(port)/metrics (this listener serves nothing else)\n".utf8))
 }
 
+if let port = started.adminPort, let host = configuration.adminHost {
+    let shown = host.contains(":") ? "[\(host)]" : host
+    let scheme = configuration.tlsCertificateFile == nil ? "http" : "https"
+    FileHandle.standardOutput.write(Data(
+        "Admin console: \(scheme)://\(shown):\(port)/admin/ (only on this listener)\n".utf8))
+}
+
 // SIGHUP reloads the TLS certificate and key (new handshakes use them; open connections keep theirs).
 signal(SIGHUP, SIG_IGN)
 let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())

@@ -76,6 +76,37 @@ import Testing
         #expect(try await audit.tenants() == ["other", "t1"])
     }
 
+    @Test(arguments: StoreKind.allCases) func `a chain lists newest first back from a cursor within a time range and by actor`(
+        kind: StoreKind
+    ) async throws {
+        let (fixture, audit, clock) = try await Self.setUp(kind)
+        defer { withExtendedLifetime(fixture) {} }
+        let start = clock.now.withLock { $0 }
+        try await Self.fill(audit, 3)
+        clock.advance(days: 1)
+        try await audit.record(tenantID: "t1", .settingsChanged, actor: "admin-token:adt_1")
+        clock.advance(days: 1)
+        try await Self.fill(audit, 2)
+        try await audit.record(tenantID: "other", .settingsChanged, actor: "admin-token:adt_1")
+
+        func newest(_ change: (inout AuditQuery) -> Void) async throws -> [Int64] {
+            var query = AuditQuery(tenantID: "t1")
+            query.newestFirst = true
+            change(&query)
+            return try await audit.entries(query).map(\.sequence)
+        }
+        #expect(try await newest { _ in } == [6, 5, 4, 3, 2, 1])
+        #expect(try await newest { $0.limit = 2 } == [6, 5])
+        #expect(try await newest { $0.limit = 2; $0.beforeSequence = 5 } == [4, 3], "the next page starts below the cursor")
+        #expect(try await newest { $0.until = start + 86_400_000 } == [4, 3, 2, 1])
+        #expect(try await newest { $0.since = start + 1; $0.until = start + 86_400_000 } == [4])
+        #expect(try await newest { $0.actor = "admin-token:adt_1" } == [4], "only this tenant's, only this actor's")
+        #expect(try await newest { $0.kind = .credentialEnrolled; $0.beforeSequence = 5 } == [3, 2, 1])
+        var oldest = AuditQuery(tenantID: "t1")
+        oldest.until = start
+        #expect(try await audit.entries(oldest).map(\.sequence) == [1, 2, 3], "oldest first honours the range too")
+    }
+
     @Test(arguments: StoreKind.allCases) func `tenant creation, secret rotation and settings changes are audited with the change`(
         kind: StoreKind
     ) async throws {

@@ -110,24 +110,25 @@ struct ClientAPI: Sendable {
         let tenant = try await credentials.tenant(request)
         let key = try queryKey(request)
         try limits.key(.getChallengeKey, tenant, key)
-        let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         // A signature that verifies over no current message only withholds the public custom data: the challenge
         // itself is the wire protocol's to show to anyone who names the key.
-        let signed = request.headers["X-Authsignal-Signature"].map {
-            !$0.isEmpty && devices.verifiesChallengeFetch(tenant: tenant, authenticator: authenticator, key: key, signature: $0)
-        } ?? false
-        return APIResponses.ok(try await push.pending(tenant: tenant, authenticator: authenticator, signed: signed))
+        let signature = request.headers["X-Authsignal-Signature"]
+        return APIResponses.ok(try await push.pending(tenant: tenant, key: key) { authenticator in
+            signature.map {
+                !$0.isEmpty && devices.verifiesChallengeFetch(tenant: tenant, authenticator: authenticator, key: key, signature: $0)
+            } ?? false
+        })
     }
 
     private func updateChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
         let update = try decoder.decode(UpdateChallengeRequest.self, from: request)
         let key = try DeviceKey(base64: update.publicKey)
-        let authenticator = try await devices.credential(tenant: tenant, method: .push, key: key)
         let header = request.headers[PowerAuthAuthorizationHeader.name]
-        let answered = try await limits.countingFailedVerifications(header: header) {
+        // The credential and the challenge are read together (one round trip on PostgreSQL).
+        let (authenticator, answered) = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
-                tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .push,
+                tenant: tenant, key: key, method: .push, request: update, kind: .push,
                 proof: ApprovalProof(header: header, uriID: request.path, body: request.body))
         }
         if update.reportFraud == true {

@@ -44,12 +44,35 @@ final class WebPages: Sendable {
         let etag: String
     }
 
+    /// Which files of the web root a listener serves: with a separate admin listener (`--admin-listen`) the
+    /// console's own files (`console…`) are served there and not on the API listener.
+    enum Files: Sendable {
+        /// Every file (one listener for all).
+        case all
+        /// The console's files (`console…`) and the icon its pages name: the admin listener.
+        case console
+        /// Every file but the console's: the API listener beside an admin listener.
+        case exceptConsole
+
+        /// Whether a listener with this scope serves the file `name`.
+        func serves(_ name: String) -> Bool {
+            let isConsole = name.hasPrefix("console")
+            return switch self {
+            case .all: true
+            case .console: isConsole || name == "icon.svg"
+            case .exceptConsole: !isConsole
+            }
+        }
+    }
+
     private let root: String
+    private let files: Files
     private let cache = AssentLock<[String: Entry]>([:])
 
     /// Serves the files in `root` (relative paths are taken from the working directory). A missing root is logged
     /// once; the pages then answer 404 until it exists.
-    init(root: String, logger: Logger) {
+    init(root: String, files: Files = .all, logger: Logger) {
+        self.files = files
         let absolute = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
         self.root = absolute
         var isDirectory: ObjCBool = false
@@ -60,6 +83,13 @@ final class WebPages: Sendable {
 
     /// Adds the page routes.
     func register(in router: inout Router) {
+        guard files != .console else {
+            router.add(.webFile) { [self] request, parameters in
+                guard let name = parameters["file"], request.path == Endpoint.webFile.path([name]) else { return Self.notFound() }
+                return serve(name, request)
+            }
+            return
+        }
         router.add(.home) { _, _ in Self.redirect(to: Endpoint.webIndex.path) }
         router.add(.webRedirect) { _, _ in Self.redirect(to: Endpoint.webIndex.path) }
         router.add(.webIndex) { [self] request, _ in serve("index.html", request) }
@@ -93,7 +123,7 @@ final class WebPages: Sendable {
     }
 
     private func serve(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
-        guard Self.isServable(name), let entry = load(name) else { return Self.notFound() }
+        guard Self.isServable(name), files.serves(name), let entry = load(name) else { return Self.notFound() }
         let type = Self.contentTypes[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
         var headers = HTTPHeaders([
             ("Content-Type", type), ("Cache-Control", "no-cache"), ("ETag", entry.etag),

@@ -58,6 +58,12 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var metricsHost: String?
     /// The metrics listener's port (0 picks a free one); set with ``metricsHost``.
     package var metricsPort: Int?
+    /// The address of a listener that serves the admin console (`/admin…` and its `/web/console…` files) and nothing
+    /// else; when set, the API listener answers the console's paths `404 not_found`. Nil serves the console on the API
+    /// listener.
+    package var adminHost: String?
+    /// The admin listener's port (0 picks a free one); set with ``adminHost``.
+    package var adminPort: Int?
     /// When set, `GET /metrics` answers only `Authorization: Bearer` with this token, and is served on the API
     /// listener too. Without it (and without a metrics listener) no listener serves `/metrics`.
     package var metricsToken: String?
@@ -116,6 +122,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--push-concurrency N", "ASSENT_PUSH_CONCURRENCY", "most notifications in flight (default 64)"),
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
         ("--metrics-listen HOST:PORT", "ASSENT_METRICS_LISTEN", "separate listener serving only GET /metrics (default: none)"),
+        ("--admin-listen HOST:PORT", "ASSENT_ADMIN_LISTEN", "serve the admin console (/admin/) only on this listener, not on --listen (default: on --listen)"),
         ("--metrics-token TOKEN", "ASSENT_METRICS_TOKEN", "bearer token for GET /metrics, which it also enables on --listen (16+ chars)"),
         ("--metrics-sample SECONDS", "ASSENT_METRICS_SAMPLE", "how often the outbox gauges and expired challenges are read from the store (default 15)"),
         ("--dev", "ASSENT_DEV", "create a development tenant in an empty SQLite database (refused with PostgreSQL)"),
@@ -145,7 +152,7 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
-            "ASSENT_METRICS_SAMPLE": "--metrics-sample",
+            "ASSENT_METRICS_SAMPLE": "--metrics-sample", "ASSENT_ADMIN_LISTEN": "--admin-listen",
             "ASSENT_RATE_LIMITS": "--rate-limits", "ASSENT_RATE_LIMIT": "--rate-limit",
             "ASSENT_TRUSTED_PROXY": "--trusted-proxy",
             "ASSENT_TLS_CERT": "--tls-cert", "ASSENT_TLS_KEY": "--tls-key",
@@ -236,6 +243,18 @@ package struct ServerConfiguration: Sendable, Hashable {
             }
             config.metricsHost = metrics.host
             config.metricsPort = metrics.port
+        }
+        if let admin = try address("--admin-listen", example: "127.0.0.1:8421") {
+            guard admin.port == 0 || admin != (config.host, config.port) else {
+                throw Invalid(description: "--admin-listen must differ from --listen (\(config.host):\(config.port))")
+            }
+            if let host = config.metricsHost, let port = config.metricsPort {
+                guard admin.port == 0 || admin != (host, port) else {
+                    throw Invalid(description: "--admin-listen must differ from --metrics-listen (\(host):\(port))")
+                }
+            }
+            config.adminHost = admin.host
+            config.adminPort = admin.port
         }
         if let token = values["--metrics-token"] {
             // Sent by a scraper in a header: printable ASCII without spaces, and long enough not to be guessed.

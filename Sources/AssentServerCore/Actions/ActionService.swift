@@ -49,24 +49,12 @@ package struct ActionService: Sendable {
         do {
             outcome = try await store.trackAction(
                 action,
-                user: { existing in
-                    var user = existing ?? User(tenantID: tenant.id, userID: userID, now: now)
-                    if let email = attributes.email, email != user.email {
-                        user.email = email
-                        user.emailVerified = false
-                    }
-                    if let phone = attributes.phoneNumber, phone != user.phoneNumber {
-                        user.phoneNumber = phone
-                        user.phoneNumberVerified = false
-                    }
-                    if let username = attributes.username { user.username = username }
-                    if let locale = attributes.locale { user.locale = locale }
-                    user.updatedAt = now
-                    return user
-                },
-                decide: { action, authenticators in
-                    action.state = settings.state(forAction: action.actionCode, isEnrolled: !authenticators.isEmpty)
-                })
+                changes: UserChanges(
+                    email: attributes.email, phoneNumber: attributes.phoneNumber, username: attributes.username,
+                    locale: attributes.locale, now: now),
+                states: TrackStates(
+                    enrolled: settings.state(forAction: action.actionCode, isEnrolled: true),
+                    notEnrolled: settings.state(forAction: action.actionCode, isEnrolled: false)))
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The idempotency key already names another user's or another action.")
         }

@@ -24,6 +24,31 @@ package struct ChallengeDecisions: Sendable {
         tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
         kind: Challenge.Kind, proof: ApprovalProof
     ) async throws -> Challenge {
+        try await answer(
+            tenant: tenant, authenticator: authenticator, key: key, request: request, kind: kind, proof: proof,
+            found: try await store.challenge(tenantID: tenant.id, id: request.challengeId))
+    }
+
+    /// ``answer(tenant:authenticator:key:request:kind:proof:)`` by the credential of `method` that `key` names, read
+    /// together with the challenge (one round trip on PostgreSQL; `invalid_credential` when the key names no live
+    /// credential); returns the credential with the answered challenge.
+    package func answer(
+        tenant: Tenant, key: DeviceKey, method: VerificationMethod, request: UpdateChallengeRequest,
+        kind: Challenge.Kind, proof: ApprovalProof
+    ) async throws -> (Authenticator, Challenge) {
+        let (found, challenge) = try await store.credentialAndChallenge(
+            tenantID: tenant.id, method: method, publicKey: key.der, challengeID: request.challengeId)
+        let authenticator = try DeviceCredentialService.live(found, at: clock.nowMilliseconds())
+        return (authenticator, try await answer(
+            tenant: tenant, authenticator: authenticator, key: key, request: request, kind: kind, proof: proof,
+            found: challenge))
+    }
+
+    /// The answer, once the challenge was read (`found`, nil when there is none).
+    private func answer(
+        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
+        kind: Challenge.Kind, proof: ApprovalProof, found: Challenge?
+    ) async throws -> Challenge {
         let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
         let fraud = request.reportFraud == true
         if fraud {
@@ -48,8 +73,7 @@ package struct ChallengeDecisions: Sendable {
             throw AssentError(.invalidSignature, "This tenant requires a bound signature over the decision.")
         }
         let now = clock.nowMilliseconds()
-        guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
-              challenge.kind == kind
+        guard let challenge = found, challenge.kind == kind
         else { throw AssentError(.notFound, "No such challenge.") }
         guard challenge.userID == authenticator.userID,
               challenge.targetAuthenticatorID == nil || challenge.targetAuthenticatorID == authenticator.id,
@@ -66,33 +90,39 @@ package struct ChallengeDecisions: Sendable {
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
-                if let declined = try? await record(challenge, approved: false, authenticator, now) {
+                if let (declined, pushGuard) = try? await record(challenge, approved: false, authenticator, now) {
                     events.publish(declined)
                     try await guards.recordAnswer(
-                        tenant: tenant, challenge: declined, approved: false, fraud: false, authenticator: authenticator)
+                        tenant: tenant, challenge: declined, approved: false, fraud: false, authenticator: authenticator,
+                        read: pushGuard)
                 }
                 throw AssentError(
                     .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
             }
         }
-        let answered = try await record(challenge, approved: request.approved, authenticator, now)
+        let (answered, pushGuard) = try await record(challenge, approved: request.approved, authenticator, now)
         events.publish(answered)
         // Counted once the answer stands (a refused answer counts nothing).
         try await guards.recordAnswer(
-            tenant: tenant, challenge: answered, approved: request.approved, fraud: fraud, authenticator: authenticator)
+            tenant: tenant, challenge: answered, approved: request.approved, fraud: fraud, authenticator: authenticator,
+            read: pushGuard)
         return answered
     }
 
+    /// Records the answer; for a push challenge the store also reads its user's push guard after the answer (in the
+    /// answer's round trip on PostgreSQL), for ``PushGuards/recordAnswer(tenant:challenge:approved:fraud:authenticator:read:)``.
     private func record(
         _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64
-    ) async throws -> Challenge {
+    ) async throws -> (Challenge, (PushGuard?, [Int64])?) {
         do {
-            guard let answered = try await store.answerChallenge(
+            let (found, pushGuard) = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
-                authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now)
+                authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
+                pushGuardOf: challenge.kind == .push ? challenge.userID : nil)
+            guard let answered = found
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, approved ? .approved : .denied)
-            return answered
+            return (answered, pushGuard)
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
         }

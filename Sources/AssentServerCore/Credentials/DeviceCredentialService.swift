@@ -59,10 +59,18 @@ package struct DeviceCredentialService: Sendable {
 
     /// The live credential for `key`: `invalid_credential` when it was never enrolled, was removed or has lapsed.
     package func credential(tenant: Tenant, method: VerificationMethod, key: DeviceKey) async throws -> Authenticator {
-        guard let authenticator = try await store.authenticator(tenantID: tenant.id, method: method, publicKey: key.der) else {
+        try Self.live(
+            try await store.authenticator(tenantID: tenant.id, method: method, publicKey: key.der),
+            at: clock.nowMilliseconds())
+    }
+
+    /// The credential a device's key named (`found`, as stored), when it may act: `invalid_credential` when there is
+    /// none or it has expired by `now`.
+    package static func live(_ found: Authenticator?, at now: Int64) throws -> Authenticator {
+        guard let authenticator = found else {
             throw AssentError(.invalidCredential, "The credential is not known; it may have been removed. Enrol again.")
         }
-        guard !authenticator.isExpired(at: clock.nowMilliseconds()) else {
+        guard !authenticator.isExpired(at: now) else {
             throw AssentError(.invalidCredential, "The credential has expired. Enrol again.")
         }
         return authenticator

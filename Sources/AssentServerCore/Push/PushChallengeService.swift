@@ -107,15 +107,20 @@ package struct PushChallengeService: Sendable {
         return String(value % 1000).leftPadded(to: 3)
     }
 
-    /// The newest challenge `authenticator` may answer. When the request was `signed` by the device over the current
-    /// get-challenge message (``DeviceCredentialService/verifiesChallengeFetch(tenant:authenticator:key:signature:)``),
-    /// the tenant's public custom data comes along.
-    package func pending(tenant: Tenant, authenticator: Authenticator, signed: Bool) async throws -> PushChallengeResponse {
+    /// The newest challenge the push credential of `key` may answer, read with the credential itself (one round trip
+    /// on PostgreSQL); `invalid_credential` when the key names no live push credential. When `signed` says the
+    /// request was signed by the device over the current get-challenge message
+    /// (``DeviceCredentialService/verifiesChallengeFetch(tenant:authenticator:key:signature:)``), the tenant's public
+    /// custom data comes along.
+    package func pending(
+        tenant: Tenant, key: DeviceKey, signed: (Authenticator) -> Bool
+    ) async throws -> PushChallengeResponse {
         let now = clock.nowMilliseconds()
+        let (found, challenge) = try await store.pushCredentialAndPendingChallenge(
+            tenantID: tenant.id, publicKey: key.der, now: now)
+        let authenticator = try DeviceCredentialService.live(found, at: now)
         var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
-        guard let challenge = try await store.pendingPushChallenge(
-            tenantID: tenant.id, userID: authenticator.userID, authenticatorID: authenticator.id, now: now)
-        else { return response }
+        guard let challenge else { return response }
         response.challengeId = challenge.id
         response.userId = challenge.userID
         response.actionCode = challenge.actionCode
@@ -125,7 +130,7 @@ package struct PushChallengeService: Sendable {
         response.ipAddress = challenge.ipAddress
         response.expiresAt = challenge.expiresAt / 1000
         response.verificationCodeRequired = challenge.verificationCode != nil
-        if signed {
+        if signed(authenticator) {
             response.custom = tenant.settings.publicCustom(challenge.custom)
             let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
             if let custom = tenant.settings.publicUserCustom(user?.custom) {

@@ -43,13 +43,17 @@ package struct PushGuards: Sendable {
     /// `fraud` ("this wasn't me") also locks push for the tenant's `fraudLockSeconds`, writes `push.fraud_reported`
     /// on the challenge's timeline and queues the `push.fraud_reported` webhook, all in one transaction.
     package func recordAnswer(
-        tenant: Tenant, challenge: Challenge, approved: Bool, fraud: Bool, authenticator: Authenticator
+        tenant: Tenant, challenge: Challenge, approved: Bool, fraud: Bool, authenticator: Authenticator,
+        read: (PushGuard?, [Int64])? = nil
     ) async throws {
         guard challenge.kind == .push, let userID = challenge.userID else { return }
         let now = clock.nowMilliseconds()
         if approved, !fraud {
-            // The common case: nothing stored and nothing to count, so nothing to reset.
-            let (stored, expired) = try await store.pushGuard(tenantID: tenant.id, userID: userID, now: now)
+            // The common case: nothing stored and nothing to count, so nothing to reset. `read` is the guard as the
+            // store read it right after the answer (an expiry it missed since is counted by the next change).
+            let current: (PushGuard?, [Int64])
+            if let read { current = read } else { current = try await store.pushGuard(tenantID: tenant.id, userID: userID, now: now) }
+            let (stored, expired) = current
             if expired.isEmpty, stored.map({ $0.consecutiveFailures == 0 && $0.throttledUntil == nil }) ?? true { return }
         }
         let settings = tenant.settings

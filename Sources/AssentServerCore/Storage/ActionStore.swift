@@ -10,6 +10,11 @@ package protocol ActionStore: Sendable {
         _ action: Action, user: @escaping @Sendable (User?) -> User,
         decide: @escaping @Sendable (inout Action, [Authenticator]) -> Void
     ) async throws -> TrackOutcome
+    /// ``trackAction(_:user:decide:)`` with the user's change and the decision given as data, so that a store can say
+    /// all of it in one statement (PostgreSQL: one round trip): `changes` is applied to the user record as
+    /// ``UserChanges/applied(to:tenantID:userID:)`` does, and the action's state is picked by `states` from the
+    /// user's authenticators. Same outcome and failures.
+    func trackAction(_ action: Action, changes: UserChanges, states: TrackStates) async throws -> TrackOutcome
     /// The action named by its idempotency key.
     func action(tenantID: String, idempotencyKey: String) async throws -> Action?
     /// Sets an action's state (and verification method), stamping `stateUpdatedAt`; nil when it does not exist.
@@ -24,4 +29,14 @@ package protocol ActionStore: Sendable {
     func validateAction(
         tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
     ) async throws -> (action: Action?, marked: Bool)
+}
+
+extension ActionStore {
+    /// ``trackAction(_:changes:states:)`` through ``trackAction(_:user:decide:)``, for a store with nothing to save.
+    package func trackAction(_ action: Action, changes: UserChanges, states: TrackStates) async throws -> TrackOutcome {
+        try await trackAction(
+            action,
+            user: { changes.applied(to: $0, tenantID: action.tenantID, userID: action.userID) },
+            decide: { action, authenticators in action.state = states.state(for: authenticators) })
+    }
 }

@@ -21,13 +21,28 @@ package protocol ChallengeStore: Sendable {
     ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator])
     /// The newest open push challenge of `userID` that `authenticatorID` may answer.
     func pendingPushChallenge(tenantID: String, userID: String, authenticatorID: String, now: Int64) async throws -> Challenge?
+    /// What a device's get-challenge reads, together (one round trip on PostgreSQL): the push credential whose public
+    /// key (canonical SPKI DER) is `publicKey` and the newest open push challenge it may answer (as
+    /// ``pendingPushChallenge(tenantID:userID:authenticatorID:now:)`` for its user and id; nil without a credential).
+    /// The credential is returned as stored, expired or not: judging it is the caller's.
+    func pushCredentialAndPendingChallenge(
+        tenantID: String, publicKey: [UInt8], now: Int64
+    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?)
+    /// What a device's answer reads, together (one round trip on PostgreSQL): the credential of `method` whose public
+    /// key is `publicKey` (as stored, expired or not) and the challenge with id `challengeID`, whoever's it is.
+    func credentialAndChallenge(
+        tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
+    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?)
     /// Records a device's answer, once, in one transaction: moves the challenge from an open state in `from` to
     /// `approved` or `denied` (only while unexpired), sets its action's state and verification method, and stamps
-    /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open.
+    /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open. With
+    /// `pushGuardOf`, it also reads that user's push guard and the expiries it has not counted by `now` (as
+    /// ``PushGuardStore/pushGuard(tenantID:userID:now:)``), after the answer committed — in the answer's round trip on
+    /// PostgreSQL; nil when that read did not happen (then the caller reads it itself).
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64
-    ) async throws -> Challenge?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?)
     /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
     /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
     /// `anonymousAction` (with that user) as its action in the same transaction. Returns the claimed challenge, or nil
@@ -35,4 +50,18 @@ package protocol ChallengeStore: Sendable {
     func claimChallenge(
         tenantID: String, id: String, authenticator: Authenticator, anonymousAction: Action?, now: Int64
     ) async throws -> Challenge?
+}
+
+extension ChallengeStore {
+    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)`` reading no
+    /// push guard.
+    package func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64
+    ) async throws -> Challenge? {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, pushGuardOf: nil
+        ).challenge
+    }
 }

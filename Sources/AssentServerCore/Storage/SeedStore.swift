@@ -6,4 +6,11 @@ package protocol SeedStore: Sendable {
     func tenantHasUsers(tenantID: String) async throws -> Bool
     /// Inserts the batch as one transaction (users first) and returns how many rows of each kind were new.
     func insertSeedBatch(_ batch: SeedBatch) async throws -> SeedCounts
+    /// Once the last batch is in: settles what a bulk load leaves behind, so that it does not run under whatever is
+    /// measured next. PostgreSQL: `VACUUM (ANALYZE)` of the seeded tables (planner statistics up to date, rows marked
+    /// all-visible: the autovacuum and autoanalyze the load would trigger have nothing left to do), then a
+    /// `CHECKPOINT` when the role may run one (the load's dirty pages written out: the checkpoint its WAL started is
+    /// not still spreading writes under the benchmark). SQLite: nothing (its statistics are left as they are, so
+    /// its plans do not change).
+    func settleSeededTables() async throws
 }

@@ -79,21 +79,22 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     }
 
     /// Runs the transaction's last statement and commits, in one round trip with whatever is pending (`BEGIN`,
-    /// held-back statements); then `then`, if given, runs on its own after the commit, in the same round trip (its
-    /// failure is ignored). Nothing may be sent on the transaction after it. A failed statement leaves the
-    /// transaction failed and uncommitted, for the caller to roll back.
+    /// held-back statements); then the statements `then`, if any, run after the commit, in the same round trip and
+    /// one implicit transaction of their own; their rows come back in `after` (nil for one that failed or did not
+    /// run: their failure is not the transaction's). Nothing may be sent on the transaction after it. A failed
+    /// statement leaves the transaction failed and uncommitted, for the caller to roll back.
     func runAndCommit(
-        _ sql: String, _ values: [StoreValue], then: (sql: String, values: [StoreValue])? = nil
-    ) throws -> (rows: [PostgresRow], affected: Int) {
+        _ sql: String, _ values: [StoreValue], then: [(sql: String, values: [StoreValue])] = []
+    ) throws -> (rows: [PostgresRow], affected: Int, after: [[PostgresRow]?]) {
         let (begin, prefix) = takePending()
-        let steps = prefix + [.prepared(sql, values), .plain("COMMIT")]
-            + (then.map { [PipelineStep.prepared($0.sql, $0.values)] } ?? [])
+        let steps = prefix + [.prepared(sql, values), .plain("COMMIT")] + then.map { PipelineStep.prepared($0.sql, $0.values) }
         let outcomes = try pipeline(steps, begins: begin)
         for outcome in outcomes.prefix(prefix.count) { _ = try outcome.get() }
         let result = try outcomes[prefix.count].get()
         _ = try outcomes[prefix.count + 1].get()
         committed = true
-        return result
+        let after = outcomes.dropFirst(prefix.count + 2).map { try? $0.get().rows }
+        return (result.rows, result.affected, after)
     }
 
     /// Runs `statements` in order in one round trip (with a pending `BEGIN` and held-back statements) and returns

@@ -1,4 +1,6 @@
 package import AssentServerCore
+import AssentWire
+import Foundation
 
 extension PostgresStore {
     /// The user record ($1…$12, ``UserQueries/upsert``) and a new action ($13…$28) in one statement. When the
@@ -44,6 +46,92 @@ extension PostgresStore {
                 Self.trackInsert.postgres, StoreRecords.userValues(user(current)) + StoreRecords.actionValues(decided))
             return TrackOutcome(action: decided, authenticators: authenticators, created: true)
         }
+    }
+}
+
+extension PostgresStore {
+    /// A whole track in one statement, for ``trackAction(_:changes:states:)``. Parameters: the user's changes ($1
+    /// tenant, $2 user, $3 e-mail, $4 phone number, $5 user name, $6 locale, $7 now: ``UserChanges``) and the new
+    /// action ($8…$23, ``StoreRecords/actionValues(_:)``, whose state $12 is the state when the user has an
+    /// authenticator; $24 the state when not). An action with the key already there (`existing`) is returned as it
+    /// is and nothing is written. Otherwise the user record is created or changed — by ``UserChanges``' rule, on the
+    /// newest row version: `ON CONFLICT DO UPDATE` waits for a concurrent writer of the row — and the action is
+    /// inserted with its state picked from the user's authenticators in the statement's snapshot. When another
+    /// instance inserted the key meanwhile, the statement fails with SQLSTATE 40001 through `assent_raise` (undoing
+    /// the user write) and the pool runs it again, which then finds that action. Rows: whether the action was
+    /// created (0 or 1), the action's columns, then one of the user's authenticators (NULLs when it has none).
+    static let trackOnce: SQL = {
+        let bigint: Set<String> = ["created_at", "state_updated_at", "validated_at"]
+        let selected = StoreRecords.actionColumns.split(separator: ",").enumerated().map { index, column -> String in
+            let name = column.trimmingCharacters(in: .whitespacesAndNewlines)
+            let parameter = "$\(index + 8)"
+            if name == "state" {
+                return "CASE WHEN EXISTS (SELECT 1 FROM authenticators WHERE tenant_id = $1 AND user_id = $2) "
+                    + "THEN \(parameter) ELSE $24 END"
+            }
+            return bigint.contains(name) ? "\(parameter)::bigint" : parameter
+        }.joined(separator: ", ")
+        let authenticatorColumns = StoreRecords.authenticatorColumns.split(separator: ",")
+            .map { "au." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+        let nulls = Array(repeating: "NULL", count: StoreRecords.actionColumnCount).joined(separator: ", ")
+        return SQL("""
+            WITH existing AS (
+              SELECT \(StoreRecords.actionColumns) FROM actions WHERE tenant_id = $8 AND idempotency_key = $9),
+            u AS (
+              INSERT INTO users (tenant_id, user_id, email, email_verified, phone_number, phone_number_verified,
+                username, locale, created_at, updated_at)
+              SELECT $1, $2, $3, false, $4, false, $5, $6, $7::bigint, $7::bigint WHERE NOT EXISTS (SELECT 1 FROM existing)
+              ON CONFLICT (tenant_id, user_id) DO UPDATE SET
+                email = COALESCE(excluded.email, users.email),
+                email_verified = CASE WHEN excluded.email IS DISTINCT FROM users.email AND excluded.email IS NOT NULL
+                                      THEN false ELSE users.email_verified END,
+                phone_number = COALESCE(excluded.phone_number, users.phone_number),
+                phone_number_verified = CASE WHEN excluded.phone_number IS DISTINCT FROM users.phone_number
+                                               AND excluded.phone_number IS NOT NULL
+                                             THEN false ELSE users.phone_number_verified END,
+                username = COALESCE(excluded.username, users.username),
+                locale = COALESCE(excluded.locale, users.locale),
+                updated_at = excluded.updated_at
+              RETURNING 1),
+            a AS (
+              INSERT INTO actions (\(StoreRecords.actionColumns))
+              SELECT \(selected) WHERE NOT EXISTS (SELECT 1 FROM existing)
+              ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
+              RETURNING \(StoreRecords.actionColumns)),
+            r AS (
+              SELECT 0::bigint AS created, * FROM existing
+              UNION ALL SELECT 1, * FROM a
+              UNION ALL SELECT assent_raise('40001', 'the idempotency key was taken meanwhile'), \(nulls)
+              WHERE NOT EXISTS (SELECT 1 FROM existing) AND NOT EXISTS (SELECT 1 FROM a))
+            SELECT r.*, \(authenticatorColumns) FROM r
+            LEFT JOIN authenticators au ON au.tenant_id = $1 AND au.user_id = $2
+            ORDER BY au.created_at, au.id
+            """)
+    }()
+
+    /// The track in one round trip: ``trackOnce`` with `BEGIN` and `COMMIT` in one pipeline.
+    package func trackAction(_ action: Action, changes: UserChanges, states: TrackStates) async throws -> TrackOutcome {
+        var decided = action
+        decided.state = states.enrolled
+        let values: [StoreValue] = [
+            .text(action.tenantID), .text(action.userID), .optional(changes.email), .optional(changes.phoneNumber),
+            .optional(changes.username), .optional(changes.locale), .integer(changes.now),
+        ] + StoreRecords.actionValues(decided) + [.text(states.notEnrolled.rawValue)]
+        let width = 1 + StoreRecords.actionColumnCount
+        let outcome = try await write { db -> TrackOutcome in
+            let rows = try db.runAndCommit(Self.trackOnce.postgres, values).rows
+            guard let first = rows.first else { throw StoreError(.corrupt, "the track returned no action") }
+            let stored = try StoreRecords.action(PostgresRow(values: Array(first.values[1..<width])))
+            let authenticators = try rows.filter { $0.values[width] != nil }
+                .map { try StoreRecords.authenticator(PostgresRow(values: Array($0.values[width...]))) }
+            return TrackOutcome(action: stored, authenticators: authenticators, created: first.int64(0) == 1)
+        }
+        if !outcome.created {
+            guard outcome.action.userID == action.userID, outcome.action.actionCode == action.actionCode else {
+                throw StoreError(.constraintViolation, "idempotency key already names another action")
+            }
+        }
+        return outcome
     }
 }
 

@@ -7,8 +7,8 @@ extension PostgresStore {
     /// only if it moved, its action (only while that still waits for a challenge: one the backend blocked, or that
     /// already failed, never becomes a success; otherwise the statement fails with SQLSTATE 23000 through
     /// `assent_raise`, undoing all of it) and the authenticator's last verification. It is sent with `BEGIN`,
-    /// `COMMIT` and the announcement to the other instances (``announceAnswer``, after the commit) in one pipeline:
-    /// one round trip. (SQLite, which has no data-changing statement inside `WITH`, runs the parts one after the
+    /// `COMMIT` and the announcement to the other instances (``announceAnswer``, after the commit; then, for a push
+    /// answer, the push guard's read) in one pipeline: one round trip. (SQLite, which has no data-changing statement inside `WITH`, runs the parts one after the
     /// other: `SQLiteStore+Challenges.swift`.)
     static let answer: SQL = """
         WITH c AS (
@@ -44,8 +44,8 @@ extension PostgresStore {
 
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64
-    ) async throws -> Challenge? {
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?) {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         let values: [StoreValue] = [
@@ -56,11 +56,23 @@ extension PostgresStore {
         let announcement: [StoreValue] = [
             .text(Self.challengeChannel), .text(payload), .text(id), .text(tenantID), .text(state.rawValue),
             .text(authenticatorID), .integer(now)]
-        return try await write { db -> Challenge? in
+        // The push guard's read rides after the announcement, in the same round trip (it commits nothing).
+        let guardRead = pushGuardOf.map {
+            (PushGuardQueries.guardAndExpiries.postgres, PushGuardQueries.values(tenantID: tenantID, userID: $0, now: now))
+        }
+        return try await write { db -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?) in
             // A refused answer (the action no longer waits) fails the statement: nothing commits or is announced.
             let result = try db.runAndCommit(
-                Self.answer.postgres, values, then: (Self.announceAnswer.postgres, announcement))
-            return try result.rows.first.map(StoreRecords.challenge)
+                Self.answer.postgres, values, then: [(Self.announceAnswer.postgres, announcement)] + (guardRead.map { [$0] } ?? []))
+            let challenge = try result.rows.first.map(StoreRecords.challenge)
+            guard let pushGuardOf, challenge != nil, result.after.count == 2, let rows = result.after[1] else {
+                return (challenge, nil)
+            }
+            var pushGuard: (PushGuard?, [Int64]) = (nil, [])
+            for row in rows {
+                try PushGuardQueries.fold(row, into: &pushGuard, tenantID: tenantID, userID: pushGuardOf, now: now)
+            }
+            return (challenge, pushGuard)
         }
     }
 }
@@ -75,6 +87,32 @@ extension PostgresStore {
                 (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
             ])
             return (try rows[0].first.map(StoreRecords.challenge), try rows[1].first.map(StoreRecords.action))
+        }
+    }
+
+    package func pushCredentialAndPendingChallenge(
+        tenantID: String, publicKey: [UInt8], now: Int64
+    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+        try await read { db in
+            let rows = try db.runAll([
+                (CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)]),
+                (ChallengeQueries.pendingPushForKey,
+                 [.text(tenantID), .blob(publicKey), .integer(now), .text(VerificationMethod.push.rawValue)]),
+            ])
+            guard let authenticator = try rows[0].first.map(StoreRecords.authenticator) else { return (nil, nil) }
+            return (authenticator, try rows[1].first.map(StoreRecords.challenge))
+        }
+    }
+
+    package func credentialAndChallenge(
+        tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
+    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+        try await read { db in
+            let rows = try db.runAll([
+                (CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)]),
+                (ChallengeQueries.byID, [.text(challengeID), .text(tenantID)]),
+            ])
+            return (try rows[0].first.map(StoreRecords.authenticator), try rows[1].first.map(StoreRecords.challenge))
         }
     }
 

@@ -8,8 +8,15 @@ enum AuditQueries {
     static let chain: SQL = "SELECT \(columns) FROM audit_entries WHERE tenant_id = $1 ORDER BY sequence"
     static let page: SQL = """
         SELECT \(columns) FROM audit_entries
-        WHERE tenant_id = $1 AND sequence > $2 AND at >= $3 AND ($4 = '' OR kind = $4)
-        ORDER BY sequence LIMIT $5
+        WHERE tenant_id = $1 AND sequence > $2 AND sequence < $3 AND at >= $4 AND at <= $5
+          AND ($6 = '' OR kind = $6) AND ($7 = '' OR actor = $7)
+        ORDER BY sequence LIMIT $8
+        """
+    static let newestPage: SQL = """
+        SELECT \(columns) FROM audit_entries
+        WHERE tenant_id = $1 AND sequence > $2 AND sequence < $3 AND at >= $4 AND at <= $5
+          AND ($6 = '' OR kind = $6) AND ($7 = '' OR actor = $7)
+        ORDER BY sequence DESC LIMIT $8
         """
     static let drop: SQL = "DELETE FROM audit_entries WHERE tenant_id = $1 AND sequence <= $2"
     static let tenants: SQL = "SELECT DISTINCT tenant_id FROM audit_entries ORDER BY tenant_id"
@@ -48,10 +55,12 @@ extension SQLStore {
 
     package func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
         let values: [StoreValue] = [
-            .text(query.tenantID), .integer(query.afterSequence), .integer(query.since),
-            .text(query.kind?.rawValue ?? ""), .integer(Int64(max(0, query.limit))),
+            .text(query.tenantID), .integer(query.afterSequence), .integer(query.beforeSequence), .integer(query.since),
+            .integer(query.until), .text(query.kind?.rawValue ?? ""), .text(query.actor ?? ""),
+            .integer(Int64(max(0, query.limit))),
         ]
-        return try await read { try $0.query(AuditQueries.page, values, AuditQueries.entry) }
+        let statement = query.newestFirst ? AuditQueries.newestPage : AuditQueries.page
+        return try await read { try $0.query(statement, values, AuditQueries.entry) }
     }
 
     package func auditChain(tenantID: String) async throws -> [AuditEntry] {

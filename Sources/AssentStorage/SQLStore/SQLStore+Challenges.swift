@@ -31,6 +31,19 @@ enum ChallengeQueries {
           AND (target_authenticator_id IS NULL OR target_authenticator_id = $4)
         ORDER BY created_at DESC, id LIMIT 1
         """
+    /// ``pendingPush`` for the credential of method $4 whose public key is $2 (its user and id), found in the same
+    /// statement: a device's get-challenge needs no earlier read of its credential. Parameters: tenant ($1), key ($2),
+    /// now ($3), method ($4).
+    static let pendingPushForKey: SQL = """
+        SELECT \(StoreRecords.challengeColumns) FROM challenges
+        WHERE tenant_id = $1 AND kind = 'push' AND state = 'pending' AND expires_at > $3
+          AND user_id = (SELECT user_id FROM authenticators
+                         WHERE tenant_id = $1 AND verification_method = $4 AND public_key = $2)
+          AND (target_authenticator_id IS NULL
+               OR target_authenticator_id = (SELECT id FROM authenticators
+                                             WHERE tenant_id = $1 AND verification_method = $4 AND public_key = $2))
+        ORDER BY created_at DESC, id LIMIT 1
+        """
     /// Compare-and-set on the row: of any number of devices racing (through any instances), the first moves it to
     /// `claimed`; in PostgreSQL the others wait for its row lock, re-check `state = 'pending'` and change nothing.
     static let claim: SQL = """
@@ -98,6 +111,33 @@ extension SQLStore {
             try db.queryOne(
                 ChallengeQueries.pendingPush, [.text(tenantID), .text(userID), .integer(now), .text(authenticatorID)],
                 StoreRecords.challenge)
+        }
+    }
+
+    package func pushCredentialAndPendingChallenge(
+        tenantID: String, publicKey: [UInt8], now: Int64
+    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+        try await read { db in
+            guard let authenticator = try db.queryOne(
+                CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)],
+                StoreRecords.authenticator)
+            else { return (nil, nil) }
+            let challenge = try db.queryOne(
+                ChallengeQueries.pendingPush,
+                [.text(tenantID), .text(authenticator.userID), .integer(now), .text(authenticator.id)],
+                StoreRecords.challenge)
+            return (authenticator, challenge)
+        }
+    }
+
+    package func credentialAndChallenge(
+        tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
+    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+        try await read { db in
+            (try db.queryOne(
+                CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)],
+                StoreRecords.authenticator),
+             try db.queryOne(ChallengeQueries.byID, [.text(challengeID), .text(tenantID)], StoreRecords.challenge))
         }
     }
 

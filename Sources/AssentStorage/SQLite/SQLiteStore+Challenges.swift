@@ -13,8 +13,8 @@ extension SQLiteStore {
     /// save round trips; SQLite has no data-changing statement inside `WITH` and no round trips to save.)
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64
-    ) async throws -> Challenge? {
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?) {
         let states = from.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         let answer = SQL("""
             UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
@@ -24,7 +24,7 @@ extension SQLiteStore {
                           AND (expires_at IS NULL OR expires_at > $2))
             RETURNING \(StoreRecords.challengeColumns)
             """)
-        return try await write { db -> Challenge? in
+        let answered = try await write { db -> Challenge? in
             guard let challenge = try db.queryOne(
                 answer,
                 [.text(approved ? "approved" : "denied"), .integer(now), .text(authenticatorID), .text(id), .text(tenantID)],
@@ -46,5 +46,8 @@ extension SQLiteStore {
                 [.integer(now), .text(authenticatorID), .text(tenantID)])
             return challenge
         }
+        // Read after the answer committed, as PostgreSQL does (no round trips to save here).
+        guard let answered, let pushGuardOf else { return (answered, nil) }
+        return (answered, try await pushGuard(tenantID: tenantID, userID: pushGuardOf, now: now))
     }
 }

@@ -94,6 +94,16 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case consoleChangeActivation = "POST /admin/users/{userId}/activations/{activationId}/{change}"
     /// One challenge of the signed-in tenant: its state, times and timeline with deliveries.
     case consoleChallenge = "GET /admin/challenges/{challengeId}"
+    /// Every tenant setting as a form, with its current value and effect.
+    case consoleSettings = "GET /admin/settings"
+    /// Changes tenant settings (a form post with its CSRF token); all checked before anything changes.
+    case consoleSettingsChange = "POST /admin/settings"
+    /// The tenant's push provider settings; credentials only as configured or not.
+    case consolePush = "GET /admin/push"
+    /// Changes the push provider settings, replacing credentials (a form post with its CSRF token).
+    case consolePushChange = "POST /admin/push"
+    /// The tenant's audit log, newest first, filtered by kind, time and principal.
+    case consoleAudit = "GET /admin/audit"
 
     // MARK: Pages and operations
 

@@ -70,6 +70,8 @@ enum SeedCommand {
                 writing = Task { try await store.insertSeedBatch(batch) }
             }
             if let writing { inserted = inserted + (try await writing.value) }
+            // Statistics, visibility and the load's dirty pages settled now rather than under the next benchmark.
+            try await store.settleSeededTables()
             progress.finish(users)
             // One audit entry for the whole run, not one per seeded user or credential.
             try await AuditLog(store: store, masterKey: masterKey, clock: .system).record(

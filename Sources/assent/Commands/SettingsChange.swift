@@ -35,73 +35,66 @@ struct SettingsChange {
     var anonymousApprovalFactor: PowerAuthSignatureType??
 
     /// The shortest and longest track token lifetime, as `assentd --token-lifetime` allows.
-    static let lifetimeRange = 30...3600
+    static let lifetimeRange = TenantSettingRules.tokenLifetime
 
-    /// Reads and checks the options; any invalid value is a usage error and nothing changes.
+    /// Reads and checks the options with ``TenantSettingRules`` (the rules the admin console's settings page follows
+    /// too); any invalid value is a usage error and nothing changes.
     init(_ options: ParsedOptions) throws {
+        do {
+            try read(options)
+        } catch let error as AssentError {
+            throw CLIError.usage(error.reason)
+        }
+    }
+
+    private mutating func read(_ options: ParsedOptions) throws {
+        typealias Rules = TenantSettingRules
         if let text = options.string("--unenrolled-state") {
-            unenrolledState = try ActionStateName.parse(text, option: "--unenrolled-state")
+            unenrolledState = try Rules.state(text, "--unenrolled-state")
         }
         for action in options.strings("--remove-action-rule") {
-            removedRules.append(try Self.actionCode(action, option: "--remove-action-rule"))
+            removedRules.append(try Rules.actionCode(action, "--remove-action-rule"))
         }
         for text in options.strings("--action-rule") {
-            rules.append(try Self.rule(text))
+            rules.append(try Rules.actionRule(text, "--action-rule"))
         }
         if let text = options.string("--webhook-url") {
-            if text.lowercased() == "none" {
-                webhookURL = .some(nil)
-            } else if let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil {
-                webhookURL = .some(text)
-            } else {
-                throw CLIError.usage("--webhook-url must be an http(s) URL or 'none', got '\(text)'")
-            }
+            webhookURL = .some(try Rules.webhookURL(text, "--webhook-url"))
         }
-        challengeTimeout = try Self.number(options, "--challenge-timeout", 10...600)
+        challengeTimeout = try Self.number(options, "--challenge-timeout", Rules.challengeTimeout)
         if let text = options.string("--push-credential-lifetime") {
-            pushCredentialLifetime = text.lowercased() == "none"
-                ? .some(nil) : .some(try Self.number(options, "--push-credential-lifetime", 60...(10 * 365 * 86_400)))
+            pushCredentialLifetime = .some(try Rules.pushCredentialLifetime(text, "--push-credential-lifetime"))
         }
-        publicCustomKeys = Self.keys(options, "--public-custom-keys")
-        publicUserCustomKeys = Self.keys(options, "--public-user-custom-keys")
-        numberMatching = try Self.onOff(options, "--number-matching")
-        requireBoundSignature = try Self.onOff(options, "--require-bound-signature")
-        maxPendingPush = try Self.number(options, "--max-pending-push", 1...100)
-        pushThrottle = try Self.number(options, "--push-throttle", 1...3600)
-        fraudLock = try Self.number(options, "--fraud-lock", 0...(30 * 86_400))
-        maxFailedAttempts = try Self.number(options, "--max-failed-attempts", 1...64)
-        requiredApprovalFactor = try Self.factor(options, "--required-approval-factor")
-        anonymousApprovalFactor = try Self.factor(options, "--anonymous-approval-factor")
+        publicCustomKeys = options.string("--public-custom-keys").map(Rules.keys)
+        publicUserCustomKeys = options.string("--public-user-custom-keys").map(Rules.keys)
+        numberMatching = try options.string("--number-matching").map { try Rules.onOff($0, "--number-matching") }
+        requireBoundSignature = try options.string("--require-bound-signature").map {
+            try Rules.onOff($0, "--require-bound-signature")
+        }
+        maxPendingPush = try Self.number(options, "--max-pending-push", Rules.maxPendingPush)
+        pushThrottle = try Self.number(options, "--push-throttle", Rules.pushThrottle)
+        fraudLock = try Self.number(options, "--fraud-lock", Rules.fraudLock)
+        maxFailedAttempts = try Self.number(options, "--max-failed-attempts", Rules.maxFailedAttempts)
+        if let text = options.string("--required-approval-factor") {
+            requiredApprovalFactor = .some(try Rules.factor(text, "--required-approval-factor"))
+        }
+        if let text = options.string("--anonymous-approval-factor") {
+            anonymousApprovalFactor = .some(try Rules.factor(text, "--anonymous-approval-factor"))
+        }
         if let text = options.string("--anonymous-actions") {
-            anonymousActionCodes = text.lowercased() == "none" ? [] : try text.split(separator: ",")
-                .map { try Self.actionCode($0.trimmingCharacters(in: .whitespaces), option: "--anonymous-actions") }
+            anonymousActionCodes = try Rules.anonymousActions(text, "--anonymous-actions")
         }
-        requireActivationCommit = try Self.onOff(options, "--require-activation-commit")
-        allowLegacyPowerAuth30 = try Self.onOff(options, "--allow-legacy-powerauth-30")
+        requireActivationCommit = try options.string("--require-activation-commit").map {
+            try Rules.onOff($0, "--require-activation-commit")
+        }
+        allowLegacyPowerAuth30 = try options.string("--allow-legacy-powerauth-30").map {
+            try Rules.onOff($0, "--allow-legacy-powerauth-30")
+        }
         for text in options.strings("--action-approval-factor") {
-            guard let colon = text.lastIndex(of: ":") else {
-                throw CLIError.usage("--action-approval-factor must be ACTION:TYPE or ACTION:none, got '\(text)'")
-            }
-            let action = try Self.actionCode(String(text[..<colon]), option: "--action-approval-factor")
-            let name = String(text[text.index(after: colon)...])
-            if name.lowercased() == "none" {
-                approvalFactorRules.append((action, nil))
-            } else if let type = PowerAuthSignatureType(rawValue: name) {
-                approvalFactorRules.append((action, type))
-            } else {
-                throw CLIError.usage("--action-approval-factor \(action): '\(name)' is not a PowerAuth signature type or 'none'")
-            }
+            approvalFactorRules.append(try Rules.approvalFactorRule(text, "--action-approval-factor"))
         }
         if let text = options.string("--token-lifetime") {
-            if text.lowercased() == "default" {
-                tokenLifetime = .some(nil)
-            } else if let seconds = Int(text), Self.lifetimeRange.contains(seconds) {
-                tokenLifetime = .some(seconds)
-            } else {
-                throw CLIError.usage(
-                    "--token-lifetime must be a whole number of seconds from \(Self.lifetimeRange.lowerBound) to "
-                        + "\(Self.lifetimeRange.upperBound), or 'default'; got '\(text)'")
-            }
+            tokenLifetime = .some(try Rules.tokenLifetime(text, "--token-lifetime"))
         }
     }
 
@@ -116,36 +109,8 @@ struct SettingsChange {
             && anonymousApprovalFactor == nil
     }
 
-    /// A PowerAuth signature type, or `none` (`.some(nil)`); nil when the option is absent.
-    private static func factor(_ options: ParsedOptions, _ name: String) throws -> PowerAuthSignatureType?? {
-        guard let text = options.string(name) else { return nil }
-        if text.lowercased() == "none" { return .some(nil) }
-        guard let type = PowerAuthSignatureType(rawValue: text) else {
-            throw CLIError.usage("\(name) must be a PowerAuth signature type ("
-                + PowerAuthSignatureType.allCases.map(\.rawValue).joined(separator: ", ") + ") or 'none', got '\(text)'")
-        }
-        return .some(type)
-    }
-
     private static func number(_ options: ParsedOptions, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
-        guard let text = options.string(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw CLIError.usage("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
-        }
-        return value
-    }
-
-    private static func onOff(_ options: ParsedOptions, _ name: String) throws -> Bool? {
-        guard let text = options.string(name) else { return nil }
-        switch text.lowercased() {
-        case "on", "true", "yes": return true
-        case "off", "false", "no": return false
-        default: throw CLIError.usage("\(name) must be on or off, got '\(text)'")
-        }
-    }
-
-    private static func keys(_ options: ParsedOptions, _ name: String) -> [String]? {
-        options.string(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        try options.string(name).map { try TenantSettingRules.number($0, name, range) }
     }
 
     /// Applies the changes: removals first, then rules in the order given. A rule with both parts empty removes it.
@@ -175,30 +140,12 @@ struct SettingsChange {
         if let anonymousApprovalFactor { settings.anonymousApprovalFactor = anonymousApprovalFactor }
     }
 
-    /// `ACTION:ENROLLED_STATE:UNENROLLED_STATE`, split at the last two colons (action codes may hold colons).
-    private static func rule(_ text: String) throws -> (action: String, rule: TenantSettings.ActionRule) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else {
-            throw CLIError.usage(
-                "--action-rule must be ACTION:ENROLLED_STATE:UNENROLLED_STATE (a state part may be empty), got '\(text)'")
-        }
-        let action = try actionCode(parts.dropLast(2).joined(separator: ":"), option: "--action-rule")
-        func state(_ part: Substring) throws -> ActionState? {
-            part.isEmpty ? nil : try ActionStateName.parse(String(part), option: "--action-rule \(action)")
-        }
-        return (action, TenantSettings.ActionRule(enrolled: try state(parts[parts.count - 2]),
-                                                  unenrolled: try state(parts[parts.count - 1])))
-    }
-
-    /// An action code as the server API accepts it in a path: 1 to 100 letters, digits and `_ - . :`.
+    /// An action code as the server API accepts it in a path (``TenantSettingRules/actionCode(_:_:)``).
     static func actionCode(_ text: String, option: String) throws -> String {
-        guard !text.isEmpty, text.utf8.count <= 100, text.unicodeScalars.allSatisfy({
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || "_-.:".unicodeScalars.contains($0)
-        }) else {
-            throw CLIError.usage(
-                "\(option): an action code must be 1 to 100 letters, digits and _ - . :, got '\(text)'")
+        do {
+            return try TenantSettingRules.actionCode(text, option)
+        } catch let error as AssentError {
+            throw CLIError.usage(error.reason)
         }
-        return text
     }
 }

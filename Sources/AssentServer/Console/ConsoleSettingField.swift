@@ -1,0 +1,227 @@
+import AssentCrypto
+import AssentServerCore
+import AssentWire
+import Foundation
+
+/// One tenant setting on the console's settings page: its form control, its current value as text, what it does, and
+/// how a submitted value is read — always through ``TenantSettingRules``, the rules `assent admin tenant settings`
+/// follows, so the page and the CLI accept and refuse the same values.
+///
+/// The push provider settings have a page of their own (``ConsolePushPage``).
+struct ConsoleSettingField: Sendable {
+    /// How the value is typed.
+    enum Control: Sendable {
+        /// A one-line text box (`numeric` asks phones for the number pad, without the browser's own range check:
+        /// the server's message is the one shown).
+        case text(numeric: Bool)
+        /// One of a few values.
+        case choice([String])
+        /// One entry per line.
+        case lines
+    }
+
+    /// The form field's name and the control's element id.
+    let name: String
+    /// The control's label.
+    let label: String
+    /// One sentence on what the setting does.
+    let effect: String
+    /// What may be typed, shown under the control.
+    let accepts: String
+    let control: Control
+    /// The current value, as the control shows it.
+    let current: @Sendable (TenantSettings) -> String
+    /// Reads a submitted value into `settings`; throws `AssentError.invalidRequest` naming the field when invalid.
+    let apply: @Sendable (String, inout TenantSettings) throws -> Void
+
+    /// The result of reading a submitted form (``read(_:into:)``).
+    struct Outcome: Sendable {
+        /// The settings with every valid value applied.
+        var settings: TenantSettings
+        /// Field name → message, for each value that was not valid.
+        var errors: [String: String]
+    }
+
+    /// Reads every field of `form` into a copy of `settings`. A field missing from the form keeps its value. The
+    /// settings are only meant to be stored when ``Outcome/errors`` is empty.
+    static func read(_ form: [String: String], into settings: TenantSettings) -> Outcome {
+        var outcome = Outcome(settings: settings, errors: [:])
+        for field in all {
+            guard let text = form[field.name] else { continue }
+            do {
+                try field.apply(text, &outcome.settings)
+            } catch let error as AssentError {
+                outcome.errors[field.name] = error.reason
+            } catch {
+                outcome.errors[field.name] = "\(field.label) is not valid."
+            }
+        }
+        return outcome
+    }
+
+    /// Every setting the page shows, in its order.
+    static let all: [ConsoleSettingField] = {
+        typealias Rules = TenantSettingRules
+        let onOff = ["on", "off"]
+        let factors = ["none"] + PowerAuthSignatureType.allCases.map(\.rawValue)
+        @Sendable func flag(_ value: Bool) -> String { value ? "on" : "off" }
+        func seconds(_ range: ClosedRange<Int>) -> String { "seconds, \(range.lowerBound) to \(range.upperBound)" }
+        @Sendable func lines(_ text: String) -> [String] {
+            text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        return [
+            ConsoleSettingField(
+                name: "unenrolledState", label: "Unenrolled state",
+                effect: "The state an action tracked for a user without an authenticator gets, unless an action rule says otherwise.",
+                accepts: "one of the action states", control: .choice(ActionState.allCases.map(\.rawValue)),
+                current: { $0.unenrolledState.rawValue },
+                apply: { $1.unenrolledState = try Rules.state($0, "Unenrolled state") }),
+            ConsoleSettingField(
+                name: "actionRules", label: "Action rules",
+                effect: "Per action code, the state for enrolled and for unenrolled users, instead of the defaults.",
+                accepts: "one per line: ACTION:ENROLLED_STATE:UNENROLLED_STATE (a state may be left empty)", control: .lines,
+                current: { settings in
+                    settings.actionRules.sorted { $0.key < $1.key }.map {
+                        "\($0.key):\($0.value.enrolled?.rawValue ?? ""):\($0.value.unenrolled?.rawValue ?? "")"
+                    }.joined(separator: "\n")
+                },
+                apply: { text, settings in
+                    var rules: [String: TenantSettings.ActionRule] = [:]
+                    for line in lines(text) {
+                        let (action, rule) = try Rules.actionRule(line, "Action rules")
+                        rules[action] = rule.enrolled == nil && rule.unenrolled == nil ? nil : rule
+                    }
+                    settings.actionRules = rules
+                }),
+            ConsoleSettingField(
+                name: "tokenLifetimeSeconds", label: "Token lifetime",
+                effect: "How long a track token lives; empty uses the server's --token-lifetime.",
+                accepts: seconds(Rules.tokenLifetime) + ", or empty", control: .text(numeric: true),
+                current: { $0.tokenLifetimeSeconds.map(String.init) ?? "" },
+                apply: { text, settings in
+                    settings.tokenLifetimeSeconds = text.trimmingCharacters(in: .whitespaces).isEmpty
+                        ? nil : try Rules.tokenLifetime(text, "Token lifetime")
+                }),
+            ConsoleSettingField(
+                name: "webhookURL", label: "Webhook URL",
+                effect: "Where authenticator events are posted, signed with the tenant's secret key; empty sends none.",
+                accepts: "an http(s) URL, or empty", control: .text(numeric: false),
+                current: { $0.webhookURL ?? "" },
+                apply: { text, settings in
+                    settings.webhookURL = text.trimmingCharacters(in: .whitespaces).isEmpty
+                        ? nil : try Rules.webhookURL(text, "Webhook URL")
+                }),
+            ConsoleSettingField(
+                name: "challengeTimeoutSeconds", label: "Challenge timeout",
+                effect: "How long a push or QR challenge stays open before it expires.",
+                accepts: seconds(Rules.challengeTimeout), control: .text(numeric: true),
+                current: { String($0.challengeTimeoutSeconds) },
+                apply: { $1.challengeTimeoutSeconds = try Rules.number($0, "Challenge timeout", Rules.challengeTimeout) }),
+            ConsoleSettingField(
+                name: "pushCredentialLifetimeSeconds", label: "Push credential lifetime",
+                effect: "How long a push credential lives unless its device renews it; empty means credentials never lapse.",
+                accepts: seconds(Rules.pushCredentialLifetime) + ", or empty", control: .text(numeric: true),
+                current: { $0.pushCredentialLifetimeSeconds.map(String.init) ?? "" },
+                apply: { text, settings in
+                    settings.pushCredentialLifetimeSeconds = text.trimmingCharacters(in: .whitespaces).isEmpty
+                        ? nil : try Rules.number(text, "Push credential lifetime", Rules.pushCredentialLifetime)
+                }),
+            ConsoleSettingField(
+                name: "publicCustomKeys", label: "Public custom keys",
+                effect: "Keys of an action's custom data the approving device is shown.",
+                accepts: "comma-separated keys, or empty", control: .text(numeric: false),
+                current: { $0.publicCustomKeys.joined(separator: ", ") },
+                apply: { $1.publicCustomKeys = Rules.keys($0) }),
+            ConsoleSettingField(
+                name: "publicUserCustomKeys", label: "Public user custom keys",
+                effect: "Keys of a user's custom data the approving device is shown.",
+                accepts: "comma-separated keys, or empty", control: .text(numeric: false),
+                current: { $0.publicUserCustomKeys.joined(separator: ", ") },
+                apply: { $1.publicUserCustomKeys = Rules.keys($0) }),
+            ConsoleSettingField(
+                name: "numberMatching", label: "Number matching",
+                effect: "Push approvals must carry the code the initiating page shows.",
+                accepts: "on or off", control: .choice(onOff),
+                current: { flag($0.numberMatching) },
+                apply: { $1.numberMatching = try Rules.onOff($0, "Number matching") }),
+            ConsoleSettingField(
+                name: "requireBoundSignature", label: "Require bound signature",
+                effect: "Answers must carry Assent's bound decision signature, which the official SDKs cannot make.",
+                accepts: "on or off", control: .choice(onOff),
+                current: { flag($0.requireBoundSignature) },
+                apply: { $1.requireBoundSignature = try Rules.onOff($0, "Require bound signature") }),
+            ConsoleSettingField(
+                name: "maxPendingPushChallenges", label: "Most pending pushes",
+                effect: "How many push challenges a user may have open at once; further starts are refused.",
+                accepts: "\(Rules.maxPendingPush.lowerBound) to \(Rules.maxPendingPush.upperBound)", control: .text(numeric: true),
+                current: { String($0.maxPendingPushChallenges) },
+                apply: { $1.maxPendingPushChallenges = try Rules.number($0, "Most pending pushes", Rules.maxPendingPush) }),
+            ConsoleSettingField(
+                name: "pushThrottleSeconds", label: "Push throttle",
+                effect: "How long push starts are refused after failed pushes, doubling with each further failure.",
+                accepts: seconds(Rules.pushThrottle), control: .text(numeric: true),
+                current: { String($0.pushThrottleSeconds) },
+                apply: { $1.pushThrottleSeconds = try Rules.number($0, "Push throttle", Rules.pushThrottle) }),
+            ConsoleSettingField(
+                name: "fraudLockSeconds", label: "Fraud lock",
+                effect: "How long push starts are locked after a device reports a push as not theirs.",
+                accepts: seconds(Rules.fraudLock), control: .text(numeric: true),
+                current: { String($0.fraudLockSeconds) },
+                apply: { $1.fraudLockSeconds = try Rules.number($0, "Fraud lock", Rules.fraudLock) }),
+            ConsoleSettingField(
+                name: "maxFailedAttempts", label: "Most failed attempts",
+                effect: "Failed PowerAuth signatures after which an activation is blocked.",
+                accepts: "\(Rules.maxFailedAttempts.lowerBound) to \(Rules.maxFailedAttempts.upperBound)",
+                control: .text(numeric: true),
+                current: { String($0.maxFailedAttempts) },
+                apply: { $1.maxFailedAttempts = try Rules.number($0, "Most failed attempts", Rules.maxFailedAttempts) }),
+            ConsoleSettingField(
+                name: "requiredApprovalFactor", label: "Required approval factor",
+                effect: "Push and QR approvals must carry a PowerAuth signature with at least these factors.",
+                accepts: "a PowerAuth signature type, or none", control: .choice(factors),
+                current: { $0.requiredApprovalFactor?.rawValue ?? "none" },
+                apply: { $1.requiredApprovalFactor = try Rules.factor($0, "Required approval factor") }),
+            ConsoleSettingField(
+                name: "approvalFactorRules", label: "Action approval factors",
+                effect: "Per action code, the factors its approvals need, instead of the required approval factor.",
+                accepts: "one per line: ACTION:TYPE", control: .lines,
+                current: { $0.approvalFactorRules.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.rawValue)" }
+                    .joined(separator: "\n") },
+                apply: { text, settings in
+                    var rules: [String: PowerAuthSignatureType] = [:]
+                    for line in lines(text) {
+                        let (action, factor) = try Rules.approvalFactorRule(line, "Action approval factors")
+                        rules[action] = factor
+                    }
+                    settings.approvalFactorRules = rules
+                }),
+            ConsoleSettingField(
+                name: "requireActivationCommit", label: "Require activation commit",
+                effect: "New PowerAuth activations wait until the backend commits them.",
+                accepts: "on or off", control: .choice(onOff),
+                current: { flag($0.requireActivationCommit) },
+                apply: { $1.requireActivationCommit = try Rules.onOff($0, "Require activation commit") }),
+            ConsoleSettingField(
+                name: "allowLegacyPowerAuth30", label: "Allow PowerAuth 3.0",
+                effect: "PowerAuth 3.0 signatures (decimal, easier to guess) are accepted.",
+                accepts: "on or off", control: .choice(onOff),
+                current: { flag($0.allowLegacyPowerAuth30) },
+                apply: { $1.allowLegacyPowerAuth30 = try Rules.onOff($0, "Allow PowerAuth 3.0") }),
+            ConsoleSettingField(
+                name: "anonymousActionCodes", label: "Anonymous actions",
+                effect: "The action codes a QR start with only the tenant ID may name; anyone who knows the ID can start one.",
+                accepts: "comma-separated action codes, or empty for none", control: .text(numeric: false),
+                current: { $0.anonymousActionCodes.joined(separator: ", ") },
+                apply: { text, settings in
+                    settings.anonymousActionCodes = text.trimmingCharacters(in: .whitespaces).isEmpty
+                        ? [] : try Rules.anonymousActions(text, "Anonymous actions")
+                }),
+            ConsoleSettingField(
+                name: "anonymousApprovalFactor", label: "Anonymous approval factor",
+                effect: "The factors approvals of anonymous QR challenges need; none follows the required approval factor.",
+                accepts: "a PowerAuth signature type, or none", control: .choice(factors),
+                current: { $0.anonymousApprovalFactor?.rawValue ?? "none" },
+                apply: { $1.anonymousApprovalFactor = try Rules.factor($0, "Anonymous approval factor") }),
+        ]
+    }()
+}

@@ -1,0 +1,93 @@
+import AssentHTTP
+import AssentServerCore
+import AssentWire
+
+/// The console's settings page (`/admin/settings`): every tenant setting (``ConsoleSettingField/all``) as a labelled
+/// control with its current value and its effect.
+///
+/// A post (same-site, with the session's CSRF token) is read whole with ``TenantSettingRules`` — the rules of
+/// `assent admin tenant settings` — and a URL the tenant gives is checked against the server's ``OutboundURLPolicy``.
+/// Any invalid value re-renders the form with each error beside its field and changes nothing; otherwise the change
+/// goes through the ``TenantDirectory`` (the next request sees it, other instances at their change watch) and is
+/// recorded in the audit log as `tenant.settings_changed` with the session's principal and the names of the changed
+/// settings, never their values.
+struct ConsoleSettingsPage: Sendable {
+    let console: AdminConsole
+    let tenants: TenantDirectory
+    let destinations: OutboundURLPolicy
+
+    func register(in router: inout Router) {
+        router.add(.consoleSettings) { [self] request, _ in
+            await console.page(request) { current in
+                let notice = request.queryItem("saved") == "1"
+                    ? ConsoleFormHTML.notice("Settings saved. They apply from the next request.", isError: false) : ""
+                return AdminConsole.html(render(current, values: [:], errors: [:], notice: notice))
+            }
+        }
+        router.add(.consoleSettingsChange) { [self] request, _ in
+            await console.post(request) { current in try await change(request, current) }
+        }
+    }
+
+    private func change(_ request: HTTPRequest, _ current: ConsoleSessions.Current) async throws -> HTTPResponse {
+        let form = ConsoleForm.fields(request.body)
+        let before = current.tenant.settings
+        var outcome = ConsoleSettingField.read(form, into: before)
+        if outcome.errors.isEmpty, let url = outcome.settings.webhookURL, url != before.webhookURL {
+            do {
+                try await destinations.check(url, field: "Webhook URL")
+            } catch let error as AssentError {
+                outcome.errors["webhookURL"] = error.reason
+            }
+        }
+        guard outcome.errors.isEmpty else {
+            // The notice names each refused field and links to it, so a keyboard (or a phone's narrow page) gets there.
+            let links = ConsoleSettingField.all.filter { outcome.errors[$0.name] != nil }.map {
+                "<a href=\"#\($0.name)\">\(ConsoleHTML.escape($0.label))</a>"
+            }
+            let notice = "<p class=\"notice\" id=\"notice\" role=\"alert\">Nothing was saved; not valid: "
+                + links.joined(separator: ", ") + ".</p>"
+            return AdminConsole.html(render(current, values: form, errors: outcome.errors, notice: notice))
+        }
+        // Read again over the stored settings, so a change made since the page was read (the push provider, say)
+        // is kept; the values were valid above and are read by the same rules.
+        _ = try await tenants.updateSettings(tenantID: current.tenant.id, actor: current.session.principal) { settings in
+            settings = ConsoleSettingField.read(form, into: settings).settings
+        }
+        return AdminConsole.redirect(Endpoint.consoleSettings.path + "?saved=1")
+    }
+
+    /// The page, with `values` (a refused post's) over the current ones and `errors` beside their fields.
+    private func render(
+        _ current: ConsoleSessions.Current, values: [String: String], errors: [String: String], notice: String
+    ) -> String {
+        let settings = current.tenant.settings
+        let fields = ConsoleSettingField.all.map { field in
+            let kind: ConsoleFormHTML.Kind = switch field.control {
+            case .text(let numeric): .text(numeric: numeric)
+            case .choice(let options): .choice(options)
+            case .lines: .lines(rows: 3)
+            }
+            return ConsoleFormHTML.field(
+                name: field.name, label: field.label, effect: field.effect, accepts: "Accepts " + field.accepts + ".",
+                kind: kind, value: values[field.name] ?? field.current(settings), error: errors[field.name])
+        }.joined(separator: "\n")
+        return ConsoleHTML.page(
+            title: "Settings",
+            body: ConsoleHTML.header(tenant: current.tenant.name, csrf: console.csrf(current), current: .settings) + """
+                \(ConsoleFormHTML.stylesheet)
+                <main>
+                <h1>Settings</h1>
+                \(notice)
+                <p class="hint">The same settings as <code>assent admin tenant settings</code>, checked by the same rules.
+                A change applies from the next request and is recorded in the <a href="\(Endpoint.consoleAudit.path)">audit
+                log</a>. Push providers have <a href="\(Endpoint.consolePush.path)">their own page</a>.</p>
+                <form method="post" action="\(Endpoint.consoleSettingsChange.path)" id="settings-form" class="settings" novalidate>
+                <input type="hidden" name="csrf" value="\(ConsoleHTML.escape(console.csrf(current)))">
+                \(fields)
+                <button type="submit" id="save-settings">Save settings</button>
+                </form>
+                </main>
+                """)
+    }
+}

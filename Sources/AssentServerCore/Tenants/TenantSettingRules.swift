@@ -1,0 +1,151 @@
+package import AssentCrypto
+package import AssentWire
+import Foundation
+
+/// The rules a tenant setting's value must follow, read from text: one definition for every place a person types a
+/// setting (`assent admin tenant settings` and the admin console's settings page), so both accept and refuse the same
+/// values with the same words.
+///
+/// Each reader takes the text and the name to put in its message (a CLI flag such as `--push-throttle`, or a form
+/// field's label) and throws `AssentError.invalidRequest` naming it when the text is not a valid value. Nothing is
+/// changed by reading: callers read every value first and change the settings only when all were valid.
+package enum TenantSettingRules {
+    /// Track token lifetime in seconds, as `assentd --token-lifetime` allows.
+    package static let tokenLifetime = 30...3600
+    /// How long a push or QR challenge stays open, seconds.
+    package static let challengeTimeout = 10...600
+    /// A push credential's lease, seconds (up to ten years).
+    package static let pushCredentialLifetime = 60...(10 * 365 * 86_400)
+    /// Most open push challenges per user.
+    package static let maxPendingPush = 1...100
+    /// The first push throttle after failed pushes, seconds.
+    package static let pushThrottle = 1...3600
+    /// The push lock after a "this wasn't me", seconds (up to 30 days).
+    package static let fraudLock = 0...(30 * 86_400)
+    /// Failed PowerAuth signatures before an activation is blocked.
+    package static let maxFailedAttempts = 1...64
+
+    /// A whole number within `range`.
+    package static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            throw AssentError(
+                .invalidRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    /// `on`/`true`/`yes` or `off`/`false`/`no`, in any case.
+    package static func onOff(_ text: String, _ name: String) throws -> Bool {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        default: throw AssentError(.invalidRequest, "\(name) must be on or off, got '\(text)'")
+        }
+    }
+
+    /// The allowed action state spellings, for messages.
+    package static let allowedStates = ActionState.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// An action state: `BLOCK`, `block` and `challenge-required` are all understood.
+    package static func state(_ text: String, _ name: String) throws -> ActionState {
+        let normalized = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "-", with: "_")
+        guard let state = ActionState(rawValue: normalized) else {
+            throw AssentError(.invalidRequest, "invalid state '\(text)' for \(name); allowed: \(allowedStates)")
+        }
+        return state
+    }
+
+    /// A PowerAuth signature type, or nil for `none`.
+    package static func factor(_ text: String, _ name: String) throws -> PowerAuthSignatureType? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased() == "none" { return nil }
+        guard let type = PowerAuthSignatureType(rawValue: trimmed) else {
+            throw AssentError(.invalidRequest, "\(name) must be a PowerAuth signature type ("
+                + PowerAuthSignatureType.allCases.map(\.rawValue).joined(separator: ", ") + ") or 'none', got '\(text)'")
+        }
+        return type
+    }
+
+    /// An action code as the server API accepts it in a path: 1 to 100 letters, digits and `_ - . :`.
+    package static func actionCode(_ text: String, _ name: String) throws -> String {
+        guard !text.isEmpty, text.utf8.count <= 100, text.unicodeScalars.allSatisfy({
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "_-.:".unicodeScalars.contains($0)
+        }) else {
+            throw AssentError(
+                .invalidRequest, "\(name): an action code must be 1 to 100 letters, digits and _ - . :, got '\(text)'")
+        }
+        return text
+    }
+
+    /// A comma-separated list of custom data keys (blanks dropped).
+    package static func keys(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The tenant's webhook URL: an http(s) URL with a host, or nil for `none`.
+    package static func webhookURL(_ text: String, _ name: String) throws -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased() == "none" { return nil }
+        guard trimmed.utf8.count <= 2048, let url = URL(string: trimmed), ["http", "https"].contains(url.scheme ?? ""),
+              url.host != nil
+        else {
+            throw AssentError(.invalidRequest, "\(name) must be an http(s) URL or 'none', got '\(text)'")
+        }
+        return trimmed
+    }
+
+    /// Track token lifetime in seconds, or nil for `default` (the server's `--token-lifetime`).
+    package static func tokenLifetime(_ text: String, _ name: String) throws -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased() == "default" { return nil }
+        guard let seconds = Int(trimmed), tokenLifetime.contains(seconds) else {
+            throw AssentError(.invalidRequest,
+                "\(name) must be a whole number of seconds from \(tokenLifetime.lowerBound) to "
+                    + "\(tokenLifetime.upperBound), or 'default'; got '\(text)'")
+        }
+        return seconds
+    }
+
+    /// A push credential's lease in seconds, or nil for `none` (credentials never lapse).
+    package static func pushCredentialLifetime(_ text: String, _ name: String) throws -> Int? {
+        text.trimmingCharacters(in: .whitespaces).lowercased() == "none" ? nil : try number(text, name, pushCredentialLifetime)
+    }
+
+    /// The action codes anonymous QR starts may name, comma-separated; `none` (or nothing) allows none.
+    package static func anonymousActions(_ text: String, _ name: String) throws -> [String] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased() == "none" { return [] }
+        return try trimmed.split(separator: ",").map { try actionCode($0.trimmingCharacters(in: .whitespaces), name) }
+    }
+
+    /// `ACTION:ENROLLED_STATE:UNENROLLED_STATE`, split at the last two colons (action codes may hold colons); a state
+    /// part may be empty (the default rule for it).
+    package static func actionRule(_ text: String, _ name: String) throws -> (action: String, rule: TenantSettings.ActionRule) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else {
+            throw AssentError(.invalidRequest,
+                "\(name) must be ACTION:ENROLLED_STATE:UNENROLLED_STATE (a state part may be empty), got '\(text)'")
+        }
+        let action = try actionCode(parts.dropLast(2).joined(separator: ":"), name)
+        func state(_ part: Substring) throws -> ActionState? {
+            part.isEmpty ? nil : try Self.state(String(part), "\(name) \(action)")
+        }
+        return (action, TenantSettings.ActionRule(enrolled: try state(parts[parts.count - 2]),
+                                                  unenrolled: try state(parts[parts.count - 1])))
+    }
+
+    /// `ACTION:TYPE` (a PowerAuth signature type) or `ACTION:none` (nil: remove the action's rule).
+    package static func approvalFactorRule(_ text: String, _ name: String) throws -> (action: String, factor: PowerAuthSignatureType?) {
+        guard let colon = text.lastIndex(of: ":") else {
+            throw AssentError(.invalidRequest, "\(name) must be ACTION:TYPE or ACTION:none, got '\(text)'")
+        }
+        let action = try actionCode(String(text[..<colon]), name)
+        let type = String(text[text.index(after: colon)...])
+        if type.lowercased() == "none" { return (action, nil) }
+        guard let factor = PowerAuthSignatureType(rawValue: type) else {
+            throw AssentError(.invalidRequest, "\(name) \(action): '\(type)' is not a PowerAuth signature type or 'none'")
+        }
+        return (action, factor)
+    }
+}
