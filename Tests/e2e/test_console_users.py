@@ -24,7 +24,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BIN, ROOT, Server, assent
+from conftest import BIN, ROOT, Server, assent, free_port
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
 COOKIE = "assent_console"
@@ -290,3 +290,29 @@ def test_a_cross_site_post_to_a_user_form_is_refused_and_changes_nothing(console
         assert after == before
         assert len(console.sdk.get_authenticators(user)) == 1
         device(home, "push", "challenge")
+
+
+def test_with_an_admin_listener_the_users_section_is_served_there_only(store):
+    directory = tempfile.mkdtemp(prefix="assent-console-users-admin-")
+    server = Server(directory)
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Admin listener")
+    admin = f"http://127.0.0.1:{free_port()}"
+    server.start("--web-root", os.path.join(ROOT, "web"), "--admin-listen", admin.removeprefix("http://"))
+    try:
+        server.secret = created["secretKey"]
+        requests.patch(f"{server.api}/users/ann", json={"displayName": "Ann"}, auth=(server.secret, ""), timeout=10)
+        for path in ("/admin/users", "/admin/users/ann", "/admin/api/users/ann", "/admin/challenges/c1",
+                     "/web/console-user.js"):
+            response = requests.get(server.url + path, timeout=10, allow_redirects=False)
+            assert response.status_code == 404 and response.json()["errorCode"] == "not_found", path
+        signed = requests.post(admin + "/admin/sign-in", data={"credential": server.secret}, allow_redirects=False,
+                               headers={"Origin": admin}, timeout=10)
+        session = signed.cookies.get(COOKIE)
+        found = requests.get(admin + "/admin/users", params={"q": "a"}, cookies={COOKIE: session}, timeout=10)
+        assert found.status_code == 200 and 'href="/admin/users/ann"' in found.text
+        data = requests.get(admin + "/admin/api/users/ann", cookies={COOKIE: session}, timeout=10)
+        assert data.status_code == 200 and data.json() == {"userId": "ann", "challenges": []}
+        assert requests.get(admin + "/web/console-user.js", timeout=10).status_code == 200
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
