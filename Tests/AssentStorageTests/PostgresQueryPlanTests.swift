@@ -116,6 +116,31 @@ import Testing
         #expect(!plan.contains { $0.contains("Sort") || $0.contains("Seq Scan") }, "\(plan)")
     }
 
+    @Test func `the sweeps find the rows they delete through an index, a bounded batch at a time`() async throws {
+        let db = try await Self.seeded()
+        let plans = try await offPool { () -> [String: [String]] in
+            // The seeded challenges all expired minutes after they began, within the day they are kept: the
+            // anonymous-QR sweep must not read them to find the (here: no) unclaimed anonymous ones.
+            let now = StoreValue.integer(SeedStoreTests.now)
+            let dayAgo = StoreValue.integer(SeedStoreTests.now - 86_400_000)
+            let statements: [(String, SQL, [StoreValue])] = [
+                ("anonymous QR", SweepBatch.delete(
+                    "challenges", where: "kind = 'qr' AND state = 'pending' AND user_id IS NULL AND expires_at <= $1"), [now]),
+                ("challenges a day old", SweepBatch.delete("challenges", where: "expires_at < $1"), [dayAgo]),
+            ]
+            var plans: [String: [String]] = [:]
+            for (name, sql, values) in statements {
+                plans[name] = try db.run("EXPLAIN " + sql.postgres, values).rows.map { try $0.string(0) }
+            }
+            return plans
+        }
+        for (name, plan) in plans {
+            #expect(!plan.contains { $0.contains("Seq Scan on challenges") }, "\(name): \(plan)")
+            #expect(plan.contains { $0.contains("Limit") }, "\(name) deletes a bounded batch: \(plan)")
+        }
+        #expect(plans["anonymous QR"]?.contains { $0.contains("challenges_unclaimed_qr") } == true, "\(plans)")
+    }
+
     @Test func `the plan check sees a sequential scan where no index serves the query`() async throws {
         let db = try await Self.seeded()
         let found = try await offPool {

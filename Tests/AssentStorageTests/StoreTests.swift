@@ -293,7 +293,9 @@ import Testing
             challenge.actionCode = "signIn"
             return challenge
         }
-        for i in 0..<50 { #expect(try await store.insertChallenge(anonymous("flood\(i)", expiresAt: 1000), maxOpenForUser: nil)) }
+        // More than two sweep batches (``SweepBatch/size``), so the sweep goes on until a batch comes back short.
+        let flood = 2 * SweepBatch.size + 50
+        for i in 0..<flood { #expect(try await store.insertChallenge(anonymous("flood\(i)", expiresAt: 1000), maxOpenForUser: nil)) }
         #expect(try await store.insertChallenge(anonymous("live", expiresAt: 5001), maxOpenForUser: nil))
         // Claimed, and claimed then answered: they have a user and an action now, and keep their day.
         for id in ["claimed", "answered"] {
@@ -311,9 +313,10 @@ import Testing
         #expect(try await store.insertChallenge(tracked, maxOpenForUser: nil))
         #expect(try await store.insertChallenge(Self.pushChallenge("push"), maxOpenForUser: nil))
 
-        // Expired at 5000 but within the day: only the 50 anonymous unclaimed ones go.
-        #expect(try await store.sweep(now: 5000, challengesBefore: 5000 - 86_400_000, eventsBefore: 0) == 50)
+        // Expired at 5000 but within the day: only the anonymous unclaimed ones go, all of them.
+        #expect(try await store.sweep(now: 5000, challengesBefore: 5000 - 86_400_000, eventsBefore: 0) == flood)
         #expect(try await store.challenge(tenantID: "t1", id: "flood0") == nil)
+        #expect(try await store.challenge(tenantID: "t1", id: "flood\(flood - 1)") == nil)
         for id in ["live", "claimed", "answered", "tracked", "push"] {
             #expect(try await store.challenge(tenantID: "t1", id: id) != nil, "\(id) is kept")
         }

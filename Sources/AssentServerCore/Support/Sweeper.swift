@@ -2,7 +2,8 @@ package import AssentLog
 
 /// Every minute, deletes anonymous QR challenges no device claimed once they expire, other challenges a day past
 /// their expiry, expired nonces, ended admin console sessions, and webhook events delivered or given up a week ago, so a flood of unauthenticated
-/// QR starts leaves storage bounded by what is live (at most a minute past expiry).
+/// QR starts leaves storage bounded by what is live (at most a minute past expiry). The store deletes in bounded
+/// batches, each its own short write, so a sweep with millions of rows to remove never stalls the requests beside it.
 package final class Sweeper: Sendable {
     private let store: any StoreMaintenance
     private let clock: WallClock

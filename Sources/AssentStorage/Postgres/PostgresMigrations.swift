@@ -23,6 +23,7 @@ enum PostgresMigrations {
         (12, Schema.auditEntries.postgres),
         (13, raiseFunction),
         (15, Schema.userIDBytes),
+        (16, Schema.sweepIndexes.postgres),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

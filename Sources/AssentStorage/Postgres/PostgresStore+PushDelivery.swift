@@ -171,17 +171,4 @@ extension PostgresStore {
                  .text(delivery.tenantID), .optional(sentToken), json])
         }
     }
-
-    static let sweepDeliveries: SQL = """
-        WITH d AS (
-          DELETE FROM push_deliveries WHERE (state <> 'queued' AND finished_at < $1) OR expires_at < $1
-          RETURNING 1),
-        t AS (DELETE FROM challenge_timeline WHERE at < $1 RETURNING 1)
-        SELECT (SELECT COUNT(*) FROM d) + (SELECT COUNT(*) FROM t)
-        """
-
-    package func sweepPushDeliveries(before: Int64) async throws -> Int {
-        // Plain deletes of rows no one uses any more: running on every instance at once is harmless.
-        try await writeOne { db in try db.queryOne(Self.sweepDeliveries, [.integer(before)]) { Int($0.int64(0)) } ?? 0 }
-    }
 }

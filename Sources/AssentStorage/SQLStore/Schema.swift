@@ -302,6 +302,19 @@ enum Schema {
 
     /// Step 11: the admin console's admin tokens (stored only hashed) and server-side sessions (their ids stored only
     /// hashed), both deleted with their tenant; sessions are swept once ended.
+    /// Step 16: indexes for the sweeps, so each finds what it deletes without reading anything else — the
+    /// anonymous QR challenges no device claimed (a partial index: only those rows, however many challenges the day
+    /// keeps for their timelines), push deliveries by when they finished or expire, outbox events by when they
+    /// were done with, and (on SQLite, which had none; PostgreSQL's came with step 3) nonces by expiry.
+    static let sweepIndexes: SQL = """
+        CREATE INDEX challenges_unclaimed_qr ON challenges(expires_at)
+            WHERE kind = 'qr' AND state = 'pending' AND user_id IS NULL;
+        CREATE INDEX push_deliveries_finished ON push_deliveries(finished_at) WHERE state <> 'queued';
+        CREATE INDEX push_deliveries_expiry ON push_deliveries(expires_at);
+        CREATE INDEX webhook_outbox_done ON webhook_outbox(COALESCE(delivered_at, failed_at));
+        CREATE INDEX IF NOT EXISTS nonces_expiry ON nonces(expires_at);
+        """
+
     static let console: SQL = """
         CREATE TABLE admin_tokens (
             id TEXT PRIMARY KEY,

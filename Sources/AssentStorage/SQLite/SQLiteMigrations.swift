@@ -16,6 +16,7 @@ enum SQLiteMigrations {
         (10, Schema.metricWatermarks.sqlite),
         (11, Schema.console.sqlite),
         (12, Schema.auditEntries.sqlite),
+        (16, Schema.sweepIndexes.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

@@ -136,12 +136,4 @@ extension SQLiteStore {
             try Self.append([entry], in: db)
         }
     }
-
-    package func sweepPushDeliveries(before: Int64) async throws -> Int {
-        try await write { db in
-            try db.update("DELETE FROM push_deliveries WHERE state <> 'queued' AND finished_at < $1", [.integer(before)])
-                + db.update("DELETE FROM push_deliveries WHERE expires_at < $1", [.integer(before)])
-                + db.update("DELETE FROM challenge_timeline WHERE at < $1", [.integer(before)])
-        }
-    }
 }
