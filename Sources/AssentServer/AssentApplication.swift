@@ -76,7 +76,7 @@ package final class AssentApplication: Sendable {
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock))
         let activations = ActivationService(
-            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics)
+            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(
@@ -183,17 +183,25 @@ package final class AssentApplication: Sendable {
             console: console, tenants: tenants, audit: audit,
             push: try PushConfiguration(masterKey: masterKey, destinations: configuration.outboundURLPolicy),
             destinations: configuration.outboundURLPolicy)
+        let consoleUsers = ConsoleUsers(
+            console: console, directory: store, users: UserService(store: store, clock: clock, webhooks: webhookEvents),
+            activations: activations, trail: trail, clock: clock)
+        let consoleChallenges = ConsoleChallengePage(console: console, challenges: store, deliveries: store, clock: clock)
         let consoleOverview = ConsoleOverview(
             console: console, reader: OverviewReader(store: store, tally: overviewTally, clock: clock), logger: logger)
         let webRoot = configuration.webRoot
         if separateConsole {
             consolePages.register(in: &adminRouter)
             consoleOverview.register(in: &adminRouter)
+            consoleUsers.register(in: &adminRouter)
+            consoleChallenges.register(in: &adminRouter)
             WebPages(root: webRoot, files: .console, logger: logger).register(in: &adminRouter)
             WebPages(root: webRoot, files: .exceptConsole, logger: logger).register(in: &router)
         } else {
             consolePages.register(in: &router)
             consoleOverview.register(in: &router)
+            consoleUsers.register(in: &router)
+            consoleChallenges.register(in: &router)
             WebPages(root: webRoot, logger: logger).register(in: &router)
         }
         routes = router.patterns + (separateConsole ? adminRouter.patterns : [])

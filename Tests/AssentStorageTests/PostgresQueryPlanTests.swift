@@ -87,6 +87,9 @@ import Testing
                 ("answer announcement", PostgresStore.announceAnswer,
                  [.text("assent_challenges"), .text("{}"), .text(challengeID), t1, .text("approved"),
                   .text(authenticatorID), .integer(now)]),
+                ("console user search", UserDirectoryQueries.search,
+                 [t1, .text(String(userID.dropLast(2))), .text(""), .integer(51)]),
+                ("console recent challenges", UserDirectoryQueries.recentChallenges, [t1, .text(userID), .integer(20)]),
                 ("QR claim", ChallengeQueries.claim,
                  [.text(authenticatorID), .text(userID), .null, .null, .text(challengeID), t1, .integer(now)]),
             ]
@@ -98,6 +101,19 @@ import Testing
             return scans
         }
         #expect(scans.isEmpty, "sequential scans: \(scans)")
+    }
+
+    @Test func `the console's user search reads the byte-ordered index of user ids, whatever the collation`() async throws {
+        let db = try await Self.seeded()
+        let plan = try await offPool { () -> [String] in
+            let userID = try db.queryOne("SELECT user_id FROM users ORDER BY user_id LIMIT 1 OFFSET 1500", []) {
+                try $0.string(0)
+            } ?? ""
+            let values: [StoreValue] = [.text("t1"), .text(String(userID.dropLast(3))), .text(""), .integer(51)]
+            return try db.run("EXPLAIN " + UserDirectoryQueries.search.postgres, values).rows.map { try $0.string(0) }
+        }
+        #expect(plan.contains { $0.contains("Index Scan using users_by_id_bytes on users") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("Sort") || $0.contains("Seq Scan") }, "\(plan)")
     }
 
     @Test func `the sweeps find the rows they delete through an index, a bounded batch at a time`() async throws {

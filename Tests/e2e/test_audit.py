@@ -253,3 +253,36 @@ def test_activation_block_unblock_and_removal_are_recorded(audited):
         ("credential.enrolled", "device"), ("activation.blocked", "secret-key"), ("activation.unblocked", "secret-key"),
         ("activation.removed", "secret-key")]
     assert all(e["subject"] == activation and e["details"] == {"userId": "carol"} for e in entries[1:])
+
+
+def test_an_activation_blocked_after_too_many_failed_signatures_is_recorded_once_by_the_system(audited):
+    from powerauth_device import PowerAuthDevice
+    s = audited
+    master = assent("admin", "tenant", "powerauth", "--database", s.database, "--tenant", s.tenant_id)
+    token = requests.post(s.api + "/users/dave/actions/enrol", json={"scope": "add:authenticators"},
+                          auth=(s.secret, ""), timeout=10).json()["token"]
+    device = PowerAuthDevice(s.api, master["masterPublicKey"], s.tenant_id)
+    device.activate(token)
+    before = len(get(s, s.secret, kind="activation.blocked", limit="1000").json()["entries"])
+    for _ in range(7):
+        # A wrong PIN: the possession factor verifies, so each counts, and the fifth blocks (the default limit).
+        refused = device.unlock_vault(device.vault_header(knowledge_key=bytes(16)))
+        assert refused.status_code == 401
+    got = requests.get(s.api + f"/activations/{device.activation_id}", auth=(s.secret, ""), timeout=10).json()
+    assert got["activationStatus"] == "BLOCKED" and got["blockedReason"] == "MAX_FAILED_ATTEMPTS"
+    entries = get(s, s.secret, kind="activation.blocked", limit="1000").json()["entries"][before:]
+    assert [(e["actor"], e["subject"]) for e in entries] == [("system", device.activation_id)]
+    assert entries[0]["details"] == {"userId": "dave", "reason": "MAX_FAILED_ATTEMPTS", "failedAttempts": "5"}
+    assert assent("admin", "audit", "verify", "--database", s.database, "--tenant", s.tenant_id)["intact"] is True
+
+
+def test_a_user_deleted_through_the_server_api_is_recorded_and_an_unknown_one_is_not(audited):
+    s = audited
+    made = requests.post(s.api + "/users/erin/authenticators", auth=(s.secret, ""), timeout=10,
+                         json={"verificationMethod": "EMAIL_OTP", "email": "erin@example.com"})
+    assert made.status_code == 200, made.text
+    for user in ("erin", "nobody-at-all"):
+        deleted = requests.delete(s.api + f"/users/{user}", auth=(s.secret, ""), timeout=10)
+        assert deleted.status_code == 200, deleted.text
+    entries = get(s, s.secret, kind="user.deleted", limit="1000").json()["entries"]
+    assert [(e["actor"], e["subject"]) for e in entries] == [("secret-key", "erin")]

@@ -118,6 +118,7 @@ struct ServerAPI: Sendable {
     private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         let deleted = try await users.delete(tenant: tenant, userID: userID)
+        if deleted { await trail.record(tenant, .userDeleted, actor: "secret-key", subject: userID) }
         return APIResponses.ok(["userId": JSONValue.string(userID), "deleted": .bool(deleted)])
     }
 

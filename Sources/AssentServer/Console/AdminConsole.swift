@@ -34,7 +34,7 @@ struct AdminConsole: Sendable {
         router.add(.consoleSignOut) { [self] request, _ in await guarded(request) { try await signOut(request) } }
     }
 
-    private func guarded(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async -> HTTPResponse {
+    func guarded(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async -> HTTPResponse {
         do {
             return try await body()
         } catch {

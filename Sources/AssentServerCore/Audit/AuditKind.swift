@@ -24,6 +24,8 @@ package struct AuditKind: Hashable, Sendable, RawRepresentable, CustomStringConv
     package static let activationUnblocked = AuditKind(rawValue: "activation.unblocked")
     /// A PowerAuth activation was removed.
     package static let activationRemoved = AuditKind(rawValue: "activation.removed")
+    /// A user was deleted with its authenticators and actions.
+    package static let userDeleted = AuditKind(rawValue: "user.deleted")
     /// A device said "this wasn't me".
     package static let fraudReported = AuditKind(rawValue: "challenge.fraud_reported")
     /// A summary of requests a rate limit refused.

@@ -18,14 +18,17 @@ package struct ActivationService: Sendable {
     let lookAhead = PowerAuth.defaultLookAhead
     /// Counts verifications by result.
     let metrics: DomainMetrics?
+    /// Where an activation blocked by too many failed attempts is recorded (actor `system`).
+    let audit: AuditLog?
 
     /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`. Tenant
     /// settings (the failed-attempt limit, legacy 3.0) come with the tenant each call names.
     package init(
         store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil,
-        metrics: DomainMetrics? = nil
+        metrics: DomainMetrics? = nil, audit: AuditLog? = nil
     ) {
         self.metrics = metrics
+        self.audit = audit
         self.store = store
         self.clock = clock
         self.sealer = SecretSealer(masterKey: masterKey)
@@ -273,8 +276,28 @@ package struct ActivationService: Sendable {
             logger?.warning("activation blocked", [
                 "tenantId": .string(after.tenantID), "activationId": .string(after.id), "userId": .string(after.userID),
                 "reason": .string(ActivationBlockedReason.maxFailedAttempts.rawValue)])
+            await recordBlock(after)
         }
         return verification(failure, after, distance: distance)
+    }
+
+    /// Records an activation this verification blocked for too many failed attempts. The block has committed; an
+    /// audit write that fails is logged and does not turn the verification's answer into an error.
+    private func recordBlock(_ activation: ActivationRecord) async {
+        guard let audit else { return }
+        do {
+            try await audit.record(
+                tenantID: activation.tenantID, .activationBlocked, actor: "system", subject: activation.id,
+                details: [
+                    "userId": activation.userID, "reason": ActivationBlockedReason.maxFailedAttempts.rawValue,
+                    "failedAttempts": String(activation.failedAttempts),
+                ])
+        } catch {
+            logger?.error("audit entry not recorded", [
+                "tenantId": .string(activation.tenantID), "kind": .string(AuditKind.activationBlocked.rawValue),
+                "subject": .string(activation.id), "error": .string(String(describing: error)),
+            ])
+        }
     }
 
     /// PowerAuth's state rules for one verification, applied to the record read inside the store operation: only an

@@ -23,6 +23,7 @@ enum PostgresMigrations {
         (12, Schema.auditEntries.postgres),
         (13, raiseFunction),
         (14, Schema.overviewStep.postgres),
+        (15, Schema.userIDBytes),
         (16, Schema.sweepIndexes.postgres),
     ]
 

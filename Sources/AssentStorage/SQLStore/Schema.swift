@@ -473,4 +473,11 @@ enum Schema {
     static let overviewStep: SQL = .lines([
         overviewTables, SQL(sqlite: overviewTriggersSQLite, postgres: overviewTriggersPostgres), overviewInitialTotals,
     ])
+
+    /// Step 15, PostgreSQL only: the users of a tenant in byte order of their ids, for the console's prefix search
+    /// (``UserDirectoryQueries/search``). SQLite's primary key already has that order (`BINARY`); PostgreSQL's primary
+    /// key has the database's collation, in which ids sharing a prefix need not be neighbours.
+    static let userIDBytes = """
+        CREATE INDEX users_by_id_bytes ON users(tenant_id, user_id COLLATE "C");
+        """
 }

@@ -81,6 +81,21 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case consoleSignOut = "POST /admin/sign-out"
     /// The signed-in tenant's overview as JSON: live totals and per-minute challenge counts over the last hour.
     case consoleOverview = "GET /admin/api/overview"
+    /// The users page: users whose id starts with `?q=`, a page at a time (`?after=` the last id shown).
+    case consoleUsers = "GET /admin/users"
+    /// One user's page: authenticators, PowerAuth activations, recent challenges, and the forms that change them.
+    case consoleUser = "GET /admin/users/{userId}"
+    /// The user page's recent challenges as JSON (session cookie; `401` envelope without), which the page polls.
+    case consoleUserData = "GET /admin/api/users/{userId}"
+    /// Deletes the user (a form post with the CSRF token; answered with a confirmation page until `confirm=yes`).
+    case consoleDeleteUser = "POST /admin/users/{userId}/delete"
+    /// Removes one of the user's authenticators (a form post, confirmed like ``consoleDeleteUser``).
+    case consoleRemoveAuthenticator = "POST /admin/users/{userId}/authenticators/{authenticatorId}/remove"
+    /// Blocks, unblocks or removes one of the user's activations (`{change}`: `block`, `unblock`, `remove`; a form
+    /// post, confirmed like ``consoleDeleteUser``).
+    case consoleChangeActivation = "POST /admin/users/{userId}/activations/{activationId}/{change}"
+    /// One challenge of the signed-in tenant: its state, times and timeline with deliveries.
+    case consoleChallenge = "GET /admin/challenges/{challengeId}"
     /// Every tenant setting as a form, with its current value and effect.
     case consoleSettings = "GET /admin/settings"
     /// Changes tenant settings (a form post with its CSRF token); all checked before anything changes.

@@ -1,0 +1,34 @@
+import AssentHTTP
+import AssentServerCore
+import AssentWire
+
+/// `GET /admin/challenges/{challengeId}`: one challenge of the signed-in tenant with its timeline (the start, the
+/// push deliveries and webhook calls the store recorded, the answer). Another tenant's challenge is as unknown as one
+/// that never existed: a `404` page.
+struct ConsoleChallengePage: Sendable {
+    let console: AdminConsole
+    let challenges: any ChallengeStore
+    let deliveries: any PushDeliveryStore
+    let clock: WallClock
+
+    func register(in router: inout Router) {
+        router.add(.consoleChallenge) { [self] request, parameters in
+            await console.guarded(request) { try await page(request, parameters) }
+        }
+    }
+
+    private func page(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        let id = try PathParameter.identifier(parameters, "challengeId")
+        let csrf = console.sessions.csrfToken(sessionID: current.sessionID)
+        guard let challenge = try await challenges.challenge(tenantID: current.tenant.id, id: id) else {
+            return AdminConsole.html(
+                ConsoleUserHTML.notFound(current: current, csrf: csrf, what: "challenge", id: id), status: 404)
+        }
+        let timeline = try await deliveries.challengeTimeline(tenantID: current.tenant.id, challengeID: id)
+        let queued = try await deliveries.pushDeliveries(tenantID: current.tenant.id, challengeID: id)
+        return AdminConsole.html(ConsoleUserHTML.challenge(
+            current: current, csrf: csrf, challenge: challenge, timeline: timeline, deliveries: queued,
+            now: clock.nowMilliseconds()))
+    }
+}

@@ -1,0 +1,328 @@
+import AssentHTTP
+import AssentWire
+import AssentServerCore
+import Foundation
+
+/// The HTML of the users section's pages (``ConsoleUsers``, ``ConsoleChallengePage``): every value escaped with
+/// ``ConsoleHTML/escape(_:)``, every path segment percent-encoded, every control labelled, tables that scroll sideways
+/// on a narrow screen instead of widening the page.
+enum ConsoleUserHTML {
+    // MARK: Paths
+
+    /// `text` as one path segment: everything but unreserved characters percent-encoded.
+    static func segment(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// A query value: like ``segment(_:)``.
+    static func queryValue(_ text: String) -> String { segment(text) }
+
+    /// The user page of `userID`.
+    static func userPath(_ userID: String) -> String { "/admin/users/" + segment(userID) }
+
+    /// The challenge page of `id`.
+    static func challengePath(_ id: String) -> String { "/admin/challenges/" + segment(id) }
+
+    // MARK: Values
+
+    /// A time in milliseconds as ISO 8601, or a dash.
+    static func time(_ milliseconds: Int64?) -> String {
+        milliseconds.map(AdminConsole.iso8601) ?? "—"
+    }
+
+    /// A challenge's state as a person reads it: an open challenge past its expiry is `expired`.
+    static func state(of challenge: Challenge, now: Int64) -> String {
+        (challenge.state == .pending || challenge.state == .claimed) && now >= challenge.expiresAt
+            ? "expired" : challenge.state.rawValue
+    }
+
+    private static func escape(_ text: String) -> String { ConsoleHTML.escape(text) }
+
+    /// A cell; `label` names its column where a narrow screen shows rows as cards (`data-label`, see console.css).
+    private static func cell(_ label: String, _ text: String) -> String {
+        "<td data-label=\"\(escape(label))\">\(escape(text))</td>"
+    }
+
+    private static func page(
+        current: ConsoleSessions.Current, csrf: String, title: String, body: String
+    ) -> String {
+        ConsoleHTML.page(title: title, body: ConsoleHTML.header(tenant: current.tenant.name, csrf: csrf, current: .users) + body)
+    }
+
+    private static func notice(_ text: String?) -> String {
+        text.map { "<p class=\"done\" id=\"notice\" role=\"status\">\(escape($0))</p>" } ?? ""
+    }
+
+    /// A form posting `action` with the CSRF token and one button.
+    private static func postButton(action: String, csrf: String, label: String, id: String, extra: String = "") -> String {
+        """
+        <form method="post" action="\(escape(action))" class="inline-action">
+        <input type="hidden" name="csrf" value="\(escape(csrf))">\(extra)
+        <button type="submit" id="\(escape(id))">\(escape(label))</button>
+        </form>
+        """
+    }
+
+    // MARK: Pages
+
+    /// The users page: the search form and one page of results.
+    static func users(
+        current: ConsoleSessions.Current, csrf: String, prefix: String, after: String?, found: [User], more: Bool,
+        notice text: String?
+    ) -> String {
+        let rows = found.map { user in
+            let name = [user.displayName, user.username, user.email].compactMap { $0 }.first ?? ""
+            return "<tr><td data-label=\"User id\"><a href=\"\(escape(userPath(user.userID)))\">\(escape(user.userID))</a></td>"
+                + cell("Name", name) + cell("Created", time(user.createdAt)) + "</tr>"
+        }.joined(separator: "\n")
+        let results = found.isEmpty
+            ? "<p id=\"no-users\">No user id starts with “\(escape(prefix))”\(after == nil ? "" : " after this point").</p>"
+            : """
+            <div class="table-wrap">
+            <table id="users" class="cards">
+            <caption>Users whose id starts with “\(escape(prefix))”\(after.map { ", after “\(escape($0))”" } ?? "")</caption>
+            <thead><tr><th scope="col">User id</th><th scope="col">Name</th><th scope="col">Created</th></tr></thead>
+            <tbody>
+            \(rows)
+            </tbody>
+            </table>
+            </div>
+            """
+        let next = more && !found.isEmpty
+            ? "<p><a id=\"more\" href=\"/admin/users?q=\(queryValue(prefix))&amp;after=\(queryValue(found[found.count - 1].userID))\">More users</a></p>"
+            : ""
+        return page(current: current, csrf: csrf, title: "Users", body: """
+            <main>
+            <h1>Users</h1>
+            \(notice(text))
+            <form method="get" action="/admin/users" id="search" role="search">
+            <label for="q">User id starts with</label>
+            <input type="search" id="q" name="q" value="\(escape(prefix))" maxlength="255" autocomplete="off">
+            <button type="submit" id="search-button">Search</button>
+            </form>
+            \(results)
+            \(next)
+            </main>
+            """)
+    }
+
+    /// A user's page.
+    static func user(
+        current: ConsoleSessions.Current, csrf: String, user: User, authenticators: [Authenticator],
+        activations: [ActivationRecord], recent: [Challenge], now: Int64, notice text: String?
+    ) -> String {
+        let base = userPath(user.userID)
+        let authenticatorRows = authenticators.map { a in
+            let device = [a.devicePlatform, a.deviceName].compactMap { $0 }.joined(separator: " · ")
+            let expiry = a.expiresAt.map { a.isExpired(at: now) ? "expired \(time($0))" : time($0) } ?? "—"
+            let push: String = if a.pushToken == nil {
+                "—"
+            } else if let errored = a.erroredAt {
+                "stale since \(time(errored))" + (a.errorCode.map { " (\($0))" } ?? "")
+            } else {
+                "ok"
+            }
+            return "<tr id=\"authenticator-\(escape(a.id))\">" + cell("Kind", a.verificationMethod.rawValue)
+                + cell("Platform", device.isEmpty ? "—" : device) + cell("Created", time(a.createdAt))
+                + cell("Last used", time(a.lastVerifiedAt)) + cell("Expires", expiry) + cell("Push token", push) + "<td>"
+                + postButton(
+                    action: "\(base)/authenticators/\(segment(a.id))/remove", csrf: csrf, label: "Remove",
+                    id: "remove-\(a.id)")
+                + "</td></tr>"
+        }.joined(separator: "\n")
+        let maxFailed = current.tenant.settings.maxFailedAttempts
+        let activationRows = activations.map { a in
+            var buttons: [String] = []
+            let path = "\(base)/activations/\(segment(a.id))"
+            if a.status == .active {
+                buttons.append(postButton(action: path + "/block", csrf: csrf, label: "Block", id: "block-\(a.id)"))
+            }
+            if a.status == .blocked {
+                buttons.append(postButton(action: path + "/unblock", csrf: csrf, label: "Unblock", id: "unblock-\(a.id)"))
+            }
+            if a.status != .removed {
+                buttons.append(postButton(action: path + "/remove", csrf: csrf, label: "Remove", id: "remove-\(a.id)"))
+            }
+            return "<tr id=\"activation-\(escape(a.id))\">" + cell("Name", a.name ?? a.id)
+                + "<td class=\"status\" data-label=\"Status\">\(escape(a.status.rawValue))</td>"
+                + cell("Failed attempts", "\(a.failedAttempts) of \(maxFailed)")
+                + cell("Blocked because", a.blockedReason?.rawValue ?? "—") + cell("Created", time(a.createdAt))
+                + cell("Last used", time(a.lastUsedAt)) + "<td>\(buttons.joined())</td></tr>"
+        }.joined(separator: "\n")
+        let recentRows = recent.map { challengeRow($0, now: now) }.joined(separator: "\n")
+        let facts = [
+            ("Display name", user.displayName), ("User name", user.username), ("E-mail", user.email),
+            ("Phone", user.phoneNumber),
+        ].compactMap { label, value in value.map { "<dt>\(label)</dt><dd>\(escape($0))</dd>" } }.joined()
+        return page(current: current, csrf: csrf, title: "User \(user.userID)", body: """
+            <main id="user-page" data-api="\(escape("/admin/api/users/" + segment(user.userID)))">
+            <p><a href="/admin/users">← Users</a></p>
+            <h1>User <span id="user-id">\(escape(user.userID))</span></h1>
+            \(notice(text))
+            <dl class="facts">
+            <dt>Created</dt><dd>\(escape(time(user.createdAt)))</dd>\(facts)
+            </dl>
+            <h2>Authenticators</h2>
+            \(authenticators.isEmpty ? "<p id=\"no-authenticators\">None.</p>" : """
+            <div class="table-wrap">
+            <table id="authenticators" class="cards">
+            <thead><tr><th scope="col">Kind</th><th scope="col">Platform</th><th scope="col">Created</th>
+            <th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Push token</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+            \(authenticatorRows)
+            </tbody>
+            </table>
+            </div>
+            """)
+            <h2>PowerAuth activations</h2>
+            \(activations.isEmpty ? "<p id=\"no-activations\">None.</p>" : """
+            <div class="table-wrap">
+            <table id="activations" class="cards">
+            <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Failed attempts</th>
+            <th scope="col">Blocked because</th><th scope="col">Created</th><th scope="col">Last used</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+            \(activationRows)
+            </tbody>
+            </table>
+            </div>
+            """)
+            <h2>Recent challenges</h2>
+            <p class="hint">Newest first; refreshed every second. <span id="refreshed" aria-live="polite"></span></p>
+            <div class="table-wrap">
+            <table id="recent" class="cards">
+            <thead><tr><th scope="col">Started</th><th scope="col">Kind</th><th scope="col">Action</th>
+            <th scope="col">State</th><th scope="col">Answered</th></tr></thead>
+            <tbody id="recent-rows">
+            \(recentRows)
+            </tbody>
+            </table>
+            </div>
+            <h2>Delete this user</h2>
+            <p class="hint">Deletes the user's record, authenticators and actions (asks to confirm first).</p>
+            \(postButton(action: base + "/delete", csrf: csrf, label: "Delete user", id: "delete-user"))
+            </main>
+            <script src="/web/console-user.js"></script>
+            """)
+    }
+
+    private static func challengeRow(_ challenge: Challenge, now: Int64) -> String {
+        "<tr><td data-label=\"Started\"><a href=\"\(escape(challengePath(challenge.id)))\">\(escape(time(challenge.createdAt)))</a></td>"
+            + cell("Kind", challenge.kind.rawValue) + cell("Action", challenge.actionCode ?? "")
+            + cell("State", state(of: challenge, now: now)) + cell("Answered", time(challenge.answeredAt)) + "</tr>"
+    }
+
+    /// The confirmation step of a change: the question, a button posting the same form with `confirm=yes`, and a
+    /// way back that changes nothing.
+    static func confirm(
+        current: ConsoleSessions.Current, csrf: String, question: String, action: String, button: String, cancel: String
+    ) -> HTTPResponse {
+        AdminConsole.html(page(current: current, csrf: csrf, title: "Confirm", body: """
+            <main class="narrow">
+            <h1>Confirm</h1>
+            <p id="question">\(escape(question))</p>
+            <form method="post" action="\(escape(action))" id="confirm-form">
+            <input type="hidden" name="csrf" value="\(escape(csrf))">
+            <input type="hidden" name="confirm" value="yes">
+            <button type="submit" id="confirm">\(escape(button))</button>
+            </form>
+            <p><a href="\(escape(cancel))" id="cancel">Cancel</a></p>
+            </main>
+            """))
+    }
+
+    /// A page saying there is no such `what` in the signed-in tenant.
+    static func notFound(current: ConsoleSessions.Current, csrf: String, what: String, id: String) -> String {
+        page(current: current, csrf: csrf, title: "Not found", body: """
+            <main>
+            <h1>Not found</h1>
+            <p id="not-found">This tenant has no \(escape(what)) “\(escape(id))”.</p>
+            <p><a href="/admin/users">Users</a></p>
+            </main>
+            """)
+    }
+
+    /// A challenge's page: its facts, then its timeline — the start, every delivery and webhook event, the answer.
+    static func challenge(
+        current: ConsoleSessions.Current, csrf: String, challenge c: Challenge, timeline: [ChallengeTimelineEntry],
+        deliveries: [PushDelivery], now: Int64
+    ) -> String {
+        var events: [(at: Int64, event: String, who: String, detail: String)] = [
+            (c.createdAt, "challenge.started", c.targetAuthenticatorID ?? "", c.ipAddress.map { "from \($0)" } ?? ""),
+        ]
+        for entry in timeline {
+            let detail = [
+                entry.provider, entry.attempt.map { "attempt \($0)" }, entry.status.map { "HTTP \($0)" }, entry.detail,
+            ].compactMap { $0 }.joined(separator: " · ")
+            events.append((entry.at, entry.event, entry.authenticatorID ?? "", detail))
+        }
+        if let answered = c.answeredAt {
+            let event = switch c.state {
+            case .claimed: "challenge.claimed"
+            case .approved: "challenge.approved"
+            case .denied: "challenge.denied"
+            case .pending: "challenge.answered"
+            }
+            events.append((answered, event, c.answeredBy ?? "", ""))
+        } else if now >= c.expiresAt {
+            events.append((c.expiresAt, "challenge.expired", "", ""))
+        }
+        // Stable: the start first, then what the store recorded in its order, the answer last at equal times.
+        let ordered = events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        let timelineRows = ordered.map {
+            "<tr>" + cell("When", time($0.at)) + cell("Event", $0.event) + cell("Authenticator", $0.who.isEmpty ? "—" : $0.who)
+                + cell("Detail", $0.detail) + "</tr>"
+        }.joined(separator: "\n")
+        let deliveryRows = deliveries.map {
+            "<tr>" + cell("Authenticator", $0.authenticatorID) + cell("Provider", $0.provider.rawValue)
+                + cell("State", $0.state.rawValue) + cell("Attempts", String($0.attempts)) + cell("Last error", $0.lastError ?? "—")
+                + "</tr>"
+        }.joined(separator: "\n")
+        let userLink = c.userID.map { "<a href=\"\(escape(userPath($0)))\" id=\"challenge-user\">\(escape($0))</a>" } ?? "—"
+        let optional = [
+            ("Action", c.actionCode), ("Idempotency key", c.idempotencyKey), ("Answered by", c.answeredBy),
+            ("IP address", c.ipAddress), ("User agent", c.userAgent), ("Device id", c.deviceID),
+        ].compactMap { label, value in value.map { "<dt>\(label)</dt><dd>\(escape($0))</dd>" } }.joined(separator: "\n")
+        return page(current: current, csrf: csrf, title: "Challenge", body: """
+            <main>
+            <p><a href="/admin/users">← Users</a></p>
+            <h1>Challenge</h1>
+            <dl class="facts">
+            <dt>Id</dt><dd><code id="challenge-id">\(escape(c.id))</code></dd>
+            <dt>Kind</dt><dd id="challenge-kind">\(escape(c.kind.rawValue))</dd>
+            <dt>State</dt><dd id="challenge-state">\(escape(state(of: c, now: now)))</dd>
+            <dt>User</dt><dd>\(userLink)</dd>
+            <dt>Started</dt><dd>\(escape(time(c.createdAt)))</dd>
+            <dt>Expires</dt><dd>\(escape(time(c.expiresAt)))</dd>
+            <dt>Answered</dt><dd>\(escape(time(c.answeredAt)))</dd>
+            \(optional)
+            </dl>
+            <h2>Timeline</h2>
+            <div class="table-wrap">
+            <table id="timeline" class="cards">
+            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Authenticator</th>
+            <th scope="col">Detail</th></tr></thead>
+            <tbody>
+            \(timelineRows)
+            </tbody>
+            </table>
+            </div>
+            <h2>Push deliveries</h2>
+            \(deliveries.isEmpty ? "<p id=\"no-deliveries\">None queued.</p>" : """
+            <div class="table-wrap">
+            <table id="deliveries" class="cards">
+            <thead><tr><th scope="col">Authenticator</th><th scope="col">Provider</th><th scope="col">State</th>
+            <th scope="col">Attempts</th><th scope="col">Last error</th></tr></thead>
+            <tbody>
+            \(deliveryRows)
+            </tbody>
+            </table>
+            </div>
+            """)
+            </main>
+            """)
+    }
+}

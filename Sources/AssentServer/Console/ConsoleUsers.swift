@@ -1,0 +1,187 @@
+import AssentHTTP
+import AssentLog
+import AssentServerCore
+import AssentWire
+import Foundation
+
+/// The console's users section: the users page (search by id prefix), a user's page (authenticators, PowerAuth
+/// activations, recent challenges) with the forms that change them, and the JSON the user page polls.
+///
+/// Every change is a form post that passes ``AdminConsole/refuseCrossSite(_:)`` and carries the session's CSRF token
+/// (``AdminConsole/requireCSRF(_:_:)``). Its first submit answers a confirmation page whose button posts the same
+/// form again with `confirm=yes`; only that second post changes anything, so nothing depends on script. Changes go
+/// through the services the server API uses (``UserService``, ``ActivationService``), so webhooks and lockout rules
+/// are the same, and each is recorded in the audit log with the actor `console:` and the session's principal.
+struct ConsoleUsers: Sendable {
+    /// Users per page of the search.
+    static let pageSize = 50
+    /// Challenges on the user page.
+    static let recentLimit = 20
+
+    let console: AdminConsole
+    let directory: any UserDirectoryStore & UserStore
+    let users: UserService
+    let activations: ActivationService
+    let trail: AuditTrail
+    let clock: WallClock
+
+    func register(in router: inout Router) {
+        router.add(.consoleUsers) { [self] request, _ in await console.guarded(request) { try await search(request) } }
+        router.add(.consoleUser) { [self] request, parameters in
+            await console.guarded(request) { try await user(request, parameters) }
+        }
+        router.add(.consoleUserData) { [self] request, parameters in
+            await console.guarded(request) { try await userData(request, parameters) }
+        }
+        router.add(.consoleDeleteUser) { [self] request, parameters in
+            await console.guarded(request) { try await deleteUser(request, parameters) }
+        }
+        router.add(.consoleRemoveAuthenticator) { [self] request, parameters in
+            await console.guarded(request) { try await removeAuthenticator(request, parameters) }
+        }
+        router.add(.consoleChangeActivation) { [self] request, parameters in
+            await console.guarded(request) { try await changeActivation(request, parameters) }
+        }
+    }
+
+    // MARK: Pages
+
+    private func search(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        let prefix = try PathParameter.query(request, "q", maxBytes: 255) ?? ""
+        let after = try PathParameter.query(request, "after", maxBytes: 255)
+        let found = try await directory.searchUsers(
+            tenantID: current.tenant.id, prefix: prefix, after: after, limit: Self.pageSize + 1)
+        let notice: String? = request.queryItem("done") == "user-deleted" ? "The user was deleted." : nil
+        return AdminConsole.html(ConsoleUserHTML.users(
+            current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID), prefix: prefix, after: after,
+            found: Array(found.prefix(Self.pageSize)), more: found.count > Self.pageSize, notice: notice))
+    }
+
+    private func user(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        let userID = try PathParameter.userID(parameters)
+        let csrf = console.sessions.csrfToken(sessionID: current.sessionID)
+        guard let user = try await directory.user(tenantID: current.tenant.id, userID: userID) else {
+            return AdminConsole.html(ConsoleUserHTML.notFound(current: current, csrf: csrf, what: "user", id: userID), status: 404)
+        }
+        let authenticators = try await users.authenticators(tenant: current.tenant, userID: userID)
+        let activationList = try await activations.activations(tenantID: current.tenant.id, userID: userID)
+        let recent = try await directory.recentChallenges(tenantID: current.tenant.id, userID: userID, limit: Self.recentLimit)
+        let notice: String? = switch request.queryItem("done") {
+        case "authenticator-removed": "The authenticator was removed."
+        case "activation-block": "The activation was blocked."
+        case "activation-unblock": "The activation was unblocked."
+        case "activation-remove": "The activation was removed."
+        default: nil
+        }
+        return AdminConsole.html(ConsoleUserHTML.user(
+            current: current, csrf: csrf, user: user, authenticators: authenticators, activations: activationList,
+            recent: recent, now: clock.nowMilliseconds(), notice: notice))
+    }
+
+    /// `GET /admin/api/users/{userId}`: the recent challenges, for the user page's refresh.
+    private func userData(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        guard let current = try await console.current(request) else {
+            throw AssentError(.unauthorized, "Sign in to the console first.")
+        }
+        let userID = try PathParameter.userID(parameters)
+        let recent = try await directory.recentChallenges(tenantID: current.tenant.id, userID: userID, limit: Self.recentLimit)
+        let now = clock.nowMilliseconds()
+        var response = APIResponses.ok(ConsoleUserData(
+            userId: userID,
+            challenges: recent.map {
+                ConsoleUserData.Row(
+                    challengeId: $0.id, url: ConsoleUserHTML.challengePath($0.id), kind: $0.kind.rawValue,
+                    actionCode: $0.actionCode ?? "", state: ConsoleUserHTML.state(of: $0, now: now),
+                    createdAt: AdminConsole.iso8601($0.createdAt),
+                    answeredAt: $0.answeredAt.map(AdminConsole.iso8601) ?? "")
+            }))
+        response.headers.replace("Cache-Control", "no-store")
+        return response
+    }
+
+    // MARK: Changes
+
+    private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        try await changing(request, parameters) { current, userID, fields in
+            let back = ConsoleUserHTML.userPath(userID)
+            guard fields["confirm"] == "yes" else {
+                return ConsoleUserHTML.confirm(
+                    current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
+                    question: "Delete user \(userID) with all their authenticators and actions?",
+                    action: request.path, button: "Delete the user", cancel: back)
+            }
+            if try await users.delete(tenant: current.tenant, userID: userID) {
+                await trail.record(current.tenant, .userDeleted, actor: Self.actor(current), subject: userID)
+            }
+            return AdminConsole.redirect(Endpoint.consoleUsers.path + "?done=user-deleted")
+        }
+    }
+
+    private func removeAuthenticator(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        let id = try PathParameter.identifier(parameters, "authenticatorId")
+        return try await changing(request, parameters) { current, userID, fields in
+            let back = ConsoleUserHTML.userPath(userID)
+            guard let authenticator = try await users.authenticators(tenant: current.tenant, userID: userID)
+                .first(where: { $0.id == id })
+            else { throw AssentError(.notFound, "The user has no authenticator \(id).") }
+            guard fields["confirm"] == "yes" else {
+                let device = [authenticator.devicePlatform, authenticator.deviceName].compactMap { $0 }.joined(separator: " ")
+                return ConsoleUserHTML.confirm(
+                    current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
+                    question: "Remove the \(authenticator.verificationMethod.rawValue) authenticator \(id)"
+                        + (device.isEmpty ? "" : " (\(device))") + " of user \(userID)? The device can no longer answer.",
+                    action: request.path, button: "Remove the authenticator", cancel: back)
+            }
+            try await users.deleteAuthenticator(tenant: current.tenant, userID: userID, id: id)
+            await trail.record(current.tenant, .credentialRemoved, actor: Self.actor(current), subject: id, details: [
+                "userId": userID,
+            ])
+            return AdminConsole.redirect(back + "?done=authenticator-removed")
+        }
+    }
+
+    private func changeActivation(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        let id = try PathParameter.identifier(parameters, "activationId")
+        let (change, kind): (ActivationService.Change, AuditKind) = switch parameters["change"] {
+        case "block": (.block, .activationBlocked)
+        case "unblock": (.unblock, .activationUnblocked)
+        case "remove": (.remove, .activationRemoved)
+        default: throw AssentError(.notFound, "No such change; block, unblock or remove.")
+        }
+        return try await changing(request, parameters) { current, userID, fields in
+            let back = ConsoleUserHTML.userPath(userID)
+            let activation = try await activations.activation(tenantID: current.tenant.id, id: id)
+            guard activation.userID == userID else { throw AssentError(.activationNotFound, "No such activation.") }
+            guard fields["confirm"] == "yes" else {
+                let name = activation.name.map { " “\($0)”" } ?? ""
+                return ConsoleUserHTML.confirm(
+                    current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
+                    question: "\(change.rawValue.capitalized) the activation\(name) \(activation.id) of user \(userID)?",
+                    action: request.path, button: "\(change.rawValue.capitalized) the activation", cancel: back)
+            }
+            let changed = try await activations.change(tenantID: current.tenant.id, id: id, change)
+            await trail.record(current.tenant, kind, actor: Self.actor(current), subject: changed.id, details: [
+                "userId": changed.userID,
+            ])
+            return AdminConsole.redirect(back + "?done=activation-\(change.rawValue)")
+        }
+    }
+
+    /// The shared shape of a change: cross-site posts refused, a session required (else back to sign-in), its CSRF
+    /// token required, then `body` with the session, the user id and the form's fields.
+    private func changing(
+        _ request: HTTPRequest, _ parameters: RouteParameters,
+        _ body: (ConsoleSessions.Current, String, [String: String]) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
+        try console.refuseCrossSite(request)
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        try console.requireCSRF(request, current)
+        let userID = try PathParameter.userID(parameters)
+        return try await body(current, userID, ConsoleForm.fields(request.body))
+    }
+
+    /// The audit actor of a console session: `console:secret-key` or `console:admin-token:<id>`.
+    static func actor(_ current: ConsoleSessions.Current) -> String { "console:" + current.session.principal }
+}

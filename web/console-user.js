@@ -1,0 +1,65 @@
+// The admin console's user page: refreshes the "Recent challenges" table every second from
+// GET /admin/api/users/{userId} (the session cookie goes along; same origin). Rows are built with textContent, so
+// nothing the server sends is read as HTML. Without script the table is the one the page was served with.
+(function () {
+  "use strict";
+  var main = document.getElementById("user-page");
+  var body = document.getElementById("recent-rows");
+  var stamp = document.getElementById("refreshed");
+  if (!main || !body) { return; }
+  var api = main.getAttribute("data-api");
+
+  function cell(row, label, text) {
+    var td = document.createElement("td");
+    td.setAttribute("data-label", label);
+    td.textContent = text || "—";
+    row.appendChild(td);
+    return td;
+  }
+
+  function render(challenges) {
+    var rows = document.createDocumentFragment();
+    challenges.forEach(function (c) {
+      var tr = document.createElement("tr");
+      var first = document.createElement("td");
+      first.setAttribute("data-label", "Started");
+      var link = document.createElement("a");
+      link.href = c.url;
+      link.textContent = c.createdAt;
+      first.appendChild(link);
+      tr.appendChild(first);
+      cell(tr, "Kind", c.kind);
+      cell(tr, "Action", c.actionCode);
+      cell(tr, "State", c.state);
+      cell(tr, "Answered", c.answeredAt);
+      rows.appendChild(tr);
+    });
+    while (body.firstChild) { body.removeChild(body.firstChild); }
+    body.appendChild(rows);
+  }
+
+  // Every second from the start of the last request (not from its answer), so a slow answer does not stretch the
+  // time until a change shows.
+  function again(started) {
+    setTimeout(refresh, Math.max(0, 1000 - (Date.now() - started)));
+  }
+
+  function refresh() {
+    var started = Date.now();
+    fetch(api, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 401) { throw new Error("signed out"); }
+        return response.json();
+      })
+      .then(function (data) {
+        render(data.challenges || []);
+        if (stamp) { stamp.textContent = ""; }
+        again(started);
+      })
+      .catch(function (error) {
+        if (stamp) { stamp.textContent = error.message === "signed out" ? "Signed out; reload to sign in." : "Not refreshed: " + error.message; }
+        if (error.message !== "signed out") { again(started); }
+      });
+  }
+  setTimeout(refresh, 1000);
+})();
