@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Stops URLSession from following a redirect, so a test sees the `303` and its `Set-Cookie`.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+private final class OverviewNoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -34,7 +34,7 @@ private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let secret = server.tenant.secretKey.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         request.httpBody = Data("credential=\(secret)".utf8)
-        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+        let session = URLSession(configuration: .ephemeral, delegate: OverviewNoRedirects(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let (_, response) = try await session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
