@@ -53,7 +53,7 @@ struct ConsolePushPage: Sendable {
             return AdminConsole.redirect(Endpoint.consolePush.path + "?saved=1")
         } catch let error as AssentError where error.code == .invalidRequest {
             let notice = ConsoleFormHTML.notice("Nothing was saved: " + error.reason, isError: true)
-            return AdminConsole.html(render(current, values: form, notice: notice))
+            return AdminConsole.html(render(current, values: form, notice: notice), status: 400)
         }
     }
 

@@ -47,7 +47,8 @@ struct ConsoleSettingsPage: Sendable {
             }
             let notice = "<p class=\"notice\" id=\"notice\" role=\"alert\">Nothing was saved; not valid: "
                 + links.joined(separator: ", ") + ".</p>"
-            return AdminConsole.html(render(current, values: form, errors: outcome.errors, notice: notice))
+            // 400, as the API answers bad input; the browser shows the page all the same.
+            return AdminConsole.html(render(current, values: form, errors: outcome.errors, notice: notice), status: 400)
         }
         // Read again over the stored settings, so a change made since the page was read (the push provider, say)
         // is kept; the values were valid above and are read by the same rules.
