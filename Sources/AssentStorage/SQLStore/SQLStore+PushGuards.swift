@@ -37,7 +37,7 @@ enum PushGuardQueries {
         tenantID: String, userID: String, now: Int64, in db: some StoreConnection
     ) throws -> (PushGuard?, [Int64]) {
         var read: (PushGuard?, [Int64]) = (nil, [])
-        try db.query(guardAndExpiries, values(tenantID: tenantID, userID: userID, now: now)) { row in
+        _ = try db.query(guardAndExpiries, values(tenantID: tenantID, userID: userID, now: now)) { row in
             try fold(row, into: &read, tenantID: tenantID, userID: userID, now: now)
         }
         return read
