@@ -5,17 +5,16 @@ from another site (a real cross-origin page in the browser, and posts without or
 revoked token's session, and limits sign-in attempts per address. Screenshots of each page go to
 $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays on 127.0.0.1.
 """
-import http.server
 import os
 import shutil
 import tempfile
-import threading
 
 import pytest
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from fakes.cross_site import cross_site_page
 from conftest import ROOT, Server, assent
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
@@ -166,28 +165,10 @@ def test_a_cross_origin_page_cannot_sign_a_browser_out(console, browser, shots):
     page = (f'<!doctype html><form id="f" method="post" action="{console.url}/admin/sign-out">'
             '<input name="csrf" value="guess"></form><script>document.getElementById("f").submit()</script>')
 
-    class Attacker(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = page.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    attacker = http.server.HTTPServer(("127.0.0.1", 0), Attacker)
-    thread = threading.Thread(target=attacker.serve_forever, daemon=True)
-    thread.start()
-    try:
-        browser.get(f"http://127.0.0.1:{attacker.server_address[1]}/")
+    with cross_site_page(page) as url:
+        browser.get(url)
         WebDriverWait(browser, WAIT).until(lambda d: "cross_site_request" in d.page_source)
         browser.save_screenshot(os.path.join(shots, "console-cross-site-refused.png"))
-    finally:
-        attacker.shutdown()
-        attacker.server_close()
     assert is_signed_in(console, session)
 
 

@@ -7,13 +7,11 @@ them by kind, refuses cross-site posts to the settings form (a real page on anot
 token), and serves the console only on the admin listener when one is given. Screenshots at 360 px and desktop go to
 $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays on 127.0.0.1.
 """
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import uuid
 
 import pytest
@@ -23,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from fakes.cross_site import cross_site_page
 from conftest import ROOT, Server, assent, free_port
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
@@ -283,27 +282,10 @@ def test_a_cross_site_post_to_the_settings_form_is_refused_and_changes_nothing(c
             '<input name="unenrolledState" value="ALLOW"><input name="csrf" value="guess"></form>'
             '<script>document.getElementById("f").submit()</script>')
 
-    class Attacker(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = page.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    attacker = http.server.HTTPServer(("127.0.0.1", 0), Attacker)
-    threading.Thread(target=attacker.serve_forever, daemon=True).start()
-    try:
-        browser.get(f"http://127.0.0.1:{attacker.server_address[1]}/")
+    with cross_site_page(page) as url:
+        browser.get(url)
         WebDriverWait(browser, WAIT).until(lambda d: "cross_site_request" in d.page_source)
         browser.save_screenshot(os.path.join(shots, "console-settings-cross-site-refused.png"))
-    finally:
-        attacker.shutdown()
-        attacker.server_close()
     assert console.snapshot() == before, "the cross-site post changed nothing"
 
 

@@ -7,13 +7,11 @@ authenticator, blocking and unblocking an activation and deleting the user each 
 cross-site form post to one of these forms is refused and changes nothing. Screenshots at 360 px and desktop width go
 to $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays on 127.0.0.1.
 """
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 import uuid
 
@@ -24,6 +22,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from fakes.cross_site import cross_site_page
 from conftest import BIN, ROOT, Server, assent, free_port
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
@@ -261,28 +260,10 @@ def test_a_cross_site_post_to_a_user_form_is_refused_and_changes_nothing(console
                 '<input name="csrf" value="guess"><input name="confirm" value="yes"></form>'
                 '<script>document.getElementById("f").submit()</script>')
 
-        class Attacker(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                body = page.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        attacker = http.server.HTTPServer(("127.0.0.1", 0), Attacker)
-        thread = threading.Thread(target=attacker.serve_forever, daemon=True)
-        thread.start()
-        try:
-            browser.get(f"http://127.0.0.1:{attacker.server_address[1]}/")
+        with cross_site_page(page) as url:
+            browser.get(url)
             WebDriverWait(browser, WAIT).until(lambda d: "cross_site_request" in d.page_source)
             browser.save_screenshot(os.path.join(shots, "console-user-cross-site-refused.png"))
-        finally:
-            attacker.shutdown()
-            attacker.server_close()
         after = console.snapshot()
         # Sign-ins made sessions; nothing else moved.
         before.pop("console_sessions", None)
