@@ -87,15 +87,8 @@ public struct JSONReader {
 
     /// An object's members; the reader is at `{`.
     private mutating func readMembers() throws(JSONReadError) -> [(key: String, value: JSONValue)] {
-        try enter()
-        index += 1
         var members: [(key: String, value: JSONValue)] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return members
-        }
+        if try enterContainer(closedBy: UInt8(ascii: "}")) { return members }
         var keys: Set<String>?
         while true {
             skipWhitespace()
@@ -116,43 +109,45 @@ public struct JSONReader {
             index += 1
             skipWhitespace()
             members.append((key, try readValue()))
-            skipWhitespace()
-            guard let next = peek() else { throw JSONReadError(.truncated, at: index) }
-            index += 1
-            if next == UInt8(ascii: "}") { break }
-            guard next == UInt8(ascii: ",") else { throw JSONReadError(.unexpectedByte, at: index - 1) }
+            if try leaveOrContinue(closedBy: UInt8(ascii: "}")) { return members }
         }
-        depth -= 1
-        return members
     }
 
     /// An array's elements; the reader is at `[`.
     private mutating func readElements() throws(JSONReadError) -> [JSONValue] {
-        try enter()
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return elements
-        }
+        if try enterContainer(closedBy: UInt8(ascii: "]")) { return elements }
         while true {
             skipWhitespace()
             elements.append(try readValue())
-            skipWhitespace()
-            guard let next = peek() else { throw JSONReadError(.truncated, at: index) }
-            index += 1
-            if next == UInt8(ascii: "]") { break }
-            guard next == UInt8(ascii: ",") else { throw JSONReadError(.unexpectedByte, at: index - 1) }
+            if try leaveOrContinue(closedBy: UInt8(ascii: "]")) { return elements }
         }
-        depth -= 1
-        return elements
     }
 
-    private mutating func enter() throws(JSONReadError) {
+    /// Steps into an object or array (the reader is at its opening byte) and to its first member or element; true
+    /// when it is empty, the closing byte read and the container left.
+    private mutating func enterContainer(closedBy closing: UInt8) throws(JSONReadError) -> Bool {
         depth += 1
         guard depth <= Self.maxDepth else { throw JSONReadError(.tooDeep, at: index) }
+        index += 1
+        skipWhitespace()
+        guard peek() == closing else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
+    /// After a member or element: true at the closing byte (read, and the container left), false past a comma.
+    private mutating func leaveOrContinue(closedBy closing: UInt8) throws(JSONReadError) -> Bool {
+        skipWhitespace()
+        guard let next = peek() else { throw JSONReadError(.truncated, at: index) }
+        index += 1
+        if next == closing {
+            depth -= 1
+            return true
+        }
+        guard next == UInt8(ascii: ",") else { throw JSONReadError(.unexpectedByte, at: index - 1) }
+        return false
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
