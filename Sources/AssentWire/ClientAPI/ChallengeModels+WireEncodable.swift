@@ -13,8 +13,7 @@ extension PushChallengeResponse: WireEncodable {
         writer.object { writer in
             writer.member("actionCode", actionCode)
             // Written as null when nothing is pending, as clients expect (see `encode(to:)`).
-            writer.key("challengeId")
-            if let challengeId { writer.value(challengeId) } else { writer.null() }
+            writer.memberOrNull("challengeId", challengeId)
             writer.member("custom", custom)
             writer.member("deviceId", deviceId)
             writer.member("expiresAt", expiresAt)
@@ -23,8 +22,7 @@ extension PushChallengeResponse: WireEncodable {
             writer.member("user", user)
             writer.member("userAgent", userAgent)
             writer.member("userAuthenticatorId", userAuthenticatorId)
-            writer.key("userId")
-            if let userId { writer.value(userId) } else { writer.null() }
+            writer.memberOrNull("userId", userId)
             writer.member("verificationCodeRequired", verificationCodeRequired)
         }
     }
@@ -96,8 +94,7 @@ extension ClaimChallengeResponse: WireEncodable {
             writer.member("idempotencyKey", idempotencyKey)
             writer.member("ipAddress", ipAddress)
             // Written as null when absent (see `encode(to:)`).
-            writer.key("location")
-            if let location { writer.value(location) } else { writer.null() }
+            writer.memberOrNull("location", location)
             writer.member("success", success)
             writer.member("user", user)
             writer.member("userAgent", userAgent)

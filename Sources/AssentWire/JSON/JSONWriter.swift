@@ -150,66 +150,20 @@ public struct JSONWriter {
         }
     }
 
-    // MARK: Members (key and value; `nil` optionals left out, as synthesized `Encodable` does)
+    // MARK: Members
 
-    public mutating func member(_ key: StaticString, _ value: String?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(value)
-    }
-
-    public mutating func member(_ key: StaticString, _ value: Bool?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(value)
-    }
-
-    public mutating func member(_ key: StaticString, _ value: Int64?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(value)
-    }
-
-    public mutating func member(_ key: StaticString, _ value: Int?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(Int64(value))
-    }
-
-    public mutating func member(_ key: StaticString, _ value: Double?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(value)
-    }
-
+    /// Writes `"key":value`, or nothing when `value` is `nil`, as synthesized `Encodable` leaves out `nil` optionals.
     public mutating func member(_ key: StaticString, _ value: (some WireEncodable)?) {
         guard let value else { return }
         self.key(key)
         value.write(to: &self)
     }
 
-    public mutating func member(_ key: StaticString, _ value: [String]?) {
-        guard let value else { return }
+    /// Writes `"key":value`, or `"key":null` when `value` is `nil`: the fields clients expect to find even when empty
+    /// (written so by the type's own `encode(to:)`).
+    public mutating func memberOrNull(_ key: StaticString, _ value: (some WireEncodable)?) {
         self.key(key)
-        array(value) { $0.value($1) }
-    }
-
-    public mutating func member<T: WireEncodable>(_ key: StaticString, _ value: [T]?) {
-        guard let value else { return }
-        self.key(key)
-        array(value) { $0.value($1) }
-    }
-
-    public mutating func member(_ key: StaticString, _ value: [String: JSONValue]?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(JSONValue.object(value))
-    }
-
-    public mutating func member(_ key: StaticString, _ value: JSONValue?) {
-        guard let value else { return }
-        self.key(key)
-        self.value(value)
+        if let value { value.write(to: &self) } else { null() }
     }
 
     // MARK: Bytes

@@ -1,6 +1,35 @@
-/// A response type that writes itself as JSON through a ``JSONWriter``, byte for byte what its `Encodable` conformance
-/// gives `JSONEncoder` (the tests hold the two together), without the encoder's cost.
+/// A value that writes itself as JSON through a ``JSONWriter``, byte for byte what its `Encodable` conformance gives
+/// `JSONEncoder` (the tests hold the two together), without the encoder's cost: the response types, and the values
+/// their fields hold (strings, booleans, 64-bit integers, custom data, arrays of any of these), so that one
+/// ``JSONWriter/member(_:_:)`` writes every field.
 public protocol WireEncodable: Sendable {
     /// Writes the value (an object, usually) at the writer's position.
     func write(to writer: inout JSONWriter)
+}
+
+/// A string-backed enumeration or wrapper (``ActionState``, ``VerificationMethod``) is its raw value on the wire, as
+/// its synthesized `Encodable` has it.
+extension WireEncodable where Self: RawRepresentable, RawValue == String {
+    public func write(to writer: inout JSONWriter) { writer.value(rawValue) }
+}
+
+extension String: WireEncodable {
+    public func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension Bool: WireEncodable {
+    public func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension Int64: WireEncodable {
+    public func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+/// Custom data (`custom`, `user.custom`): an object with its keys sorted.
+extension Dictionary: WireEncodable where Key == String, Value == JSONValue {
+    public func write(to writer: inout JSONWriter) { writer.value(JSONValue.object(self)) }
+}
+
+extension Array: WireEncodable where Element: WireEncodable {
+    public func write(to writer: inout JSONWriter) { writer.array(self) { $0.value($1) } }
 }

@@ -1,13 +1,9 @@
 // The server API's hot responses (track, validate) and the error envelope written by hand (``JSONWriter``), as their
 // synthesized `Encodable` with keys in sorted order.
 
-extension ActionState: WireEncodable {
-    public func write(to writer: inout JSONWriter) { writer.value(rawValue) }
-}
+extension ActionState: WireEncodable {}
 
-extension VerificationMethod: WireEncodable {
-    public func write(to writer: inout JSONWriter) { writer.value(rawValue) }
-}
+extension VerificationMethod: WireEncodable {}
 
 extension TrackResponse: WireEncodable {
     public func write(to writer: inout JSONWriter) {
