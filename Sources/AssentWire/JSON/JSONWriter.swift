@@ -37,21 +37,21 @@ public struct JSONWriter {
 
     /// Writes `{`, the members `body` writes, then `}`.
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-        body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
+        container(opening: UInt8(ascii: "{"), closing: UInt8(ascii: "}"), body)
     }
 
     /// Writes `[`, the elements `body` writes, then `]`.
     public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        container(opening: UInt8(ascii: "["), closing: UInt8(ascii: "]"), body)
+    }
+
+    /// An object or array: its opening byte, what `body` writes (the first item without a comma), its closing byte.
+    private mutating func container(opening: UInt8, closing: UInt8, _ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(opening)
         needsComma = false
         body(&self)
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(closing)
         needsComma = true
     }
 
