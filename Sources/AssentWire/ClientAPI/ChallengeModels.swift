@@ -100,11 +100,11 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
     public init(reading body: some WireObject) throws(WireDecodingError) {
         guard let approved = try body.bool("approved") else { throw .required("approved") }
         self.approved = approved
-        challengeId = try body.requiredString("challengeId", maxLength: 200)
-        publicKey = try body.requiredString("publicKey", maxLength: 512)
-        signature = try body.requiredString("signature", maxLength: 256)
+        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
+        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
+        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
         verificationCode = try body.string("verificationCode", maxLength: 16)
-        boundSignature = try body.string("boundSignature", maxLength: 256)
+        boundSignature = try body.string("boundSignature", maxLength: WireFieldLimit.signature)
         reportFraud = try body.bool("reportFraud")
     }
 }
@@ -177,7 +177,7 @@ public struct VerifyPushRequest: Codable, Sendable, Hashable, WireDecodable {
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        challengeId = try body.requiredString("challengeId", maxLength: 200)
+        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
     }
 }
 
@@ -251,7 +251,7 @@ public struct VerifyQRRequest: Codable, Sendable, Hashable, WireDecodable {
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        challengeId = try body.requiredString("challengeId", maxLength: 200)
+        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
         deviceCode = try body.requiredString("deviceCode", maxLength: 200)
     }
 }
@@ -292,9 +292,9 @@ public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable 
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        challengeId = try body.requiredString("challengeId", maxLength: 200)
-        publicKey = try body.requiredString("publicKey", maxLength: 512)
-        signature = try body.requiredString("signature", maxLength: 256)
+        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
+        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
+        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
     }
 }
 

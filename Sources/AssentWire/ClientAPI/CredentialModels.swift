@@ -39,10 +39,10 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        publicKey = try body.requiredString("publicKey", maxLength: 512)
+        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
         deviceName = try body.string("deviceName", maxLength: 255)
         devicePlatform = try body.string("devicePlatform", maxLength: 32)
-        pushToken = try body.string("pushToken", maxLength: 4096)
+        pushToken = try body.string("pushToken", maxLength: WireFieldLimit.pushToken)
         userPresenceRequired = try body.bool("userPresenceRequired")
         userAuthenticationRequired = try body.bool("userAuthenticationRequired")
         timeout = try body.integer("timeout", range: 0...86_400)
@@ -114,8 +114,8 @@ public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        publicKey = try body.requiredString("publicKey", maxLength: 512)
-        signature = try body.requiredString("signature", maxLength: 256)
+        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
+        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
     }
 }
 
@@ -164,10 +164,10 @@ public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        publicKey = try body.requiredString("publicKey", maxLength: 512)
-        challengeId = try body.requiredString("challengeId", maxLength: 200)
-        signature = try body.requiredString("signature", maxLength: 256)
-        pushToken = try body.string("pushToken", maxLength: 4096)
+        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
+        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
+        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
+        pushToken = try body.string("pushToken", maxLength: WireFieldLimit.pushToken)
         resetExpiry = try body.bool("resetExpiry")
     }
 }

@@ -15,8 +15,8 @@ public struct EnrollAuthenticatorRequest: Encodable, Sendable, Hashable, WireDec
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
         verificationMethod = VerificationMethod(rawValue: try body.requiredString("verificationMethod", maxLength: 64))
-        email = try body.string("email", maxLength: 320)
-        phoneNumber = try body.string("phoneNumber", maxLength: 32)
+        email = try body.string("email", maxLength: WireFieldLimit.email)
+        phoneNumber = try body.string("phoneNumber", maxLength: WireFieldLimit.phoneNumber)
         isDefault = try body.bool("isDefault")
     }
 }

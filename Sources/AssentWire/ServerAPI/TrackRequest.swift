@@ -45,12 +45,12 @@ public struct TrackRequest: Encodable, Sendable, Hashable, WireDecodable {
         deviceId = try body.string("deviceId", maxLength: 256)
         location = try body.string("location", maxLength: 256)
         scope = try body.string("scope", maxLength: 512)
-        email = try body.string("email", maxLength: 320)
-        phoneNumber = try body.string("phoneNumber", maxLength: 32)
-        username = try body.string("username", maxLength: 255)
-        locale = try body.string("locale", maxLength: 35)
+        email = try body.string("email", maxLength: WireFieldLimit.email)
+        phoneNumber = try body.string("phoneNumber", maxLength: WireFieldLimit.phoneNumber)
+        username = try body.string("username", maxLength: WireFieldLimit.username)
+        locale = try body.string("locale", maxLength: WireFieldLimit.locale)
         custom = try body.object("custom")
         customDomain = try body.string("customDomain", maxLength: 255)
-        challengeId = try body.string("challengeId", maxLength: 200)
+        challengeId = try body.string("challengeId", maxLength: WireFieldLimit.challengeId)
     }
 }

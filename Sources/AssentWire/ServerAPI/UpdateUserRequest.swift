@@ -22,13 +22,13 @@ public struct UpdateUserRequest: Encodable, Sendable, Hashable, WireDecodable {
 
     /// Reads the request with the server's limits.
     public init(reading body: some WireObject) throws(WireDecodingError) {
-        email = try body.nullableString("email", maxLength: 320)
+        email = try body.nullableString("email", maxLength: WireFieldLimit.email)
         emailVerified = try body.bool("emailVerified")
-        phoneNumber = try body.nullableString("phoneNumber", maxLength: 32)
+        phoneNumber = try body.nullableString("phoneNumber", maxLength: WireFieldLimit.phoneNumber)
         phoneNumberVerified = try body.bool("phoneNumberVerified")
-        username = try body.nullableString("username", maxLength: 255)
+        username = try body.nullableString("username", maxLength: WireFieldLimit.username)
         displayName = try body.nullableString("displayName", maxLength: 255)
-        locale = try body.nullableString("locale", maxLength: 35)
+        locale = try body.nullableString("locale", maxLength: WireFieldLimit.locale)
         custom = try body.nullableObject("custom")
     }
 }
