@@ -21,18 +21,15 @@ enum ActivationCommands {
         try await ServerConnection.call(invocation, .getActivation, [id], decoding: ActivationResponse.self, human: describe)
     }
 
-    static let list = Command.leaf(
-        "list", "list a user's activations", details: "GET /v1/users/{user}/activations.",
-        options: ServerConnection.options + [.required("--user", "ID", "the user")]
-    ) { invocation in
-        let user = try ServerAPICommands.userID(invocation.options)
-        try await ServerConnection.call(
-            invocation, .getActivations, [user], decoding: ActivationListResponse.self
-        ) { answer in
-            guard !answer.activations.isEmpty else { return "User \(user) has no activations." }
-            return Table.render([["ACTIVATION ID", "STATUS", "FAILED", "NAME", "CREATED"]] + answer.activations.map {
-                [$0.activationId, $0.activationStatus, "\($0.failedAttempts)/\($0.maxFailedAttempts)", $0.activationName ?? "", $0.createdAt]
-            })
+    static let list = ServerAPICommands.userCommand(
+        "list", "list a user's activations", details: "GET /v1/users/{user}/activations.", .getActivations,
+        decoding: ActivationListResponse.self
+    ) { answer, user in
+        Table.render(
+            answer.activations, empty: "User \(user) has no activations.",
+            header: ["ACTIVATION ID", "STATUS", "FAILED", "NAME", "CREATED"]
+        ) {
+            [$0.activationId, $0.activationStatus, "\($0.failedAttempts)/\($0.maxFailedAttempts)", $0.activationName ?? "", $0.createdAt]
         }
     }
 

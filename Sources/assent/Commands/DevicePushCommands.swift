@@ -191,13 +191,15 @@ enum DevicePushCommands {
         var challenge: AppChallenge?
     }
 
-    private static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment) -> String {
+    /// A credential with where it is enrolled, for people; `leased` shows when it expires (push credentials have a
+    /// lease, QR code credentials do not).
+    static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment, leased: Bool = true) -> String {
         Fields.render([
             ("credential", credential.credentialId),
             ("user", credential.userId),
             ("created", credential.createdAt),
             ("last used", credential.lastAuthenticatedAt ?? "never"),
-            ("expires", credential.expiresAt ?? "never"),
+            ("expires", leased ? credential.expiresAt ?? "never" : nil),
             ("tenant", enrolment.tenantId),
             ("server", enrolment.baseURL),
         ])

@@ -15,7 +15,7 @@ enum PushCommand {
             """,
         options: [
             TenantDatabase.option,
-            .required("--tenant", "ID", "the tenant"),
+            TenantDatabase.tenantOption,
             .optional("--provider", "webhook|apns|fcm|default|none", "who sends the notification"),
             .optional("--webhook-url", "URL|tenant", "where push.created goes (tenant: the tenant's webhook URL)"),
             .optional("--webhook-best-effort", "on|off", "a failed push.created is recorded instead of failing the start"),

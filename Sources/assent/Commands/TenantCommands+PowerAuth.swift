@@ -11,7 +11,7 @@ extension TenantCommands {
             Pin masterPublicKey in the SDK; it verifies every activation. The master private key is stored encrypted
             under the server master key and never shown.
             """,
-        options: [TenantDatabase.option, .required("--tenant", "ID", "the tenant")]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let application = try await TenantDatabase.withStore(invocation) { store, masterKey in

@@ -16,6 +16,9 @@ enum TenantDatabase {
         "the database assentd uses (an SQLite path, sqlite:PATH, or a postgres:// URL; default \(defaultPath))",
         environment: "ASSENT_DATABASE")
 
+    /// The `--tenant` option of the commands that act on one tenant in the database.
+    static let tenantOption = Option.required("--tenant", "ID", "the tenant")
+
     /// Opens the database, runs `body` with a tenant directory over it, and always closes it again.
     /// Only `create` may create an SQLite database that does not exist yet; the other commands refuse, so a typo in
     /// the path does not quietly make an empty database.

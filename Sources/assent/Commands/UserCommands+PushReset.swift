@@ -12,7 +12,7 @@ extension UserCommands {
             POST /v1/users/{user}/push/reset.
             """,
         options: [
-            TenantDatabase.option, .required("--tenant", "ID", "the tenant"), .required("--user", "ID", "the user"),
+            TenantDatabase.option, TenantDatabase.tenantOption, ServerAPICommands.userOption,
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
