@@ -17,8 +17,8 @@ enum DevicePushCommands {
             directory, so later commands need neither. An existing key is reused.
             """,
         options: DeviceHome.options + [
-            .required("--url", "BASE", "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)", environment: "ASSENT_URL"),
-            .required("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
+            DeviceHome.urlOption(required: true),
+            DeviceHome.tenantOption(required: true),
             .required("--token", "T", "the enrolment token from track"),
             .optional("--push-token", "P", "the APNs or FCM token to deliver challenges to"),
         ] + DeviceHome.enrolOptions

@@ -24,8 +24,8 @@ enum DeviceQRCommands {
             is already enrolled with (its QR credential, else its push credential). An existing QR key is reused.
             """,
         options: DeviceHome.options + [
-            .optional("--url", "BASE", "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)", environment: "ASSENT_URL"),
-            .optional("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
+            DeviceHome.urlOption(required: false),
+            DeviceHome.tenantOption(required: false),
             .required("--token", "T", "the enrolment token from track"),
         ] + DeviceHome.enrolOptions
     ) { invocation in

@@ -121,12 +121,7 @@ enum TenantCommands {
             try await PrivateURLs.policy(invocation.options).check(url, field: "webhook URL")
         }
         let tenant = try await TenantDatabase.withDirectory(invocation) { directory in
-            if change.isEmpty {
-                guard let tenant = try await directory.all().first(where: { $0.id == tenantID }) else {
-                    throw AssentError(.notFound, "No tenant with id \(tenantID).")
-                }
-                return tenant
-            }
+            if change.isEmpty { return try await TenantDatabase.tenant(tenantID, in: directory) }
             return try await directory.updateSettings(tenantID: tenantID) { change.apply(to: &$0) }
         }
         try invocation.output.result(TenantJSON(tenant)) { describe(tenant) }

@@ -72,6 +72,22 @@ enum TenantDatabase {
         }
     }
 
+    /// The tenant `id` in `store`, or a `not_found` failure.
+    static func tenant(_ id: String, in store: any ServerStore) async throws -> Tenant {
+        guard let tenant = try await store.tenant(id: id) else {
+            throw CLIError.failure("no tenant with id \(id)", errorCode: "not_found")
+        }
+        return tenant
+    }
+
+    /// The tenant `id` in `directory`, or the `not_found` error the directory's own updates give for an unknown tenant.
+    static func tenant(_ id: String, in directory: TenantDirectory) async throws -> Tenant {
+        guard let tenant = try await directory.all().first(where: { $0.id == id }) else {
+            throw AssentError(.notFound, "No tenant with id \(id).")
+        }
+        return tenant
+    }
+
     /// The database behind a `--database` value, understood the way `assentd` understands it.
     static func location(_ value: String) throws -> DatabaseLocation {
         guard !value.isEmpty else { throw CLIError.usage("--database must not be empty") }
