@@ -165,7 +165,7 @@ public final class AssentQRCode: Sendable {
         }
         if let tenant = payload.tenantID, tenant != context.api.tenantID {
             throw ClientFailure(
-                "The QR code is for tenant '\(tenant)', but this context.device is enrolled with tenant '\(context.api.tenantID)'.",
+                "The QR code is for tenant '\(tenant)', but this device is enrolled with tenant '\(context.api.tenantID)'.",
                 AssentErrorCode.tenantMismatch)
         }
         return payload.challengeID
