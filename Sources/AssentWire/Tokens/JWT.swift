@@ -17,14 +17,9 @@ public enum JWT: Sendable {
     public static func sign(payload: [UInt8], using key: SigningKey, keyID: String? = nil) throws -> String {
         var header = JSONWriter()
         header.object { header in
-            header.key("alg")
-            header.value(key.algorithm)
-            header.key("typ")
-            header.value("JWT")
-            if let keyID {
-                header.key("kid")
-                header.value(keyID)
-            }
+            header.member("alg", key.algorithm)
+            header.member("typ", "JWT")
+            header.member("kid", keyID)
         }
         let signingInput = Base64.encodeURL(header.take()) + "." + Base64.encodeURL(payload)
         let signature: [UInt8]
