@@ -40,6 +40,16 @@ import Testing
         #expect(Base64.decodeURL(Self.parts(token)[2])?.count == 32)
     }
 
+    /// The header's bytes are fixed (alg, typ, then kid only when given), so a token signed by one build compares
+    /// equal, byte for byte, with the same token signed by another.
+    @Test func headerBytesAreAlgTypThenKidWhenGiven() throws {
+        let payload = Self.payload()
+        let withKeyID = try JWT.sign(payload: payload, using: .hs256(Self.secret), keyID: "k1")
+        let withoutKeyID = try JWT.sign(payload: payload, using: .hs256(Self.secret))
+        #expect(Base64.decodeURL(Self.parts(withKeyID)[0]) == Array(#"{"alg":"HS256","typ":"JWT","kid":"k1"}"#.utf8))
+        #expect(Base64.decodeURL(Self.parts(withoutKeyID)[0]) == Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+    }
+
     @Test func es256RoundTripUsesRawSignatures() throws {
         let key = P256.PrivateKey()
         let payload = Self.payload()
