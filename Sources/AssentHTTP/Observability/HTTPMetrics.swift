@@ -98,9 +98,8 @@ package final class HTTPMetrics: Sendable {
     /// `Content-Type: text/plain; version=0.0.4; charset=utf-8`.
     package func prometheusText() -> String {
         let snapshot = storage.withLock { $0 }
-        var text = ""
-        text += "# HELP assent_http_requests_total HTTP requests finished, by method, route pattern and status.\n"
-        text += "# TYPE assent_http_requests_total counter\n"
+        var text = PrometheusText.header(
+            "assent_http_requests_total", "counter", "HTTP requests finished, by method, route pattern and status.")
         let counters = snapshot.requests.sorted {
             ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
         }
@@ -108,30 +107,19 @@ package final class HTTPMetrics: Sendable {
             text += "assent_http_requests_total{method=\(Self.label(key.method)),route=\(Self.label(key.route)),status=\"\(key.status)\"} \(value)\n"
         }
 
-        text += "# HELP assent_http_request_duration_seconds Time from the request line to the last byte of the response.\n"
-        text += "# TYPE assent_http_request_duration_seconds histogram\n"
+        text += PrometheusText.header(
+            "assent_http_request_duration_seconds", "histogram", "Time from the request line to the last byte of the response.")
         let histograms = snapshot.durations.sorted { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }
         for (key, histogram) in histograms {
-            let labels = "method=\(Self.label(key.method)),route=\(Self.label(key.route))"
-            var cumulative = 0
-            for (index, bound) in Self.latencyBuckets.enumerated() {
-                cumulative += histogram.buckets[index]
-                text += "assent_http_request_duration_seconds_bucket{\(labels),le=\"\(Self.number(bound))\"} \(cumulative)\n"
-            }
-            text += "assent_http_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(histogram.count)\n"
-            text += "assent_http_request_duration_seconds_sum{\(labels)} \(Self.number(histogram.sum))\n"
-            text += "assent_http_request_duration_seconds_count{\(labels)} \(histogram.count)\n"
+            text += PrometheusText.histogramSeries(
+                "assent_http_request_duration_seconds", labels: [("method", key.method), ("route", key.route)],
+                bounds: Self.latencyBuckets, buckets: histogram.buckets, sum: histogram.sum, count: histogram.count)
         }
 
-        text += "# HELP assent_http_open_connections Open HTTP connections.\n"
-        text += "# TYPE assent_http_open_connections gauge\n"
-        text += "assent_http_open_connections \(openConnections)\n"
-        text += "# HELP assent_http_requests_in_flight HTTP requests received but not yet finished.\n"
-        text += "# TYPE assent_http_requests_in_flight gauge\n"
-        text += "assent_http_requests_in_flight \(requestsInFlight)\n"
-        text += "# HELP assent_websocket_connections Open WebSocket connections.\n"
-        text += "# TYPE assent_websocket_connections gauge\n"
-        text += "assent_websocket_connections \(openWebSockets)\n"
+        text += PrometheusText.gauge("assent_http_open_connections", "Open HTTP connections.", "\(openConnections)")
+        text += PrometheusText.gauge(
+            "assent_http_requests_in_flight", "HTTP requests received but not yet finished.", "\(requestsInFlight)")
+        text += PrometheusText.gauge("assent_websocket_connections", "Open WebSocket connections.", "\(openWebSockets)")
         return text
     }
 

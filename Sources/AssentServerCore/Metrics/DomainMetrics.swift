@@ -166,30 +166,20 @@ package final class DomainMetrics: Sendable {
             snapshot.rateLimited.map { ([("class", $0.key.rawValue)], $0.value) })
 
         if let depth = snapshot.outboxDepth, let age = snapshot.outboxOldestAgeSeconds {
-            text += PrometheusText.header(
-                "assent_webhook_outbox_depth", "gauge", "Webhook events waiting to be delivered (sampled from the store).")
-            text += "assent_webhook_outbox_depth \(depth)\n"
-            text += PrometheusText.header(
-                "assent_webhook_outbox_oldest_age_seconds", "gauge",
-                "Age of the oldest webhook event waiting to be delivered, 0 when none waits (sampled from the store).")
-            text += "assent_webhook_outbox_oldest_age_seconds \(PrometheusText.number(age))\n"
+            text += PrometheusText.gauge(
+                "assent_webhook_outbox_depth", "Webhook events waiting to be delivered (sampled from the store).", "\(depth)")
+            text += PrometheusText.gauge(
+                "assent_webhook_outbox_oldest_age_seconds",
+                "Age of the oldest webhook event waiting to be delivered, 0 when none waits (sampled from the store).",
+                PrometheusText.number(age))
         }
 
         text += PrometheusText.header(
             "assent_store_operation_duration_seconds", "histogram", "Time a store operation took, by operation.")
         for (operation, histogram) in snapshot.storeOperations.sorted(by: { $0.key < $1.key }) {
-            var cumulative = 0
-            for (index, bound) in Self.storeLatencyBuckets.enumerated() {
-                cumulative += histogram.buckets[index]
-                text += "assent_store_operation_duration_seconds_bucket"
-                    + PrometheusText.labels([("operation", operation), ("le", PrometheusText.number(bound))]) + " \(cumulative)\n"
-            }
-            text += "assent_store_operation_duration_seconds_bucket"
-                + PrometheusText.labels([("operation", operation), ("le", "+Inf")]) + " \(histogram.count)\n"
-            text += "assent_store_operation_duration_seconds_sum"
-                + PrometheusText.labels([("operation", operation)]) + " \(PrometheusText.number(histogram.sum))\n"
-            text += "assent_store_operation_duration_seconds_count"
-                + PrometheusText.labels([("operation", operation)]) + " \(histogram.count)\n"
+            text += PrometheusText.histogramSeries(
+                "assent_store_operation_duration_seconds", labels: [("operation", operation)],
+                bounds: Self.storeLatencyBuckets, buckets: histogram.buckets, sum: histogram.sum, count: histogram.count)
         }
         return text
     }
