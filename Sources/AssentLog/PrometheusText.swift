@@ -20,24 +20,6 @@ package enum PrometheusText {
         header(name, "gauge", help) + "\(name) \(value)\n"
     }
 
-    /// One labelled series of a histogram family (the header is written once, before the first series): a cumulative
-    /// `_bucket` sample per bound and `+Inf`, then `_sum` and `_count`. `buckets[i]` counts the observations that fell
-    /// in `bounds[i]` alone.
-    package static func histogramSeries(
-        _ name: String, labels series: [(String, String)], bounds: [Double], buckets: [Int], sum: Double, count: Int
-    ) -> String {
-        var text = ""
-        var cumulative = 0
-        for (index, bound) in bounds.enumerated() {
-            cumulative += buckets[index]
-            text += name + "_bucket" + labels(series + [("le", number(bound))]) + " \(cumulative)\n"
-        }
-        text += name + "_bucket" + labels(series + [("le", "+Inf")]) + " \(count)\n"
-        text += name + "_sum" + labels(series) + " \(number(sum))\n"
-        text += name + "_count" + labels(series) + " \(count)\n"
-        return text
-    }
-
     /// `{a="x",b="y"}` for the pairs given, in order (empty for none).
     package static func labels(_ pairs: [(String, String)]) -> String {
         pairs.isEmpty ? "" : "{" + pairs.map { "\($0.0)=\(quoted($0.1))" }.joined(separator: ",") + "}"

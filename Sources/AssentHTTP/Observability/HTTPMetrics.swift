@@ -35,15 +35,9 @@ package final class HTTPMetrics: Sendable {
         let route: String
     }
 
-    private struct Histogram {
-        var buckets = [Int](repeating: 0, count: HTTPMetrics.latencyBuckets.count)
-        var count = 0
-        var sum = 0.0
-    }
-
     private struct Storage {
         var requests: [CounterKey: Int] = [:]
-        var durations: [HistogramKey: Histogram] = [:]
+        var durations: [HistogramKey: PrometheusHistogram] = [:]
     }
 
     private let storage = AssentLock(Storage())
@@ -57,15 +51,10 @@ package final class HTTPMetrics: Sendable {
     /// Records one finished request.
     package func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
         let method = Self.normalizedMethod(method)
-        let bucket = Self.latencyBuckets.firstIndex { durationSeconds <= $0 }
         storage.withLock { storage in
             storage.requests[CounterKey(method: method, route: route, status: status), default: 0] += 1
             let key = HistogramKey(method: method, route: route)
-            var histogram = storage.durations[key] ?? Histogram()
-            if let bucket { histogram.buckets[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += durationSeconds
-            storage.durations[key] = histogram
+            storage.durations[key, default: PrometheusHistogram(bounds: Self.latencyBuckets)].observe(durationSeconds)
         }
     }
 
@@ -111,9 +100,8 @@ package final class HTTPMetrics: Sendable {
             "assent_http_request_duration_seconds", "histogram", "Time from the request line to the last byte of the response.")
         let histograms = snapshot.durations.sorted { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }
         for (key, histogram) in histograms {
-            text += PrometheusText.histogramSeries(
-                "assent_http_request_duration_seconds", labels: [("method", key.method), ("route", key.route)],
-                bounds: Self.latencyBuckets, buckets: histogram.buckets, sum: histogram.sum, count: histogram.count)
+            text += histogram.series(
+                "assent_http_request_duration_seconds", labels: [("method", key.method), ("route", key.route)])
         }
 
         text += PrometheusText.gauge("assent_http_open_connections", "Open HTTP connections.", "\(openConnections)")

@@ -62,18 +62,12 @@ package final class DomainMetrics: Sendable {
         let result: PushResult
     }
 
-    private struct Histogram {
-        var buckets = [Int](repeating: 0, count: DomainMetrics.storeLatencyBuckets.count)
-        var count = 0
-        var sum = 0.0
-    }
-
     private struct Storage {
         var challenges: [ChallengeKey: Int] = [:]
         var pushDeliveries: [PushKey: Int] = [:]
         var powerAuth: [PowerAuthResult: Int] = [:]
         var rateLimited: [RateLimitRule: Int] = [:]
-        var storeOperations: [String: Histogram] = [:]
+        var storeOperations: [String: PrometheusHistogram] = [:]
         var outboxDepth: Int?
         var outboxOldestAgeSeconds: Double?
     }
@@ -124,13 +118,8 @@ package final class DomainMetrics: Sendable {
 
     /// Records how long one store operation took. `operation` is the store method's name (a closed set).
     package func storeOperation(_ operation: String, seconds: Double) {
-        let bucket = Self.storeLatencyBuckets.firstIndex { seconds <= $0 }
-        storage.withLock { storage in
-            var histogram = storage.storeOperations[operation] ?? Histogram()
-            if let bucket { histogram.buckets[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += seconds
-            storage.storeOperations[operation] = histogram
+        storage.withLock {
+            $0.storeOperations[operation, default: PrometheusHistogram(bounds: Self.storeLatencyBuckets)].observe(seconds)
         }
     }
 
@@ -177,9 +166,7 @@ package final class DomainMetrics: Sendable {
         text += PrometheusText.header(
             "assent_store_operation_duration_seconds", "histogram", "Time a store operation took, by operation.")
         for (operation, histogram) in snapshot.storeOperations.sorted(by: { $0.key < $1.key }) {
-            text += PrometheusText.histogramSeries(
-                "assent_store_operation_duration_seconds", labels: [("operation", operation)],
-                bounds: Self.storeLatencyBuckets, buckets: histogram.buckets, sum: histogram.sum, count: histogram.count)
+            text += histogram.series("assent_store_operation_duration_seconds", labels: [("operation", operation)])
         }
         return text
     }
