@@ -94,6 +94,31 @@ struct ConsoleSettingField: Sendable {
             apply: { $1[keyPath: setting] = try TenantSettingRules.factor($0, label) })
     }
 
+    /// A setting that may be left empty (stored as nil), stored at `setting`: `shown` writes a stored value, `read`
+    /// reads one that is not empty, given the text and the label to name in its message.
+    static func optional<Value>(
+        name: String, label: String, effect: String, accepts: String, numeric: Bool,
+        setting: WritableKeyPath<TenantSettings, Value?> & Sendable, shown: @escaping @Sendable (Value) -> String,
+        read: @escaping @Sendable (String, String) throws -> Value?
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect, accepts: accepts, control: .text(numeric: numeric),
+            current: { $0[keyPath: setting].map(shown) ?? "" },
+            apply: { text, settings in
+                settings[keyPath: setting] = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try read(text, label)
+            })
+    }
+
+    /// Comma-separated keys, or none, stored at `setting`.
+    static func keys(
+        name: String, label: String, effect: String, setting: WritableKeyPath<TenantSettings, [String]> & Sendable
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect, accepts: "comma-separated keys, or empty", control: .text(numeric: false),
+            current: { $0[keyPath: setting].joined(separator: ", ") },
+            apply: { $1[keyPath: setting] = TenantSettingRules.keys($0) })
+    }
+
     /// Every setting the page shows, in its order.
     static let all: [ConsoleSettingField] = {
         typealias Rules = TenantSettingRules
@@ -125,49 +150,34 @@ struct ConsoleSettingField: Sendable {
                     }
                     settings.actionRules = rules
                 }),
-            ConsoleSettingField(
+            .optional(
                 name: "tokenLifetimeSeconds", label: "Token lifetime",
                 effect: "How long a track token lives; empty uses the server's --token-lifetime.",
-                accepts: seconds(Rules.tokenLifetime) + ", or empty", control: .text(numeric: true),
-                current: { $0.tokenLifetimeSeconds.map(String.init) ?? "" },
-                apply: { text, settings in
-                    settings.tokenLifetimeSeconds = text.trimmingCharacters(in: .whitespaces).isEmpty
-                        ? nil : try Rules.tokenLifetime(text, "Token lifetime")
-                }),
-            ConsoleSettingField(
+                accepts: seconds(Rules.tokenLifetime) + ", or empty", numeric: true,
+                setting: \.tokenLifetimeSeconds, shown: { String($0) }, read: { try Rules.tokenLifetime($0, $1) }),
+            .optional(
                 name: "webhookURL", label: "Webhook URL",
                 effect: "Where authenticator events are posted, signed with the tenant's secret key; empty sends none.",
-                accepts: "an http(s) URL, or empty", control: .text(numeric: false),
-                current: { $0.webhookURL ?? "" },
-                apply: { text, settings in
-                    settings.webhookURL = text.trimmingCharacters(in: .whitespaces).isEmpty
-                        ? nil : try Rules.webhookURL(text, "Webhook URL")
-                }),
+                accepts: "an http(s) URL, or empty", numeric: false,
+                setting: \.webhookURL, shown: { $0 }, read: { try Rules.webhookURL($0, $1) }),
             .number(
                 name: "challengeTimeoutSeconds", label: "Challenge timeout",
                 effect: "How long a push or QR challenge stays open before it expires.",
                 unit: "seconds", range: Rules.challengeTimeout, setting: \.challengeTimeoutSeconds),
-            ConsoleSettingField(
+            .optional(
                 name: "pushCredentialLifetimeSeconds", label: "Push credential lifetime",
                 effect: "How long a push credential lives unless its device renews it; empty means credentials never lapse.",
-                accepts: seconds(Rules.pushCredentialLifetime) + ", or empty", control: .text(numeric: true),
-                current: { $0.pushCredentialLifetimeSeconds.map(String.init) ?? "" },
-                apply: { text, settings in
-                    settings.pushCredentialLifetimeSeconds = text.trimmingCharacters(in: .whitespaces).isEmpty
-                        ? nil : try Rules.number(text, "Push credential lifetime", Rules.pushCredentialLifetime)
-                }),
-            ConsoleSettingField(
+                accepts: seconds(Rules.pushCredentialLifetime) + ", or empty", numeric: true,
+                setting: \.pushCredentialLifetimeSeconds, shown: { String($0) },
+                read: { try Rules.number($0, $1, Rules.pushCredentialLifetime) }),
+            .keys(
                 name: "publicCustomKeys", label: "Public custom keys",
                 effect: "Keys of an action's custom data the approving device is shown.",
-                accepts: "comma-separated keys, or empty", control: .text(numeric: false),
-                current: { $0.publicCustomKeys.joined(separator: ", ") },
-                apply: { $1.publicCustomKeys = Rules.keys($0) }),
-            ConsoleSettingField(
+                setting: \.publicCustomKeys),
+            .keys(
                 name: "publicUserCustomKeys", label: "Public user custom keys",
                 effect: "Keys of a user's custom data the approving device is shown.",
-                accepts: "comma-separated keys, or empty", control: .text(numeric: false),
-                current: { $0.publicUserCustomKeys.joined(separator: ", ") },
-                apply: { $1.publicUserCustomKeys = Rules.keys($0) }),
+                setting: \.publicUserCustomKeys),
             .onOff(
                 name: "numberMatching", label: "Number matching",
                 effect: "Push approvals must carry the code the initiating page shows.",
