@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
         .target(name: "AssentServerCore", dependencies: ["AssentSync", "AssentCrypto", "AssentWire", "AssentLog"]),
         .target(name: "AssentStorage", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
-        .target(name: "AssentHTTPClient", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentLog", "CCurl", "CCurlShims"]),
+        .target(name: "AssentHTTPClient", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CCurl", "CCurlShims"]),
         .target(name: "AssentServer", dependencies: [
             "AssentSync",
             "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentWire",
@@ -66,7 +66,7 @@ let package = Package(
         // app's tests never see it. What an SDK user's tests need is the AssentTesting product.
         .target(name: "AssentTestSupport", dependencies: ["AssentSync"], path: "Tests/AssentTestSupport"),
 
-        .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentTestSupport"]),
+        .testTarget(name: "AssentCryptoTests", dependencies: ["AssentCrypto", "AssentWire", "AssentTestSupport"]),
         .testTarget(name: "AssentSyncTests", dependencies: ["AssentSync"]),
         .testTarget(name: "AssentLogTests", dependencies: ["AssentSync", "AssentLog"]),
         .testTarget(name: "AssentHTTPTests", dependencies: ["AssentSync", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentTestSupport"]),
@@ -83,7 +83,7 @@ let package = Package(
             "AssentSync",
             "AssentStorage", "AssentServerCore", "AssentLog", "AssentWire", "AssentCrypto", "AssentTestSupport",
         ]),
-        .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentSync", "AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentLog"]),
+        .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentSync", "AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog"]),
         .testTarget(name: "AssentCLITests", dependencies: [
             "assent", "AssentServerCore", "AssentStorage", "AssentTestSupport", "AssentCrypto",
         ]),

@@ -59,7 +59,7 @@ public enum Base64: Sendable {
     }
 
     /// Decodes base64url bytes (as ``decodeURL(_:)``) without first building a `String`.
-    static func decodeURL<C: Collection<UInt8>>(utf8 characters: C) -> [UInt8]? {
+    package static func decodeURL<C: Collection<UInt8>>(utf8 characters: C) -> [UInt8]? {
         decode(Array(characters), dialect: .url, canonical: true)
     }
 

@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentWire
 import AssentServerCore
 import Foundation
 

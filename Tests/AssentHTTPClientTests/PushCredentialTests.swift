@@ -2,6 +2,7 @@
 @testable import AssentServerCore
 import AssentLog
 import AssentCrypto
+import AssentWire
 import Foundation
 import AssentSync
 import Testing

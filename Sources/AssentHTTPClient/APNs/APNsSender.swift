@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentWire
 package import AssentServerCore
 import Foundation
 import AssentSync

@@ -1,3 +1,5 @@
+public import AssentCrypto
+
 extension JWT {
     /// A key to sign tokens with; its case fixes the `alg`.
     public enum SigningKey: Sendable {

@@ -1,4 +1,4 @@
-internal import Foundation
+import AssentCrypto
 
 /// JSON Web Tokens (RFC 7519) in JWS compact serialization (RFC 7515), signed with HS256, ES256 or RS256.
 ///
@@ -15,12 +15,18 @@ public enum JWT: Sendable {
     ///
     /// - Throws: `CryptoError.invalidKey` for an HS256 key shorter than 32 bytes (RFC 7518 §3.2).
     public static func sign(payload: [UInt8], using key: SigningKey, keyID: String? = nil) throws -> String {
-        var header = #"{"alg":""# + key.algorithm + #"","typ":"JWT""#
-        if let keyID {
-            header += #","kid":"# + JSONText.quoted(keyID)
+        var header = JSONWriter()
+        header.object { header in
+            header.key("alg")
+            header.value(key.algorithm)
+            header.key("typ")
+            header.value("JWT")
+            if let keyID {
+                header.key("kid")
+                header.value(keyID)
+            }
         }
-        header += "}"
-        let signingInput = Base64.encodeURL(Array(header.utf8)) + "." + Base64.encodeURL(payload)
+        let signingInput = Base64.encodeURL(header.take()) + "." + Base64.encodeURL(payload)
         let signature: [UInt8]
         switch key {
         case .hs256(let secret):
@@ -51,11 +57,10 @@ public enum JWT: Sendable {
     ///   `CryptoError.invalidKey` for an HS256 key shorter than 32 bytes.
     public static func verify(_ token: String, using key: VerificationKey, now: Int64, leeway: Int64 = 0) throws -> [UInt8] {
         let parts = try split(token)
-        guard let headerBytes = Base64.decodeURL(utf8: parts.header),
-              let header = JSONText.object(headerBytes) else {
+        guard let header = object(base64URL: parts.header) else {
             throw CryptoError(.invalidToken, "header is not base64url JSON object")
         }
-        guard let algorithm = header["alg"] as? String, algorithm == key.algorithm else {
+        guard case .string(let algorithm) = header["alg"], algorithm == key.algorithm else {
             throw CryptoError(.invalidToken, "alg is not \(key.algorithm)")
         }
         guard header["crit"] == nil else {
@@ -83,10 +88,10 @@ public enum JWT: Sendable {
         }
 
         // Only signed bytes are parsed from here on.
-        guard let payload = Base64.decodeURL(utf8: parts.payload), let claims = JSONText.object(payload) else {
+        guard let payload = Base64.decodeURL(utf8: parts.payload), let claims = object(payload) else {
             throw CryptoError(.invalidToken, "payload is not base64url JSON object")
         }
-        guard let expiry = JSONText.number(claims["exp"]) else {
+        guard case .number(let expiry) = claims["exp"] else {
             throw CryptoError(.invalidToken, "payload has no numeric exp")
         }
         let leeway = Double(max(leeway, 0))
@@ -94,8 +99,8 @@ public enum JWT: Sendable {
         guard now - leeway < expiry else {
             throw CryptoError(.expiredToken, "token expired")
         }
-        if claims["nbf"] != nil {
-            guard let notBefore = JSONText.number(claims["nbf"]) else {
+        if let nbf = claims["nbf"] {
+            guard case .number(let notBefore) = nbf else {
                 throw CryptoError(.invalidToken, "nbf is not numeric")
             }
             guard notBefore <= now + leeway else {
@@ -108,12 +113,23 @@ public enum JWT: Sendable {
     /// Reads the header's `kid` without verifying anything, to pick a verification key.
     /// Returns nil when the token is malformed or has no string `kid`. Never trust the result for anything else.
     public static func unverifiedKeyID(_ token: String) -> String? {
-        guard let parts = try? split(token),
-              let headerBytes = Base64.decodeURL(utf8: parts.header),
-              let header = JSONText.object(headerBytes) else {
+        guard let parts = try? split(token), let header = object(base64URL: parts.header),
+              case .string(let keyID) = header["kid"] else {
             return nil
         }
-        return header["kid"] as? String
+        return keyID
+    }
+
+    /// A base64url part read as a JSON object by ``JSONReader`` (which refuses duplicate keys, so a header or payload
+    /// cannot say two things about one claim); nil when it is not base64url or not an object.
+    private static func object(base64URL part: ArraySlice<UInt8>) -> [String: JSONValue]? {
+        guard let bytes = Base64.decodeURL(utf8: part) else { return nil }
+        return object(bytes)
+    }
+
+    private static func object(_ bytes: [UInt8]) -> [String: JSONValue]? {
+        guard case .object(let members)? = try? JSONReader.value(bytes) else { return nil }
+        return members
     }
 
     /// The three dot-separated parts of a compact JWS, as UTF-8 slices of the token.

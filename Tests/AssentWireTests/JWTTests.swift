@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentWire
 import Foundation
 import Testing
 
@@ -78,7 +79,10 @@ import Testing
         let token = "eyJhbGciOiJFUzI1NiJ9"
             + ".eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
             + ".DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q"
-        let publicKey = try P256.PublicKey(x962: [0x04] + P256Tests.rfcX + P256Tests.rfcY)
+        // The key of RFC 7515 A.3.1.
+        let x = Base64.decodeURL("f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU")!
+        let y = Base64.decodeURL("x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0")!
+        let publicKey = try P256.PublicKey(x962: [0x04] + x + y)
         #expect(try JWT.verify(token, using: .es256(publicKey), now: 1_300_819_379).count == 70)
         #expect(throws: CryptoError(.invalidToken, "")) {
             try JWT.verify(token, using: .es256(P256.PrivateKey().publicKey), now: 1_300_819_379)
@@ -164,6 +168,26 @@ import Testing
             #expect(throws: CryptoError(.invalidToken, ""), "\(json)") { try JWT.verify(try sign(json), using: key, now: Self.now) }
         }
         #expect(try JWT.verify(try sign(#"{"exp":1800000000.5,"nbf":1.5}"#), using: key, now: Self.now).count > 0)
+    }
+
+    /// A claim or header named twice could be read one way here and another way elsewhere: such a token is refused,
+    /// even when correctly signed, and its key id is not read.
+    @Test func duplicateNamesInHeaderOrClaimsAreRefused() throws {
+        let key = JWT.VerificationKey.hs256(Self.secret)
+        let twoExpiries = try JWT.sign(payload: Array(#"{"exp":1,"exp":1800000000}"#.utf8), using: .hs256(Self.secret))
+        #expect(throws: CryptoError(.invalidToken, "")) { try JWT.verify(twoExpiries, using: key, now: Self.now) }
+
+        let header = #"{"alg":"HS256","kid":"a","kid":"b"}"#
+        let signingInput = Base64.encodeURL(Array(header.utf8)) + "." + Base64.encodeURL(Self.payload())
+        let signature = HMACSHA256.authenticate(Array(signingInput.utf8), key: Self.secret)
+        let twoKeyIDs = signingInput + "." + Base64.encodeURL(signature)
+        #expect(throws: CryptoError(.invalidToken, "")) { try JWT.verify(twoKeyIDs, using: key, now: Self.now) }
+        #expect(JWT.unverifiedKeyID(twoKeyIDs) == nil)
+
+        let once = Base64.encodeURL(Array(#"{"alg":"HS256","kid":"a"}"#.utf8)) + "." + Base64.encodeURL(Self.payload())
+        let onceToken = once + "." + Base64.encodeURL(HMACSHA256.authenticate(Array(once.utf8), key: Self.secret))
+        #expect(try JWT.verify(onceToken, using: key, now: Self.now) == Self.payload())
+        #expect(JWT.unverifiedKeyID(onceToken) == "a")
     }
 
     @Test func malformedTokensAreRejected() throws {
