@@ -1,38 +1,65 @@
 import AssentCrypto
 import AssentWire
 
-/// One kind of device credential's key (push or QR code) and the calls both kinds make the same way: loading the key,
-/// signing, removing the credential, and answering a challenge. The SDK enrols its credentials `bound`
+/// One kind of device credential's key (push or QR code) and the calls both kinds make the same way: enrolling and
+/// reading the credential, loading the key, signing, removing the credential, and answering a challenge. The SDK
+/// enrols its credentials `bound`
 /// (``AssentWire/SignatureScheme/bound``), so everything it signs is one of Assent's bound messages, which name their
 /// purpose and the credential: its id, which the enrolment answer and every `GET` of the credential give and the device
 /// remembers with the key (``CredentialIDMemory``), so a signed call costs no extra round trip (see
 /// ``withCredentialID(of:retry:_:)``).
 struct CredentialKey: Sendable {
-    let api: ClientAPI
-    let keyStore: any KeyStore
-    let clock: AssentClock
-    /// Asks the user before a key that requires it is used.
-    let gate: UserAuthenticationGate
+    /// The client API, key store, clock, device, cached token, user-authentication gate and PowerAuth of the
+    /// namespace the credential belongs to.
+    let context: NamespaceContext
     /// The key's name in the ``KeyStore``.
     let name: String
+    /// Where the credential is enrolled, e.g. ``Endpoint/addPushCredential``.
+    let addEndpoint: Endpoint
+    /// Where the credential is read, e.g. ``Endpoint/getPushCredential``.
+    let getEndpoint: Endpoint
     /// Where the credential is removed, e.g. ``Endpoint/removePushCredential``.
     let removeEndpoint: Endpoint
     /// Where a challenge is answered, e.g. ``Endpoint/updatePushChallenge``.
     let answerEndpoint: Endpoint
-    /// Where the credential is read, e.g. ``Endpoint/getPushCredential``.
-    let getEndpoint: Endpoint
     /// The credential's kind as the removal message names it (`PUSH` or `DEVICE`).
     let method: VerificationMethod
 
     /// What the device remembers of the credential's id.
-    var memory: CredentialIDMemory { CredentialIDMemory(keyStore: keyStore, name: name) }
+    var memory: CredentialIDMemory { CredentialIDMemory(keyStore: context.keyStore, name: name) }
+
+    /// Enrols the credential: creates the key with `policy` (or reuses the one on the device, with the policy it was
+    /// made with), registers its public key with `token` (the cached token when nil) and remembers the id the server
+    /// gives it.
+    func add(token: String?, policy: KeyAccessPolicy, pushToken: String? = nil) async -> AssentResponse<AppCredential> {
+        await .run { () async throws(ClientFailure) -> AppCredential? in
+            guard let token = context.tokens.resolve(token) else { throw .tokenNotSet }
+            let key = try await loadOrCreate(policy)
+            let request = Self.addRequest(key, device: context.device, pushToken: pushToken)
+            let response = try await context.api.send(
+                addEndpoint, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
+            await memory.remember(response.userAuthenticatorId, for: key)
+            return AppCredential(response)
+        }
+    }
+
+    /// The credential as the server knows it, or `credential_not_found` when the device holds no key.
+    func get() async -> AssentResponse<AppCredential> {
+        await .run { () async throws(ClientFailure) -> AppCredential? in
+            AppCredential(try await fetch(try await require()))
+        }
+    }
 
     /// Asks the server for the id it knows the credential by (`GET` of the credential) and remembers it.
     func fetchCredentialID(of key: any SigningKey) async throws(ClientFailure) -> String {
-        let id = try await api.send(getEndpoint, publicKey: Self.publicKey(key), as: CredentialResponse.self)
-            .userAuthenticatorId
-        await memory.remember(id, for: key)
-        return id
+        try await fetch(key).userAuthenticatorId
+    }
+
+    /// `GET` of the credential; the id in the answer is remembered.
+    private func fetch(_ key: any SigningKey) async throws(ClientFailure) -> CredentialResponse {
+        let response = try await context.api.send(getEndpoint, publicKey: Self.publicKey(key), as: CredentialResponse.self)
+        await memory.remember(response.userAuthenticatorId, for: key)
+        return response
     }
 
     /// Runs the signed `call` with the credential's id, which every bound message names.
@@ -67,7 +94,7 @@ struct CredentialKey: Sendable {
     /// The key, or nil when this device holds none.
     func load() async throws(ClientFailure) -> (any SigningKey)? {
         do {
-            return try await keyStore.loadKey(named: name)
+            return try await context.keyStore.loadKey(named: name)
         } catch {
             throw ClientFailure("The key store could not read the credential's key: \(error)", AssentErrorCode.keyStoreError)
         }
@@ -82,28 +109,28 @@ struct CredentialKey: Sendable {
     /// Returns when the key may be used: at once when its policy needs no user authentication or one is still valid,
     /// otherwise after a successful prompt.
     func authorize(_ key: any SigningKey, prompt: AuthenticationPrompt = .default) async throws(ClientFailure) {
-        try await gate.authorize(key.accessPolicy, prompt: prompt)
+        try await context.gate.authorize(key.accessPolicy, prompt: prompt)
     }
 
     /// A signer for one answer (see ``CredentialSigner``).
     func startSigning() async -> AssentResponse<CredentialSigner> {
         await .run { () async throws(ClientFailure) -> CredentialSigner? in
-            CredentialSigner(keyName: name, key: try await require(), gate: gate)
+            CredentialSigner(keyName: name, key: try await require(), gate: context.gate)
         }
     }
 
     /// Creates the key with `policy`, or reuses the one on the device (with the policy recorded when it was made).
-    func loadOrCreate(_ policy: KeyAccessPolicy) async throws(ClientFailure) -> any SigningKey {
+    private func loadOrCreate(_ policy: KeyAccessPolicy) async throws(ClientFailure) -> any SigningKey {
         if let existing = try await load() { return existing }
         do {
-            return try await keyStore.createKey(named: name, accessPolicy: policy)
+            return try await context.keyStore.createKey(named: name, accessPolicy: policy)
         } catch {
             throw ClientFailure("Failed to create a key pair: \(error)", AssentErrorCode.createKeyPairFailed)
         }
     }
 
     /// The enrolment request for `key`, with its access policy.
-    static func addRequest(_ key: any SigningKey, device: DeviceInfo, pushToken: String? = nil) -> AddCredentialRequest {
+    private static func addRequest(_ key: any SigningKey, device: DeviceInfo, pushToken: String?) -> AddCredentialRequest {
         let policy = key.accessPolicy
         return AddCredentialRequest(
             publicKey: publicKey(key), deviceName: device.name, devicePlatform: device.platform, pushToken: pushToken,
@@ -142,16 +169,16 @@ struct CredentialKey: Sendable {
         do {
             try await authorize(key)
             try await withCredentialID(of: key) { (credentialId: String) async throws(ClientFailure) in
-                let message = SignedMessage.removal(credentialId: credentialId, kind: method, unixSeconds: clock.nowSeconds())
+                let message = SignedMessage.removal(credentialId: credentialId, kind: method, unixSeconds: context.clock.nowSeconds())
                 let request = RemoveCredentialRequest(
                     publicKey: Self.publicKey(key), signature: try await Self.sign(message, with: key))
-                _ = try await api.send(removeEndpoint, json: request, as: RemoveCredentialResponse.self)
+                _ = try await context.api.send(removeEndpoint, json: request, as: RemoveCredentialResponse.self)
             }
         } catch {
             serverFailure = error
         }
         do {
-            try await keyStore.deleteKey(named: name)
+            try await context.keyStore.deleteKey(named: name)
             await memory.forget(for: key)  // a plain key store keeps the id apart from the key
         } catch {
             let local = "The key could not be deleted from this device: \(error)"
@@ -169,10 +196,11 @@ struct CredentialKey: Sendable {
     /// `signature` and `boundSignature` (the device never signs the bare challenge id).
     ///
     /// With `signer`, its key signs (once, and only after the user authenticated with it); without, the key is
-    /// loaded and its policy authorized here (prompting when needed).
+    /// loaded and its policy authorized here (prompting when needed). With `authentication`, the request also carries
+    /// a PowerAuth factor signature.
     func answer(
         challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false,
-        signer: CredentialSigner? = nil, authentication: PowerAuthAuthentication? = nil, powerAuth: AssentPowerAuth? = nil
+        signer: CredentialSigner? = nil, authentication: PowerAuthAuthentication? = nil
     ) async -> AssentResponse<Bool> {
         await .run { () async throws(ClientFailure) -> Bool? in
             let key: any SigningKey
@@ -182,8 +210,7 @@ struct CredentialKey: Sendable {
                 key = try await require()
                 try await authorize(key)
             }
-            let factor = authentication.flatMap { authentication in powerAuth.map { (authentication, $0) } }
-            try await withCredentialID(of: key, retry: factor == nil) { (credentialId: String) async throws(ClientFailure) in
+            try await withCredentialID(of: key, retry: authentication == nil) { (credentialId: String) async throws(ClientFailure) in
                 let decision = SignedMessage.decision(
                     credentialId: credentialId, challengeId: challengeId, approved: approved,
                     verificationCode: verificationCode, reportFraud: reportFraud)
@@ -191,14 +218,14 @@ struct CredentialKey: Sendable {
                 let request = UpdateChallengeRequest(
                     challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved, signature: signature,
                     verificationCode: verificationCode, boundSignature: signature, reportFraud: reportFraud ? true : nil)
-                if let (authentication, powerAuth) = factor {
+                if let authentication {
                     // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
                     let body = try ClientAPI.encode(request)
-                    _ = try await powerAuth.sendSigned(
+                    _ = try await context.powerAuth.sendSigned(
                         authentication, answerEndpoint, uriId: answerEndpoint.path, body: body,
                         as: UpdateChallengeResponse.self)
                 } else {
-                    _ = try await api.send(answerEndpoint, json: request, as: UpdateChallengeResponse.self)
+                    _ = try await context.api.send(answerEndpoint, json: request, as: UpdateChallengeResponse.self)
                 }
             }
             return true

@@ -16,9 +16,8 @@ public final class AssentPush: Sendable {
     public static let keyName = "assent_signing_key_push"
     private var credential: CredentialKey {
         CredentialKey(
-            api: context.api, keyStore: context.keyStore, clock: context.clock, gate: context.gate, name: Self.keyName,
-            removeEndpoint: .removePushCredential, answerEndpoint: .updatePushChallenge, getEndpoint: .getPushCredential,
-            method: .push)
+            context: context, name: Self.keyName, addEndpoint: .addPushCredential, getEndpoint: .getPushCredential,
+            removeEndpoint: .removePushCredential, answerEndpoint: .updatePushChallenge, method: .push)
     }
 
     // MARK: Credential
@@ -42,17 +41,12 @@ public final class AssentPush: Sendable {
         token: String? = nil, userPresenceRequired: Bool = false, userAuthenticationRequired: Bool = false,
         timeout: Int = 0, authorizationType: AuthorizationType = .biometricOrDeviceCredential, pushToken: String? = nil
     ) async -> AssentResponse<AppCredential> {
-        await .run { () async throws(ClientFailure) -> AppCredential? in
-            guard let token = context.tokens.resolve(token) else { throw .tokenNotSet }
-            let key = try await credential.loadOrCreate(KeyAccessPolicy(
+        await credential.add(
+            token: token,
+            policy: KeyAccessPolicy(
                 userPresenceRequired: userPresenceRequired, userAuthenticationRequired: userAuthenticationRequired,
-                timeout: timeout, authorizationType: authorizationType))
-            let request = CredentialKey.addRequest(key, device: context.device, pushToken: pushToken)
-            let response = try await context.api.send(
-                .addPushCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
-            await credential.memory.remember(response.userAuthenticatorId, for: key)
-            return AppCredential(response)
-        }
+                timeout: timeout, authorizationType: authorizationType),
+            pushToken: pushToken)
     }
 
     /// The credential on this device as the server knows it.
@@ -60,13 +54,7 @@ public final class AssentPush: Sendable {
     /// - Returns: The credential, or `credential_not_found` when the device holds no key, `invalid_credential` when
     ///   the server no longer knows it, `network_error`, ...
     public func getCredential() async -> AssentResponse<AppCredential> {
-        await .run { () async throws(ClientFailure) -> AppCredential? in
-            let key = try await requireKey()
-            let response = try await context.api.send(
-                .getPushCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
-            await credential.memory.remember(response.userAuthenticatorId, for: key)
-            return AppCredential(response)
-        }
+        await credential.get()
     }
 
     /// Points the credential at a new push token and/or renews its lease, with no backend token: the device signs a
@@ -221,7 +209,7 @@ public final class AssentPush: Sendable {
     ) async -> AssentResponse<Bool> {
         await credential.answer(
             challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
-            authentication: authentication, powerAuth: context.powerAuth)
+            authentication: authentication)
     }
 
     // MARK: Keys and signatures

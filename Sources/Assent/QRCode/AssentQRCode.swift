@@ -25,9 +25,8 @@ public final class AssentQRCode: Sendable {
     public static let keyName = "assent_signing_key_qr_code"
     private var credential: CredentialKey {
         CredentialKey(
-            api: context.api, keyStore: context.keyStore, clock: context.clock, gate: context.gate, name: Self.keyName,
-            removeEndpoint: .removeQRCodeCredential, answerEndpoint: .updateQRCodeChallenge,
-            getEndpoint: .getQRCodeCredential, method: .device)
+            context: context, name: Self.keyName, addEndpoint: .addQRCodeCredential, getEndpoint: .getQRCodeCredential,
+            removeEndpoint: .removeQRCodeCredential, answerEndpoint: .updateQRCodeChallenge, method: .device)
     }
 
     // MARK: Credential
@@ -49,17 +48,11 @@ public final class AssentQRCode: Sendable {
         token: String? = nil, userPresenceRequired: Bool = false, userAuthenticationRequired: Bool = false,
         timeout: Int = 0, authorizationType: AuthorizationType = .biometricOrDeviceCredential
     ) async -> AssentResponse<AppCredential> {
-        await .run { () async throws(ClientFailure) -> AppCredential? in
-            guard let token = context.tokens.resolve(token) else { throw .tokenNotSet }
-            let key = try await credential.loadOrCreate(KeyAccessPolicy(
+        await credential.add(
+            token: token,
+            policy: KeyAccessPolicy(
                 userPresenceRequired: userPresenceRequired, userAuthenticationRequired: userAuthenticationRequired,
                 timeout: timeout, authorizationType: authorizationType))
-            let request = CredentialKey.addRequest(key, device: context.device)
-            let response = try await context.api.send(
-                .addQRCodeCredential, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
-            await credential.memory.remember(response.userAuthenticatorId, for: key)
-            return AppCredential(response)
-        }
     }
 
     /// The QR code credential on this device as the server knows it.
@@ -67,13 +60,7 @@ public final class AssentQRCode: Sendable {
     /// - Returns: The credential, or `credential_not_found` when the device holds no QR key, `invalid_credential`
     ///   when the server no longer knows it, `network_error`, ...
     public func getCredential() async -> AssentResponse<AppCredential> {
-        await .run { () async throws(ClientFailure) -> AppCredential? in
-            let key = try await requireKey()
-            let response = try await context.api.send(
-                .getQRCodeCredential, publicKey: CredentialKey.publicKey(key), as: CredentialResponse.self)
-            await credential.memory.remember(response.userAuthenticatorId, for: key)
-            return AppCredential(response)
-        }
+        await credential.get()
     }
 
     /// Removes the QR code credential: signs the current time window, asks the server to remove it, then deletes the
@@ -164,7 +151,7 @@ public final class AssentQRCode: Sendable {
     ) async -> AssentResponse<Bool> {
         await credential.answer(
             challengeId: challengeId, approved: approved, verificationCode: verificationCode, signer: signer,
-            authentication: authentication, powerAuth: context.powerAuth)
+            authentication: authentication)
     }
 
     // MARK: Payloads
@@ -178,7 +165,7 @@ public final class AssentQRCode: Sendable {
         }
         if let tenant = payload.tenantID, tenant != context.api.tenantID {
             throw ClientFailure(
-                "The QR code is for tenant '\(tenant)', but this context.device is enrolled with tenant '\(context.api.tenantID)'.",
+                "The QR code is for tenant '\(tenant)', but this device is enrolled with tenant '\(context.api.tenantID)'.",
                 AssentErrorCode.tenantMismatch)
         }
         return payload.challengeID

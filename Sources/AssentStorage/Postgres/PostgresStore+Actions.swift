@@ -139,11 +139,16 @@ extension PostgresStore {
     /// The validation in one statement: the conditional mark ($4 says the token may mark it; the action must be user
     /// $5's action $6 and have succeeded; a second caller waits for the first one's row lock, re-checks
     /// `validated_at IS NULL` and changes nothing) and the action as it was before, with whether it was marked.
+    /// The conditions beside the key are one `(…) IS TRUE` test so that none of them can serve as an index condition:
+    /// with `user_id = $5` on its own, a prepared statement's generic plan was seen to find the row through
+    /// `actions_by_user`, reading every action of the user (the same rows pass either way: `IS TRUE` refuses NULL as
+    /// `WHERE` does).
     static let validate = SQL("""
         WITH v AS (
           UPDATE actions SET validated_at = $1
-          WHERE tenant_id = $2 AND idempotency_key = $3 AND validated_at IS NULL AND $4::boolean
-            AND user_id = $5 AND action_code = $6 AND state IN ('CHALLENGE_SUCCEEDED', 'REVIEW_SUCCEEDED')
+          WHERE tenant_id = $2 AND idempotency_key = $3
+            AND (validated_at IS NULL AND $4::boolean AND user_id = $5 AND action_code = $6
+                 AND state IN ('CHALLENGE_SUCCEEDED', 'REVIEW_SUCCEEDED')) IS TRUE
           RETURNING 1)
         SELECT \(StoreRecords.actionColumns), (SELECT COUNT(*) FROM v) FROM actions
         WHERE tenant_id = $2 AND idempotency_key = $3

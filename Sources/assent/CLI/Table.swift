@@ -15,4 +15,9 @@ enum Table {
             return line
         }.joined(separator: "\n")
     }
+
+    /// A listing: `empty` when there are no `items`, otherwise the table of `header` and one row for each item.
+    static func render<Item>(_ items: [Item], empty: String, header: [String], row: (Item) -> [String]) -> String {
+        items.isEmpty ? empty : render([header] + items.map(row))
+    }
 }

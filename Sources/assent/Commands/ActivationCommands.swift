@@ -13,35 +13,29 @@ enum ActivationCommands {
 
     private static let idOption = Option.required("--activation", "ID", "the activation id")
 
-    static let get = Command.leaf(
-        "get", "show an activation", details: "GET /v1/activations/{id}.",
-        options: ServerConnection.options + [idOption]
-    ) { invocation in
-        let id = try invocation.options.required("--activation")
-        try await ServerConnection.call(invocation, .getActivation, [id], decoding: ActivationResponse.self, human: describe)
-    }
+    static let get = command("get", .getActivation, "show an activation", details: "GET /v1/activations/{id}.")
 
-    static let list = Command.leaf(
-        "list", "list a user's activations", details: "GET /v1/users/{user}/activations.",
-        options: ServerConnection.options + [.required("--user", "ID", "the user")]
-    ) { invocation in
-        let user = try ServerAPICommands.userID(invocation.options)
-        try await ServerConnection.call(
-            invocation, .getActivations, [user], decoding: ActivationListResponse.self
-        ) { answer in
-            guard !answer.activations.isEmpty else { return "User \(user) has no activations." }
-            return Table.render([["ACTIVATION ID", "STATUS", "FAILED", "NAME", "CREATED"]] + answer.activations.map {
-                [$0.activationId, $0.activationStatus, "\($0.failedAttempts)/\($0.maxFailedAttempts)", $0.activationName ?? "", $0.createdAt]
-            })
+    static let list = ServerAPICommands.userCommand(
+        "list", "list a user's activations", details: "GET /v1/users/{user}/activations.", .getActivations,
+        decoding: ActivationListResponse.self
+    ) { answer, user in
+        Table.render(
+            answer.activations, empty: "User \(user) has no activations.",
+            header: ["ACTIVATION ID", "STATUS", "FAILED", "NAME", "CREATED"]
+        ) {
+            [$0.activationId, $0.activationStatus, "\($0.failedAttempts)/\($0.maxFailedAttempts)", $0.activationName ?? "", $0.createdAt]
         }
     }
 
     private static func change(_ name: String, _ endpoint: Endpoint, _ summary: String) -> Command {
-        Command.leaf(
-            name, summary,
-            details: endpoint.method == "DELETE" ? "DELETE /v1/activations/{id}." : "POST /v1/activations/{id}/\(name).",
-            options: ServerConnection.options + [idOption]
-        ) { invocation in
+        command(
+            name, endpoint, summary,
+            details: endpoint.method == "DELETE" ? "DELETE /v1/activations/{id}." : "POST /v1/activations/{id}/\(name).")
+    }
+
+    /// A command that calls `endpoint` for the activation `--activation` names and shows the activation it answers.
+    private static func command(_ name: String, _ endpoint: Endpoint, _ summary: String, details: String) -> Command {
+        Command.leaf(name, summary, details: details, options: ServerConnection.options + [idOption]) { invocation in
             let id = try invocation.options.required("--activation")
             try await ServerConnection.call(invocation, endpoint, [id], decoding: ActivationResponse.self, human: describe)
         }

@@ -53,7 +53,7 @@ enum AdminTokenCommands {
 
     static let list = Command.leaf(
         "list", "list a tenant's admin tokens (never the tokens themselves, which are stored only hashed)",
-        options: [TenantDatabase.option, .required("--tenant", "ID", "the tenant")]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let tokens = try await TenantDatabase.withStore(invocation) { store, _ in
@@ -61,14 +61,12 @@ enum AdminTokenCommands {
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try invocation.output.result(tokens.map { TokenJSON($0, now: now) }) {
-            guard !tokens.isEmpty else { return "No admin tokens." }
-            let rows = [["ID", "NAME", "CREATED", "EXPIRES", "STATE"]] + tokens.map { token in
+            Table.render(tokens, empty: "No admin tokens.", header: ["ID", "NAME", "CREATED", "EXPIRES", "STATE"]) { token in
                 [
                     token.id, token.name, Timestamp.iso8601(milliseconds: token.createdAt),
                     Timestamp.iso8601(milliseconds: token.expiresAt), token.isValid(at: now) ? "valid" : "expired",
                 ]
             }
-            return Table.render(rows)
         }
     }
 

@@ -15,12 +15,10 @@ enum AuditCommands {
             """,
         [list, verify, prune])
 
-    private static let tenantOption = Option.required("--tenant", "ID", "the tenant")
-
     static let list = Command.leaf(
         "list", "list a tenant's audit entries, oldest first",
         options: [
-            TenantDatabase.option, tenantOption,
+            TenantDatabase.option, TenantDatabase.tenantOption,
             .optional("--since", "TIME", "only entries at or after this ISO-8601 UTC time (or milliseconds)"),
             .optional("--kind", "KIND", "only entries of this kind, e.g. tenant.secret_rotated"),
             .optional("--after", "SEQUENCE", "only entries after this sequence number (to page)"),
@@ -49,11 +47,10 @@ enum AuditCommands {
             entries: entries.map(entryJSON),
             nextCursor: entries.count == query.limit ? entries.last.map { String($0.sequence) } : nil)
         try invocation.output.result(page) {
-            guard !entries.isEmpty else { return "No audit entries." }
-            return Table.render([["SEQ", "AT", "KIND", "ACTOR", "SUBJECT", "DETAILS"]] + entries.map {
+            Table.render(entries, empty: "No audit entries.", header: ["SEQ", "AT", "KIND", "ACTOR", "SUBJECT", "DETAILS"]) {
                 [String($0.sequence), Timestamp.iso8601(milliseconds: $0.at), $0.kind.rawValue, $0.actor, $0.subject,
                  $0.details.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")]
-            })
+            }
         }
     }
 
@@ -75,7 +72,7 @@ enum AuditCommands {
             master key. Entries cut from the newest end leave a shorter chain that still verifies: compare the head
             sequence printed here with an earlier reading.
             """,
-        options: [TenantDatabase.option, tenantOption]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let (verification, head) = try await TenantDatabase.withStore(invocation) { store, masterKey in
@@ -107,7 +104,7 @@ enum AuditCommands {
             The chain is verified first (a broken chain is not pruned: that would erase the evidence). The checkpoint
             appended records the last dropped sequence and its MAC, so verify still checks the rest.
             """,
-        options: [TenantDatabase.option, tenantOption, .required("--older-than-days", "N", "drop entries older than N days (0 drops all)")]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption, .required("--older-than-days", "N", "drop entries older than N days (0 drops all)")]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let text = try invocation.options.required("--older-than-days")

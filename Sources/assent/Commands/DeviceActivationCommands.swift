@@ -14,8 +14,8 @@ enum DeviceActivationCommands {
             can tell a wrong one. --url and --tenant are needed unless the device is already enrolled for push.
             """,
         options: DeviceHome.options + [
-            .optional("--url", "BASE", "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)", environment: "ASSENT_URL"),
-            .optional("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
+            DeviceHome.urlOption(required: false),
+            DeviceHome.tenantOption(required: false),
             .required("--token", "T", "the track token (scope add:authenticators)"),
             .required("--master-public-key", "B64", "the tenant's PowerAuth master public key to pin",
                       environment: "ASSENT_MASTER_PUBLIC_KEY"),

@@ -136,6 +136,19 @@ struct DeviceHome: Sendable {
         .optional("--platform", "P", "the platform sent to the server: ios, android, linux, ... (default linux)"),
     ]
 
+    /// `--url` / `ASSENT_URL`, the server a device enrols with; `required` where nothing the device remembers can stand
+    /// in for it.
+    static func urlOption(required: Bool) -> Option {
+        Option(
+            name: "--url", valueName: "BASE", help: "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)",
+            isRequired: required, environment: "ASSENT_URL")
+    }
+
+    /// `--tenant` / `ASSENT_TENANT`, the tenant a device enrols with; `required` as for ``urlOption(required:)``.
+    static func tenantOption(required: Bool) -> Option {
+        Option(name: "--tenant", valueName: "ID", help: "the tenant ID", isRequired: required, environment: "ASSENT_TENANT")
+    }
+
     /// This device as `--device-name` and `--platform` present it.
     static func device(_ options: ParsedOptions) throws -> DeviceInfo {
         var device = DeviceInfo.current

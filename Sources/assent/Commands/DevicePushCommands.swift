@@ -17,8 +17,8 @@ enum DevicePushCommands {
             directory, so later commands need neither. An existing key is reused.
             """,
         options: DeviceHome.options + [
-            .required("--url", "BASE", "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)", environment: "ASSENT_URL"),
-            .required("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
+            DeviceHome.urlOption(required: true),
+            DeviceHome.tenantOption(required: true),
             .required("--token", "T", "the enrolment token from track"),
             .optional("--push-token", "P", "the APNs or FCM token to deliver challenges to"),
         ] + DeviceHome.enrolOptions
@@ -191,13 +191,15 @@ enum DevicePushCommands {
         var challenge: AppChallenge?
     }
 
-    private static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment) -> String {
+    /// A credential with where it is enrolled, for people; `leased` shows when it expires (push credentials have a
+    /// lease, QR code credentials do not).
+    static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment, leased: Bool = true) -> String {
         Fields.render([
             ("credential", credential.credentialId),
             ("user", credential.userId),
             ("created", credential.createdAt),
             ("last used", credential.lastAuthenticatedAt ?? "never"),
-            ("expires", credential.expiresAt ?? "never"),
+            ("expires", leased ? credential.expiresAt ?? "never" : nil),
             ("tenant", enrolment.tenantId),
             ("server", enrolment.baseURL),
         ])

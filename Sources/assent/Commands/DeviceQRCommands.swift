@@ -24,8 +24,8 @@ enum DeviceQRCommands {
             is already enrolled with (its QR credential, else its push credential). An existing QR key is reused.
             """,
         options: DeviceHome.options + [
-            .optional("--url", "BASE", "assentd's base URL, e.g. http://127.0.0.1:8420 (/v1 is appended)", environment: "ASSENT_URL"),
-            .optional("--tenant", "ID", "the tenant ID", environment: "ASSENT_TENANT"),
+            DeviceHome.urlOption(required: false),
+            DeviceHome.tenantOption(required: false),
             .required("--token", "T", "the enrolment token from track"),
         ] + DeviceHome.enrolOptions
     ) { invocation in
@@ -57,7 +57,8 @@ enum DeviceQRCommands {
         state.credentialId = credential.credentialId
         try state.save(to: home)
         try invocation.output.result(DevicePushCommands.CredentialJSON(credential, state.enrolment)) {
-            "Enrolled this device for QR codes for user \(credential.userId).\n" + describe(credential, state)
+            "Enrolled this device for QR codes for user \(credential.userId).\n"
+                + DevicePushCommands.describe(credential, state.enrolment, leased: false)
         }
     }
 
@@ -70,7 +71,7 @@ enum DeviceQRCommands {
         guard let credential = try await home.sdk(state.enrolment).qr.getCredential().value("cannot read the credential")
         else { throw CLIError.failure("the server returned no credential") }
         try invocation.output.result(DevicePushCommands.CredentialJSON(credential, state.enrolment)) {
-            describe(credential, state)
+            DevicePushCommands.describe(credential, state.enrolment, leased: false)
         }
     }
 
@@ -176,17 +177,6 @@ enum DeviceQRCommands {
         var challengeId: String
         var approved: Bool
         var challenge: ClaimedChallenge?
-    }
-
-    private static func describe(_ credential: AppCredential, _ state: DeviceQRState) -> String {
-        Fields.render([
-            ("credential", credential.credentialId),
-            ("user", credential.userId),
-            ("created", credential.createdAt),
-            ("last used", credential.lastAuthenticatedAt ?? "never"),
-            ("tenant", state.tenantId),
-            ("server", state.baseURL),
-        ])
     }
 
     /// A claim's context, as a person deciding whether to approve it needs it.

@@ -15,7 +15,7 @@ enum PushCommand {
             """,
         options: [
             TenantDatabase.option,
-            .required("--tenant", "ID", "the tenant"),
+            TenantDatabase.tenantOption,
             .optional("--provider", "webhook|apns|fcm|default|none", "who sends the notification"),
             .optional("--webhook-url", "URL|tenant", "where push.created goes (tenant: the tenant's webhook URL)"),
             .optional("--webhook-best-effort", "on|off", "a failed push.created is recorded instead of failing the start"),
@@ -60,9 +60,7 @@ enum PushCommand {
         }
         change.removeFCM = options.flag("--remove-fcm")
         let view = try await TenantDatabase.withDirectory(invocation) { directory, masterKey in
-            guard let tenant = try await directory.all().first(where: { $0.id == tenantID }) else {
-                throw AssentError(.notFound, "No tenant with id \(tenantID).")
-            }
+            let tenant = try await TenantDatabase.tenant(tenantID, in: directory)
             if change.isEmpty { return PushConfiguration.view(tenant.settings) }
             let configuration = try PushConfiguration(
                 masterKey: masterKey, destinations: PrivateURLs.policy(invocation.options))

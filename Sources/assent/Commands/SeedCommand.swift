@@ -40,9 +40,7 @@ enum SeedCommand {
         let progress = SeedProgress(total: users, enabled: !invocation.output.json && isatty(STDERR_FILENO) == 1)
 
         let summary = try await TenantDatabase.withStore(invocation) { store, masterKey in
-            guard let tenant = try await store.tenant(id: tenantID) else {
-                throw CLIError.failure("no tenant with id \(tenantID)", errorCode: "not_found")
-            }
+            let tenant = try await TenantDatabase.tenant(tenantID, in: store)
             if !options.flag("--force"), try await store.tenantHasUsers(tenantID: tenantID) {
                 throw CLIError.failure(
                     "tenant \(tenantID) already has users; --force seeds it anyway", errorCode: "tenant_has_users")

@@ -7,7 +7,7 @@ enum ServerAPICommands {
         "track", "track an action for a user; prints its state and the token for the client SDKs",
         details: "POST /v1/users/{user}/actions/{action}. Use --scope add:authenticators for an enrolment token.",
         options: ServerConnection.options + [
-            .required("--user", "ID", "the user"),
+            userOption,
             .required("--action", "CODE", "the action code, e.g. signIn"),
             .optional("--idempotency-key", "K", "use this key instead of a new one"),
             .optional("--scope", "S", "scopes for the token, e.g. add:authenticators"),
@@ -49,7 +49,7 @@ enum ServerAPICommands {
         "action", "read or change a tracked action (server API)", [getAction, updateAction])
 
     private static let actionOptions: [Option] = ServerConnection.options + [
-        .required("--user", "ID", "the user"),
+        userOption,
         .required("--action", "CODE", "the action code"),
         .required("--idempotency-key", "K", "the key track returned"),
     ]
@@ -108,6 +108,21 @@ enum ServerAPICommands {
     }
 
     // MARK: Helpers
+
+    /// The `--user` option, read with ``userID(_:)``.
+    static let userOption = Option.required("--user", "ID", "the user")
+
+    /// A command that takes `--user` (and the connection options) and calls `endpoint` for that user, printing what
+    /// `human` makes of the answer and the user's id.
+    static func userCommand<T: Decodable & Sendable>(
+        _ name: String, _ summary: String, details: String, _ endpoint: Endpoint, decoding: T.Type,
+        human: @escaping @Sendable (T, String) -> String
+    ) -> Command {
+        Command.leaf(name, summary, details: details, options: ServerConnection.options + [userOption]) { invocation in
+            let user = try userID(invocation.options)
+            try await ServerConnection.call(invocation, endpoint, [user], decoding: T.self) { human($0, user) }
+        }
+    }
 
     /// `--user`, checked the way the server checks a user id in a path.
     static func userID(_ options: ParsedOptions) throws -> String {

@@ -11,13 +11,11 @@ extension TenantCommands {
             Pin masterPublicKey in the SDK; it verifies every activation. The master private key is stored encrypted
             under the server master key and never shown.
             """,
-        options: [TenantDatabase.option, .required("--tenant", "ID", "the tenant")]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let application = try await TenantDatabase.withStore(invocation) { store, masterKey in
-            guard try await store.tenant(id: tenantID) != nil else {
-                throw CLIError.failure("no tenant with id \(tenantID)", errorCode: "not_found")
-            }
+            _ = try await TenantDatabase.tenant(tenantID, in: store)
             let service = ActivationService(store: store, clock: .system, masterKey: masterKey)
             return try await service.application(tenantID: tenantID)
         }

@@ -43,17 +43,15 @@ enum TenantCommands {
     ) { invocation in
         let tenants = try await TenantDatabase.withDirectory(invocation) { try await $0.all() }
         try invocation.output.result(tenants.map(TenantJSON.init)) {
-            guard !tenants.isEmpty else { return "No tenants." }
-            let rows = [["TENANT ID", "NAME", "CREATED", "SETTINGS"]] + tenants.map { tenant in
+            Table.render(tenants, empty: "No tenants.", header: ["TENANT ID", "NAME", "CREATED", "SETTINGS"]) { tenant in
                 [tenant.id, tenant.name, Timestamp.iso8601(milliseconds: tenant.createdAt), summary(tenant.settings)]
             }
-            return Table.render(rows)
         }
     }
 
     static let rotateSecret = Command.leaf(
         "rotate-secret", "replace a tenant's secret key; the old one stops working at once",
-        options: [TenantDatabase.option, .required("--tenant", "ID", "the tenant")]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let credentials = try await TenantDatabase.withDirectory(invocation) { directory in
@@ -84,7 +82,7 @@ enum TenantCommands {
             """,
         options: [
             TenantDatabase.option,
-            .required("--tenant", "ID", "the tenant"),
+            TenantDatabase.tenantOption,
             .optional("--unenrolled-state", "STATE", "state for users without an authenticator"),
             .repeatable(
                 "--action-rule", "ACTION:ENROLLED_STATE:UNENROLLED_STATE",
@@ -123,12 +121,7 @@ enum TenantCommands {
             try await PrivateURLs.policy(invocation.options).check(url, field: "webhook URL")
         }
         let tenant = try await TenantDatabase.withDirectory(invocation) { directory in
-            if change.isEmpty {
-                guard let tenant = try await directory.all().first(where: { $0.id == tenantID }) else {
-                    throw AssentError(.notFound, "No tenant with id \(tenantID).")
-                }
-                return tenant
-            }
+            if change.isEmpty { return try await TenantDatabase.tenant(tenantID, in: directory) }
             return try await directory.updateSettings(tenantID: tenantID) { change.apply(to: &$0) }
         }
         try invocation.output.result(TenantJSON(tenant)) { describe(tenant) }

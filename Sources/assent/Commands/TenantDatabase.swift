@@ -16,6 +16,9 @@ enum TenantDatabase {
         "the database assentd uses (an SQLite path, sqlite:PATH, or a postgres:// URL; default \(defaultPath))",
         environment: "ASSENT_DATABASE")
 
+    /// The `--tenant` option of the commands that act on one tenant in the database.
+    static let tenantOption = Option.required("--tenant", "ID", "the tenant")
+
     /// Opens the database, runs `body` with a tenant directory over it, and always closes it again.
     /// Only `create` may create an SQLite database that does not exist yet; the other commands refuse, so a typo in
     /// the path does not quietly make an empty database.
@@ -67,6 +70,22 @@ enum TenantDatabase {
             await store.close()
             throw error
         }
+    }
+
+    /// The tenant `id` in `store`, or a `not_found` failure.
+    static func tenant(_ id: String, in store: any ServerStore) async throws -> Tenant {
+        guard let tenant = try await store.tenant(id: id) else {
+            throw CLIError.failure("no tenant with id \(id)", errorCode: "not_found")
+        }
+        return tenant
+    }
+
+    /// The tenant `id` in `directory`, or the `not_found` error the directory's own updates give for an unknown tenant.
+    static func tenant(_ id: String, in directory: TenantDirectory) async throws -> Tenant {
+        guard let tenant = try await directory.all().first(where: { $0.id == id }) else {
+            throw AssentError(.notFound, "No tenant with id \(id).")
+        }
+        return tenant
     }
 
     /// The database behind a `--database` value, understood the way `assentd` understands it.

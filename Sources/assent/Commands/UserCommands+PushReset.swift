@@ -12,15 +12,13 @@ extension UserCommands {
             POST /v1/users/{user}/push/reset.
             """,
         options: [
-            TenantDatabase.option, .required("--tenant", "ID", "the tenant"), .required("--user", "ID", "the user"),
+            TenantDatabase.option, TenantDatabase.tenantOption, ServerAPICommands.userOption,
         ]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let user = try ServerAPICommands.userID(invocation.options)
         try await TenantDatabase.withStore(invocation) { store, _ in
-            guard try await store.tenant(id: tenantID) != nil else {
-                throw CLIError.failure("no tenant with id \(tenantID)", errorCode: "not_found")
-            }
+            _ = try await TenantDatabase.tenant(tenantID, in: store)
             try await PushGuards(store: store, clock: .system, webhooks: nil).reset(tenantID: tenantID, userID: user)
         }
         try invocation.output.result(PushResetJSON(tenantId: tenantID, userId: user, reset: true)) {

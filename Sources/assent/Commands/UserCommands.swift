@@ -7,20 +7,16 @@ enum UserCommands {
         "user", "read, update or delete a user (server API); reset their push throttle (database)",
         [getUser, updateUser, deleteUser, pushReset])
 
-    static let getUser = Command.leaf(
-        "get", "show a user", details: "GET /v1/users/{user}. An unknown user is shown as not enrolled.",
-        options: ServerConnection.options + [.required("--user", "ID", "the user")]
-    ) { invocation in
-        let user = try ServerAPICommands.userID(invocation.options)
-        try await ServerConnection.call(
-            invocation, .getUser, [user], decoding: UserResponse.self, human: describe)
-    }
+    static let getUser = ServerAPICommands.userCommand(
+        "get", "show a user", details: "GET /v1/users/{user}. An unknown user is shown as not enrolled.", .getUser,
+        decoding: UserResponse.self
+    ) { user, _ in describe(user) }
 
     static let updateUser = Command.leaf(
         "update", "change a user's details; an empty value clears a field",
         details: "PATCH /v1/users/{user}; only the fields given are sent, an empty value is sent as null.",
         options: ServerConnection.options + [
-            .required("--user", "ID", "the user"),
+            ServerAPICommands.userOption,
             .optional("--email", "E", "e-mail address"),
             .optional("--phone", "P", "phone number"),
             .optional("--display-name", "N", "display name"),
@@ -49,35 +45,26 @@ enum UserCommands {
             invocation, .updateUser, [user], body: body, decoding: UserResponse.self, human: describe)
     }
 
-    static let deleteUser = Command.leaf(
-        "delete", "delete a user with its authenticators and actions", details: "DELETE /v1/users/{user}.",
-        options: ServerConnection.options + [.required("--user", "ID", "the user")]
-    ) { invocation in
-        let user = try ServerAPICommands.userID(invocation.options)
-        try await ServerConnection.call(
-            invocation, .deleteUser, [user], decoding: Deleted.self
-        ) { answer in
-            answer.deleted == false ? "User \(user) did not exist; nothing was deleted." : "Deleted user \(user)."
-        }
+    static let deleteUser = ServerAPICommands.userCommand(
+        "delete", "delete a user with its authenticators and actions", details: "DELETE /v1/users/{user}.", .deleteUser,
+        decoding: Deleted.self
+    ) { answer, user in
+        answer.deleted == false ? "User \(user) did not exist; nothing was deleted." : "Deleted user \(user)."
     }
 
     static let authenticators = Command.group(
         "authenticators", "list, enrol or delete a user's authenticators (server API)",
         [listAuthenticators, enrollAuthenticator, deleteAuthenticator])
 
-    static let listAuthenticators = Command.leaf(
-        "list", "list a user's authenticators", details: "GET /v1/users/{user}/authenticators.",
-        options: ServerConnection.options + [.required("--user", "ID", "the user")]
-    ) { invocation in
-        let user = try ServerAPICommands.userID(invocation.options)
-        try await ServerConnection.call(
-            invocation, .getAuthenticators, [user], decoding: [UserAuthenticatorResponse].self
-        ) { list in
-            guard !list.isEmpty else { return "User \(user) has no authenticators." }
-            return Table.render([["AUTHENTICATOR ID", "METHOD", "CREATED", "DETAILS"]] + list.map { authenticator in
-                [authenticator.userAuthenticatorId, authenticator.verificationMethod.rawValue, authenticator.createdAt,
-                 details(authenticator)]
-            })
+    static let listAuthenticators = ServerAPICommands.userCommand(
+        "list", "list a user's authenticators", details: "GET /v1/users/{user}/authenticators.", .getAuthenticators,
+        decoding: [UserAuthenticatorResponse].self
+    ) { list, user in
+        Table.render(
+            list, empty: "User \(user) has no authenticators.", header: ["AUTHENTICATOR ID", "METHOD", "CREATED", "DETAILS"]
+        ) { authenticator in
+            [authenticator.userAuthenticatorId, authenticator.verificationMethod.rawValue, authenticator.createdAt,
+             details(authenticator)]
         }
     }
 
@@ -85,7 +72,7 @@ enum UserCommands {
         "enroll", "enrol an e-mail address or phone number your backend has verified",
         details: "POST /v1/users/{user}/authenticators. EMAIL_OTP needs --email, SMS needs --phone.",
         options: ServerConnection.options + [
-            .required("--user", "ID", "the user"),
+            ServerAPICommands.userOption,
             .required("--method", "EMAIL_OTP|SMS", "what to enrol"),
             .optional("--email", "E", "the verified e-mail address (EMAIL_OTP)"),
             .optional("--phone", "P", "the verified phone number (SMS)"),
@@ -121,7 +108,7 @@ enum UserCommands {
         "delete", "delete one of a user's authenticators",
         details: "DELETE /v1/users/{user}/authenticators/{authenticator}.",
         options: ServerConnection.options + [
-            .required("--user", "ID", "the user"),
+            ServerAPICommands.userOption,
             .optional("--authenticator", "ID", "the authenticator (userAuthenticatorId; required)"),
             .hiddenAlias("--id", "ID"),
         ]
