@@ -15,6 +15,11 @@ package enum PrometheusText {
         return text
     }
 
+    /// A gauge family of one unlabelled sample: its header, then `name value`.
+    package static func gauge(_ name: String, _ help: String, _ value: String) -> String {
+        header(name, "gauge", help) + "\(name) \(value)\n"
+    }
+
     /// `{a="x",b="y"}` for the pairs given, in order (empty for none).
     package static func labels(_ pairs: [(String, String)]) -> String {
         pairs.isEmpty ? "" : "{" + pairs.map { "\($0.0)=\(quoted($0.1))" }.joined(separator: ",") + "}"

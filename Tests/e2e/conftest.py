@@ -6,6 +6,7 @@ one per test session, stopped at its end). The binaries come from $ASSENT_BIN (d
 stopped by the fixture that started it.
 """
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -188,6 +189,25 @@ class Server:
     def log_text(self):
         with open(self.log_path, "rb") as f:
             return f.read().decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def console_server(prefix, tenant_name, *flags, prepare=None):
+    """A server for the console tests, on the current store: the console's web assets (`--web-root web`) and a tenant
+    named `tenant_name` (`tenant_id`, `secret`), started with `flags` besides; `prepare(server)` runs before it starts.
+    Stopped, and its directory removed, when the block ends."""
+    directory = tempfile.mkdtemp(prefix=prefix)
+    server = Server(directory)
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", tenant_name)
+    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
+    if prepare is not None:
+        prepare(server)
+    server.start("--web-root", os.path.join(ROOT, "web"), *flags)
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,6 @@ revoked token's session, and limits sign-in attempts per address. Screenshots of
 $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays on 127.0.0.1.
 """
 import os
-import shutil
-import tempfile
 
 import pytest
 import requests
@@ -15,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from fakes.cross_site import cross_site_page
-from conftest import ROOT, Server, assent
+from conftest import assent, console_server
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
 COOKIE = "assent_console"
@@ -23,16 +21,8 @@ COOKIE = "assent_console"
 
 @pytest.fixture(scope="module")
 def console(store):
-    directory = tempfile.mkdtemp(prefix="assent-console-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Console <Shop>")
-    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
-    server.start("--web-root", os.path.join(ROOT, "web"))
-    try:
+    with console_server("assent-console-", "Console <Shop>") as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def sign_in(server, credential, **headers):
@@ -173,22 +163,16 @@ def test_a_cross_origin_page_cannot_sign_a_browser_out(console, browser, shots):
 
 
 def test_sign_in_attempts_are_limited_per_address(store):
-    directory = tempfile.mkdtemp(prefix="assent-console-limit-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Limited")
-    server.start("--rate-limits", "on", "--rate-limit", "console-sign-in-address=3/1m")
-    try:
+    limits = ("--rate-limits", "on", "--rate-limit", "console-sign-in-address=3/1m")
+    with console_server("assent-console-limit-", "Limited", *limits) as server:
         outcomes = [sign_in(server, "sk_guess").headers["Location"] for _ in range(3)]
         assert outcomes == ["/admin/?error=refused"] * 3
-        limited = sign_in(server, created["secretKey"])
+        limited = sign_in(server, server.secret)
         assert limited.status_code == 303 and limited.headers["Location"] == "/admin/?error=rate-limited"
         assert int(limited.headers["Retry-After"]) >= 1 and session_of(limited) is None
         log = server.log_text()
         assert log.count('"console sign-in refused"') == 3
-        assert "sk_guess" not in log and created["secretKey"] not in log
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
+        assert "sk_guess" not in log and server.secret not in log
 
 
 def test_sign_ins_are_recorded_in_the_tenant_audit_log_without_the_credential(console):

@@ -8,7 +8,6 @@ everything stays on 127.0.0.1.
 """
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 import time
@@ -20,22 +19,14 @@ from authsignal.client import AuthsignalClient
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BIN, ROOT, Server, assent
+from conftest import BIN, console_server
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
 
 @pytest.fixture(scope="module")
 def console(store):
-    directory = tempfile.mkdtemp(prefix="assent-overview-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Overview shop")
-    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
-    server.start("--web-root", os.path.join(ROOT, "web"))
-    try:
+    with console_server("assent-overview-", "Overview shop") as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def device(home, *args):

@@ -9,9 +9,7 @@ $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays
 """
 import json
 import os
-import shutil
 import subprocess
-import tempfile
 import uuid
 
 import pytest
@@ -22,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from fakes.cross_site import cross_site_page
-from conftest import ROOT, Server, assent, free_port
+from conftest import console_server, free_port
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
 COOKIE = "assent_console"
@@ -30,17 +28,8 @@ COOKIE = "assent_console"
 
 @pytest.fixture(scope="module")
 def console(store):
-    directory = tempfile.mkdtemp(prefix="assent-console-settings-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Settings shop")
-    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
-    server.directory_path = directory
-    server.start("--web-root", os.path.join(ROOT, "web"))
-    try:
+    with console_server("assent-console-settings-", "Settings shop") as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def sign_in(url, credential):
@@ -160,7 +149,7 @@ def make_keys(directory):
 
 
 def test_push_credentials_are_write_only(console, browser, shots):
-    pem, account = make_keys(console.directory_path)
+    pem, account = make_keys(console.directory)
     browser_sign_in(browser, console.url, console.secret)
     browser.get(console.url + "/admin/push")
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "push-form"))
@@ -290,17 +279,14 @@ def test_a_cross_site_post_to_the_settings_form_is_refused_and_changes_nothing(c
 
 
 def test_the_console_is_served_only_on_the_admin_listener(store):
-    directory = tempfile.mkdtemp(prefix="assent-console-admin-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Admin listener")
     admin = f"http://127.0.0.1:{free_port()}"
-    server.start("--web-root", os.path.join(ROOT, "web"), "--admin-listen", admin.removeprefix("http://"))
-    try:
+    listener = ("--admin-listen", admin.removeprefix("http://"))
+    with console_server("assent-console-admin-", "Admin listener", *listener) as server:
         for path in ("/admin/", "/admin/settings", "/admin/audit", "/web/console.css", "/web/console-pages.css"):
             response = requests.get(server.url + path, timeout=10)
             assert response.status_code == 404, path
             assert response.json()["errorCode"] == "not_found", path
-        refused = requests.post(server.url + "/admin/sign-in", data={"credential": created["secretKey"]},
+        refused = requests.post(server.url + "/admin/sign-in", data={"credential": server.secret},
                                 headers={"Origin": server.url}, allow_redirects=False, timeout=10)
         assert refused.status_code == 404 and "Set-Cookie" not in refused.headers
         assert requests.get(server.url + "/web/index.html", timeout=10).status_code == 200, "the demo pages stay"
@@ -309,13 +295,10 @@ def test_the_console_is_served_only_on_the_admin_listener(store):
         assert requests.get(admin + "/web/console.css", timeout=10).status_code == 200
         assert requests.get(admin + "/web/index.html", timeout=10).status_code == 404
         assert requests.get(admin + "/healthz", timeout=10).status_code == 404
-        assert requests.post(admin + "/v1/users/u/actions/signIn", json={}, auth=(created["secretKey"], ""),
+        assert requests.post(admin + "/v1/users/u/actions/signIn", json={}, auth=(server.secret, ""),
                              timeout=10).status_code == 404, "the admin listener serves no API"
-        session = sign_in(admin, created["secretKey"])
+        session = sign_in(admin, server.secret)
         assert session
         page = requests.get(admin + "/admin/settings", cookies={COOKIE: session}, timeout=10)
         assert page.status_code == 200 and 'id="settings-form"' in page.text
         assert "Admin console: " + admin + "/admin/" in server.log_text()
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)

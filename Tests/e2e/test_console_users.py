@@ -9,7 +9,6 @@ to $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything st
 """
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 import time
@@ -23,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from fakes.cross_site import cross_site_page
-from conftest import BIN, ROOT, Server, assent, free_port
+from conftest import BIN, assent, console_server, free_port
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
 
 COOKIE = "assent_console"
@@ -33,21 +32,15 @@ PHONE = (360, 800)
 
 @pytest.fixture(scope="module")
 def console(store):
-    directory = tempfile.mkdtemp(prefix="assent-console-users-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Users console")
-    server.tenant_id, server.secret = created["tenantId"], created["secretKey"]
-    other = assent("admin", "tenant", "create", "--database", server.database, "--name", "Other tenant")
-    server.other_tenant_id = other["tenantId"]
-    server.master = assent("admin", "tenant", "powerauth", "--database", server.database,
-                           "--tenant", server.tenant_id)["masterPublicKey"]
-    server.start("--web-root", os.path.join(ROOT, "web"))
-    server.sdk = AuthsignalClient(server.secret, api_url=server.api)
-    try:
+    def prepare(server):
+        other = assent("admin", "tenant", "create", "--database", server.database, "--name", "Other tenant")
+        server.other_tenant_id = other["tenantId"]
+        server.master = assent("admin", "tenant", "powerauth", "--database", server.database,
+                               "--tenant", server.tenant_id)["masterPublicKey"]
+
+    with console_server("assent-console-users-", "Users console", prepare=prepare) as server:
+        server.sdk = AuthsignalClient(server.secret, api_url=server.api)
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def device(home, *args, password=None, ok=True):
@@ -274,13 +267,9 @@ def test_a_cross_site_post_to_a_user_form_is_refused_and_changes_nothing(console
 
 
 def test_with_an_admin_listener_the_users_section_is_served_there_only(store):
-    directory = tempfile.mkdtemp(prefix="assent-console-users-admin-")
-    server = Server(directory)
-    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "Admin listener")
     admin = f"http://127.0.0.1:{free_port()}"
-    server.start("--web-root", os.path.join(ROOT, "web"), "--admin-listen", admin.removeprefix("http://"))
-    try:
-        server.secret = created["secretKey"]
+    listener = ("--admin-listen", admin.removeprefix("http://"))
+    with console_server("assent-console-users-admin-", "Admin listener", *listener) as server:
         requests.patch(f"{server.api}/users/ann", json={"displayName": "Ann"}, auth=(server.secret, ""), timeout=10)
         for path in ("/admin/users", "/admin/users/ann", "/admin/api/users/ann", "/admin/challenges/c1",
                      "/web/console-user.js"):
@@ -294,6 +283,3 @@ def test_with_an_admin_listener_the_users_section_is_served_there_only(store):
         data = requests.get(admin + "/admin/api/users/ann", cookies={COOKIE: session}, timeout=10)
         assert data.status_code == 200 and data.json() == {"userId": "ann", "challenges": []}
         assert requests.get(admin + "/web/console-user.js", timeout=10).status_code == 200
-    finally:
-        server.stop()
-        shutil.rmtree(directory, ignore_errors=True)

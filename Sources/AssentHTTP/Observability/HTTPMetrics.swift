@@ -35,15 +35,9 @@ package final class HTTPMetrics: Sendable {
         let route: String
     }
 
-    private struct Histogram {
-        var buckets = [Int](repeating: 0, count: HTTPMetrics.latencyBuckets.count)
-        var count = 0
-        var sum = 0.0
-    }
-
     private struct Storage {
         var requests: [CounterKey: Int] = [:]
-        var durations: [HistogramKey: Histogram] = [:]
+        var durations: [HistogramKey: PrometheusHistogram] = [:]
     }
 
     private let storage = AssentLock(Storage())
@@ -57,15 +51,10 @@ package final class HTTPMetrics: Sendable {
     /// Records one finished request.
     package func recordRequest(method: String, route: String, status: Int, durationSeconds: Double) {
         let method = Self.normalizedMethod(method)
-        let bucket = Self.latencyBuckets.firstIndex { durationSeconds <= $0 }
         storage.withLock { storage in
             storage.requests[CounterKey(method: method, route: route, status: status), default: 0] += 1
             let key = HistogramKey(method: method, route: route)
-            var histogram = storage.durations[key] ?? Histogram()
-            if let bucket { histogram.buckets[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += durationSeconds
-            storage.durations[key] = histogram
+            storage.durations[key, default: PrometheusHistogram(bounds: Self.latencyBuckets)].observe(durationSeconds)
         }
     }
 
@@ -98,9 +87,8 @@ package final class HTTPMetrics: Sendable {
     /// `Content-Type: text/plain; version=0.0.4; charset=utf-8`.
     package func prometheusText() -> String {
         let snapshot = storage.withLock { $0 }
-        var text = ""
-        text += "# HELP assent_http_requests_total HTTP requests finished, by method, route pattern and status.\n"
-        text += "# TYPE assent_http_requests_total counter\n"
+        var text = PrometheusText.header(
+            "assent_http_requests_total", "counter", "HTTP requests finished, by method, route pattern and status.")
         let counters = snapshot.requests.sorted {
             ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
         }
@@ -108,30 +96,18 @@ package final class HTTPMetrics: Sendable {
             text += "assent_http_requests_total{method=\(Self.label(key.method)),route=\(Self.label(key.route)),status=\"\(key.status)\"} \(value)\n"
         }
 
-        text += "# HELP assent_http_request_duration_seconds Time from the request line to the last byte of the response.\n"
-        text += "# TYPE assent_http_request_duration_seconds histogram\n"
+        text += PrometheusText.header(
+            "assent_http_request_duration_seconds", "histogram", "Time from the request line to the last byte of the response.")
         let histograms = snapshot.durations.sorted { ($0.key.route, $0.key.method) < ($1.key.route, $1.key.method) }
         for (key, histogram) in histograms {
-            let labels = "method=\(Self.label(key.method)),route=\(Self.label(key.route))"
-            var cumulative = 0
-            for (index, bound) in Self.latencyBuckets.enumerated() {
-                cumulative += histogram.buckets[index]
-                text += "assent_http_request_duration_seconds_bucket{\(labels),le=\"\(Self.number(bound))\"} \(cumulative)\n"
-            }
-            text += "assent_http_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(histogram.count)\n"
-            text += "assent_http_request_duration_seconds_sum{\(labels)} \(Self.number(histogram.sum))\n"
-            text += "assent_http_request_duration_seconds_count{\(labels)} \(histogram.count)\n"
+            text += histogram.series(
+                "assent_http_request_duration_seconds", labels: [("method", key.method), ("route", key.route)])
         }
 
-        text += "# HELP assent_http_open_connections Open HTTP connections.\n"
-        text += "# TYPE assent_http_open_connections gauge\n"
-        text += "assent_http_open_connections \(openConnections)\n"
-        text += "# HELP assent_http_requests_in_flight HTTP requests received but not yet finished.\n"
-        text += "# TYPE assent_http_requests_in_flight gauge\n"
-        text += "assent_http_requests_in_flight \(requestsInFlight)\n"
-        text += "# HELP assent_websocket_connections Open WebSocket connections.\n"
-        text += "# TYPE assent_websocket_connections gauge\n"
-        text += "assent_websocket_connections \(openWebSockets)\n"
+        text += PrometheusText.gauge("assent_http_open_connections", "Open HTTP connections.", "\(openConnections)")
+        text += PrometheusText.gauge(
+            "assent_http_requests_in_flight", "HTTP requests received but not yet finished.", "\(requestsInFlight)")
+        text += PrometheusText.gauge("assent_websocket_connections", "Open WebSocket connections.", "\(openWebSockets)")
         return text
     }
 

@@ -96,9 +96,9 @@ struct SystemAPI: Sendable {
             }
             var text = metrics.prometheusText() + domain.prometheusText()
             if let roundTrips = store.databaseRoundTrips {
-                text += "# HELP assent_database_round_trips_total Message exchanges with the database server that waited on it.\n"
-                text += "# TYPE assent_database_round_trips_total counter\n"
-                text += "assent_database_round_trips_total \(roundTrips)\n"
+                text += PrometheusText.counter(
+                    "assent_database_round_trips_total", "Message exchanges with the database server that waited on it.",
+                    [([], roundTrips)])
             }
             return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }

@@ -161,11 +161,8 @@ struct ConsoleAuditPage: Sendable {
             let separator = query.isEmpty ? "" : "&"
             links.append("<a href=\"\(Endpoint.consoleAudit.path)?\(query)\(separator)before=\(last.sequence)\" id=\"older-page\">Older entries</a>")
         }
-        return ConsoleHTML.page(
-            title: "Audit log",
-            body: ConsoleHTML.header(tenant: current.tenant.name, csrf: console.csrf(current), current: .audit) + """
-                \(ConsoleFormHTML.stylesheet)
-                <main>
+        return ConsoleFormHTML.page(
+            title: "Audit log", current: current, csrf: console.csrf(current), section: .audit, main: """
                 <h1>Audit log</h1>
                 \(verification)
                 \(error("before"))
@@ -185,7 +182,6 @@ struct ConsoleAuditPage: Sendable {
                 <code>assent admin audit verify --tenant \(e(current.tenant.id))</code>.</p>
                 \(table)
                 <nav class="pages" aria-label="Audit pages">\(links.joined(separator: " "))</nav>
-                </main>
                 """)
     }
 }

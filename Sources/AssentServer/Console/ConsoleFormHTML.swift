@@ -1,3 +1,5 @@
+import AssentServerCore
+
 /// Labelled form controls for the console's settings and push pages: every control has a `<label>`, a sentence on
 /// its effect and what it accepts (tied to it with `aria-describedby`), and its error beside it
 /// (`aria-invalid`, `role="alert"`). Values are escaped with ``ConsoleHTML/escape(_:)``.
@@ -18,6 +20,15 @@ enum ConsoleFormHTML {
 
     /// The styles of these pages (besides `/web/console.css`, which every console page loads).
     static let stylesheet = "<link rel=\"stylesheet\" href=\"/web/console-pages.css\">"
+
+    /// A signed-in page of these forms (settings, push providers, audit log): the bar, these pages' stylesheet, and
+    /// `main` as the page's `<main>`.
+    static func page(
+        title: String, current: ConsoleSessions.Current, csrf: String, section: ConsoleSection, main: String
+    ) -> String {
+        ConsoleHTML.signedInPage(
+            title: title, current: current, csrf: csrf, section: section, body: stylesheet + "\n<main>\n" + main + "\n</main>")
+    }
 
     /// One field: label, effect, control, what it accepts, and the error when there is one.
     static func field(

@@ -1,3 +1,5 @@
+import AssentServerCore
+
 /// The console's pages, written as HTML text on the server: no template engine, every value escaped with ``escape(_:)``.
 /// Styles and scripts come from the web root (`/web/console.css`), which the pages' `Content-Security-Policy` allows.
 enum ConsoleHTML {
@@ -35,6 +37,14 @@ enum ConsoleHTML {
         </body>
         </html>
         """
+    }
+
+    /// A signed-in page: the bar (``header(tenant:csrf:current:)``) naming `current`'s tenant with `section` marked,
+    /// then `body`.
+    static func signedInPage(
+        title: String, current: ConsoleSessions.Current, csrf: String, section: ConsoleSection, body: String
+    ) -> String {
+        page(title: title, body: header(tenant: current.tenant.name, csrf: csrf, current: section) + body)
     }
 
     /// The sign-in page, with a notice when the last attempt failed.

@@ -34,9 +34,7 @@ struct ConsoleOverview: Sendable {
 
     /// The signed-in home page: the overview's counts and chart (filled in by the script), and the session's facts.
     static func page(_ current: ConsoleSessions.Current, csrf: String) -> String {
-        ConsoleHTML.page(
-            title: "Overview",
-            body: ConsoleHTML.header(tenant: current.tenant.name, csrf: csrf, current: .overview)
-                + ConsoleOverviewPage.main(current))
+        ConsoleHTML.signedInPage(
+            title: "Overview", current: current, csrf: csrf, section: .overview, body: ConsoleOverviewPage.main(current))
     }
 }

@@ -114,11 +114,8 @@ struct ConsolePushPage: Sendable {
             ? "<dl class=\"facts\"><dt>Project</dt><dd id=\"fcm-project\">\(ConsoleHTML.escape(fcm.projectId ?? ""))</dd>"
                 + "<dt>Service account</dt><dd id=\"fcm-client-email\">\(ConsoleHTML.escape(fcm.clientEmail ?? ""))</dd></dl>"
             : ""
-        return ConsoleHTML.page(
-            title: "Push providers",
-            body: ConsoleHTML.header(tenant: current.tenant.name, csrf: console.csrf(current), current: .push) + """
-                \(ConsoleFormHTML.stylesheet)
-                <main>
+        return ConsoleFormHTML.page(
+            title: "Push providers", current: current, csrf: console.csrf(current), section: .push, main: """
                 <h1>Push providers</h1>
                 \(notice)
                 <p class="hint">How push challenges reach devices, as <code>GET /v1/tenant/push</code> shows it. Keys and
@@ -151,7 +148,6 @@ struct ConsolePushPage: Sendable {
                 </fieldset>
                 <button type="submit" id="save-push">Save push settings</button>
                 </form>
-                </main>
                 """)
     }
 }

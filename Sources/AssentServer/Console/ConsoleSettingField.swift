@@ -59,12 +59,69 @@ struct ConsoleSettingField: Sendable {
         return outcome
     }
 
+    /// A setting that is on or off, stored at `setting`.
+    static func onOff(
+        name: String, label: String, effect: String, setting: WritableKeyPath<TenantSettings, Bool> & Sendable
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect, accepts: "on or off", control: .choice(["on", "off"]),
+            current: { $0[keyPath: setting] ? "on" : "off" },
+            apply: { $1[keyPath: setting] = try TenantSettingRules.onOff($0, label) })
+    }
+
+    /// A whole number in `range` (of `unit`, when given), stored at `setting`.
+    static func number(
+        name: String, label: String, effect: String, unit: String? = nil, range: ClosedRange<Int>,
+        setting: WritableKeyPath<TenantSettings, Int> & Sendable
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect,
+            accepts: (unit.map { "\($0), " } ?? "") + "\(range.lowerBound) to \(range.upperBound)",
+            control: .text(numeric: true),
+            current: { String($0[keyPath: setting]) },
+            apply: { $1[keyPath: setting] = try TenantSettingRules.number($0, label, range) })
+    }
+
+    /// The PowerAuth signature factors approvals need, or none, stored at `setting`.
+    static func factor(
+        name: String, label: String, effect: String,
+        setting: WritableKeyPath<TenantSettings, PowerAuthSignatureType?> & Sendable
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect, accepts: "a PowerAuth signature type, or none",
+            control: .choice(["none"] + PowerAuthSignatureType.allCases.map(\.rawValue)),
+            current: { $0[keyPath: setting]?.rawValue ?? "none" },
+            apply: { $1[keyPath: setting] = try TenantSettingRules.factor($0, label) })
+    }
+
+    /// A setting that may be left empty (stored as nil), stored at `setting`: `shown` writes a stored value, `read`
+    /// reads one that is not empty, given the text and the label to name in its message.
+    static func optional<Value>(
+        name: String, label: String, effect: String, accepts: String, numeric: Bool,
+        setting: WritableKeyPath<TenantSettings, Value?> & Sendable, shown: @escaping @Sendable (Value) -> String,
+        read: @escaping @Sendable (String, String) throws -> Value?
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect, accepts: accepts, control: .text(numeric: numeric),
+            current: { $0[keyPath: setting].map(shown) ?? "" },
+            apply: { text, settings in
+                settings[keyPath: setting] = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try read(text, label)
+            })
+    }
+
+    /// Comma-separated keys, or none, stored at `setting`.
+    static func keys(
+        name: String, label: String, effect: String, setting: WritableKeyPath<TenantSettings, [String]> & Sendable
+    ) -> ConsoleSettingField {
+        ConsoleSettingField(
+            name: name, label: label, effect: effect, accepts: "comma-separated keys, or empty", control: .text(numeric: false),
+            current: { $0[keyPath: setting].joined(separator: ", ") },
+            apply: { $1[keyPath: setting] = TenantSettingRules.keys($0) })
+    }
+
     /// Every setting the page shows, in its order.
     static let all: [ConsoleSettingField] = {
         typealias Rules = TenantSettingRules
-        let onOff = ["on", "off"]
-        let factors = ["none"] + PowerAuthSignatureType.allCases.map(\.rawValue)
-        @Sendable func flag(_ value: Bool) -> String { value ? "on" : "off" }
         func seconds(_ range: ClosedRange<Int>) -> String { "seconds, \(range.lowerBound) to \(range.upperBound)" }
         @Sendable func lines(_ text: String) -> [String] {
             text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -93,94 +150,62 @@ struct ConsoleSettingField: Sendable {
                     }
                     settings.actionRules = rules
                 }),
-            ConsoleSettingField(
+            .optional(
                 name: "tokenLifetimeSeconds", label: "Token lifetime",
                 effect: "How long a track token lives; empty uses the server's --token-lifetime.",
-                accepts: seconds(Rules.tokenLifetime) + ", or empty", control: .text(numeric: true),
-                current: { $0.tokenLifetimeSeconds.map(String.init) ?? "" },
-                apply: { text, settings in
-                    settings.tokenLifetimeSeconds = text.trimmingCharacters(in: .whitespaces).isEmpty
-                        ? nil : try Rules.tokenLifetime(text, "Token lifetime")
-                }),
-            ConsoleSettingField(
+                accepts: seconds(Rules.tokenLifetime) + ", or empty", numeric: true,
+                setting: \.tokenLifetimeSeconds, shown: { String($0) }, read: { try Rules.tokenLifetime($0, $1) }),
+            .optional(
                 name: "webhookURL", label: "Webhook URL",
                 effect: "Where authenticator events are posted, signed with the tenant's secret key; empty sends none.",
-                accepts: "an http(s) URL, or empty", control: .text(numeric: false),
-                current: { $0.webhookURL ?? "" },
-                apply: { text, settings in
-                    settings.webhookURL = text.trimmingCharacters(in: .whitespaces).isEmpty
-                        ? nil : try Rules.webhookURL(text, "Webhook URL")
-                }),
-            ConsoleSettingField(
+                accepts: "an http(s) URL, or empty", numeric: false,
+                setting: \.webhookURL, shown: { $0 }, read: { try Rules.webhookURL($0, $1) }),
+            .number(
                 name: "challengeTimeoutSeconds", label: "Challenge timeout",
                 effect: "How long a push or QR challenge stays open before it expires.",
-                accepts: seconds(Rules.challengeTimeout), control: .text(numeric: true),
-                current: { String($0.challengeTimeoutSeconds) },
-                apply: { $1.challengeTimeoutSeconds = try Rules.number($0, "Challenge timeout", Rules.challengeTimeout) }),
-            ConsoleSettingField(
+                unit: "seconds", range: Rules.challengeTimeout, setting: \.challengeTimeoutSeconds),
+            .optional(
                 name: "pushCredentialLifetimeSeconds", label: "Push credential lifetime",
                 effect: "How long a push credential lives unless its device renews it; empty means credentials never lapse.",
-                accepts: seconds(Rules.pushCredentialLifetime) + ", or empty", control: .text(numeric: true),
-                current: { $0.pushCredentialLifetimeSeconds.map(String.init) ?? "" },
-                apply: { text, settings in
-                    settings.pushCredentialLifetimeSeconds = text.trimmingCharacters(in: .whitespaces).isEmpty
-                        ? nil : try Rules.number(text, "Push credential lifetime", Rules.pushCredentialLifetime)
-                }),
-            ConsoleSettingField(
+                accepts: seconds(Rules.pushCredentialLifetime) + ", or empty", numeric: true,
+                setting: \.pushCredentialLifetimeSeconds, shown: { String($0) },
+                read: { try Rules.number($0, $1, Rules.pushCredentialLifetime) }),
+            .keys(
                 name: "publicCustomKeys", label: "Public custom keys",
                 effect: "Keys of an action's custom data the approving device is shown.",
-                accepts: "comma-separated keys, or empty", control: .text(numeric: false),
-                current: { $0.publicCustomKeys.joined(separator: ", ") },
-                apply: { $1.publicCustomKeys = Rules.keys($0) }),
-            ConsoleSettingField(
+                setting: \.publicCustomKeys),
+            .keys(
                 name: "publicUserCustomKeys", label: "Public user custom keys",
                 effect: "Keys of a user's custom data the approving device is shown.",
-                accepts: "comma-separated keys, or empty", control: .text(numeric: false),
-                current: { $0.publicUserCustomKeys.joined(separator: ", ") },
-                apply: { $1.publicUserCustomKeys = Rules.keys($0) }),
-            ConsoleSettingField(
+                setting: \.publicUserCustomKeys),
+            .onOff(
                 name: "numberMatching", label: "Number matching",
                 effect: "Push approvals must carry the code the initiating page shows.",
-                accepts: "on or off", control: .choice(onOff),
-                current: { flag($0.numberMatching) },
-                apply: { $1.numberMatching = try Rules.onOff($0, "Number matching") }),
-            ConsoleSettingField(
+                setting: \.numberMatching),
+            .onOff(
                 name: "requireBoundSignature", label: "Require bound signature",
                 effect: "Answers must carry Assent's bound decision signature, which the official SDKs cannot make.",
-                accepts: "on or off", control: .choice(onOff),
-                current: { flag($0.requireBoundSignature) },
-                apply: { $1.requireBoundSignature = try Rules.onOff($0, "Require bound signature") }),
-            ConsoleSettingField(
+                setting: \.requireBoundSignature),
+            .number(
                 name: "maxPendingPushChallenges", label: "Most pending pushes",
                 effect: "How many push challenges a user may have open at once; further starts are refused.",
-                accepts: "\(Rules.maxPendingPush.lowerBound) to \(Rules.maxPendingPush.upperBound)", control: .text(numeric: true),
-                current: { String($0.maxPendingPushChallenges) },
-                apply: { $1.maxPendingPushChallenges = try Rules.number($0, "Most pending pushes", Rules.maxPendingPush) }),
-            ConsoleSettingField(
+                range: Rules.maxPendingPush, setting: \.maxPendingPushChallenges),
+            .number(
                 name: "pushThrottleSeconds", label: "Push throttle",
                 effect: "How long push starts are refused after failed pushes, doubling with each further failure.",
-                accepts: seconds(Rules.pushThrottle), control: .text(numeric: true),
-                current: { String($0.pushThrottleSeconds) },
-                apply: { $1.pushThrottleSeconds = try Rules.number($0, "Push throttle", Rules.pushThrottle) }),
-            ConsoleSettingField(
+                unit: "seconds", range: Rules.pushThrottle, setting: \.pushThrottleSeconds),
+            .number(
                 name: "fraudLockSeconds", label: "Fraud lock",
                 effect: "How long push starts are locked after a device reports a push as not theirs.",
-                accepts: seconds(Rules.fraudLock), control: .text(numeric: true),
-                current: { String($0.fraudLockSeconds) },
-                apply: { $1.fraudLockSeconds = try Rules.number($0, "Fraud lock", Rules.fraudLock) }),
-            ConsoleSettingField(
+                unit: "seconds", range: Rules.fraudLock, setting: \.fraudLockSeconds),
+            .number(
                 name: "maxFailedAttempts", label: "Most failed attempts",
                 effect: "Failed PowerAuth signatures after which an activation is blocked.",
-                accepts: "\(Rules.maxFailedAttempts.lowerBound) to \(Rules.maxFailedAttempts.upperBound)",
-                control: .text(numeric: true),
-                current: { String($0.maxFailedAttempts) },
-                apply: { $1.maxFailedAttempts = try Rules.number($0, "Most failed attempts", Rules.maxFailedAttempts) }),
-            ConsoleSettingField(
+                range: Rules.maxFailedAttempts, setting: \.maxFailedAttempts),
+            .factor(
                 name: "requiredApprovalFactor", label: "Required approval factor",
                 effect: "Push and QR approvals must carry a PowerAuth signature with at least these factors.",
-                accepts: "a PowerAuth signature type, or none", control: .choice(factors),
-                current: { $0.requiredApprovalFactor?.rawValue ?? "none" },
-                apply: { $1.requiredApprovalFactor = try Rules.factor($0, "Required approval factor") }),
+                setting: \.requiredApprovalFactor),
             ConsoleSettingField(
                 name: "approvalFactorRules", label: "Action approval factors",
                 effect: "Per action code, the factors its approvals need, instead of the required approval factor.",
@@ -195,18 +220,14 @@ struct ConsoleSettingField: Sendable {
                     }
                     settings.approvalFactorRules = rules
                 }),
-            ConsoleSettingField(
+            .onOff(
                 name: "requireActivationCommit", label: "Require activation commit",
                 effect: "New PowerAuth activations wait until the backend commits them.",
-                accepts: "on or off", control: .choice(onOff),
-                current: { flag($0.requireActivationCommit) },
-                apply: { $1.requireActivationCommit = try Rules.onOff($0, "Require activation commit") }),
-            ConsoleSettingField(
+                setting: \.requireActivationCommit),
+            .onOff(
                 name: "allowLegacyPowerAuth30", label: "Allow PowerAuth 3.0",
                 effect: "PowerAuth 3.0 signatures (decimal, easier to guess) are accepted.",
-                accepts: "on or off", control: .choice(onOff),
-                current: { flag($0.allowLegacyPowerAuth30) },
-                apply: { $1.allowLegacyPowerAuth30 = try Rules.onOff($0, "Allow PowerAuth 3.0") }),
+                setting: \.allowLegacyPowerAuth30),
             ConsoleSettingField(
                 name: "anonymousActionCodes", label: "Anonymous actions",
                 effect: "The action codes a QR start with only the tenant ID may name; anyone who knows the ID can start one.",
@@ -216,12 +237,10 @@ struct ConsoleSettingField: Sendable {
                     settings.anonymousActionCodes = text.trimmingCharacters(in: .whitespaces).isEmpty
                         ? [] : try Rules.anonymousActions(text, "Anonymous actions")
                 }),
-            ConsoleSettingField(
+            .factor(
                 name: "anonymousApprovalFactor", label: "Anonymous approval factor",
                 effect: "The factors approvals of anonymous QR challenges need; none follows the required approval factor.",
-                accepts: "a PowerAuth signature type, or none", control: .choice(factors),
-                current: { $0.anonymousApprovalFactor?.rawValue ?? "none" },
-                apply: { $1.anonymousApprovalFactor = try Rules.factor($0, "Anonymous approval factor") }),
+                setting: \.anonymousApprovalFactor),
         ]
     }()
 }

@@ -73,11 +73,8 @@ struct ConsoleSettingsPage: Sendable {
                 name: field.name, label: field.label, effect: field.effect, accepts: "Accepts " + field.accepts + ".",
                 kind: kind, value: values[field.name] ?? field.current(settings), error: errors[field.name])
         }.joined(separator: "\n")
-        return ConsoleHTML.page(
-            title: "Settings",
-            body: ConsoleHTML.header(tenant: current.tenant.name, csrf: console.csrf(current), current: .settings) + """
-                \(ConsoleFormHTML.stylesheet)
-                <main>
+        return ConsoleFormHTML.page(
+            title: "Settings", current: current, csrf: console.csrf(current), section: .settings, main: """
                 <h1>Settings</h1>
                 \(notice)
                 <p class="hint">The same settings as <code>assent admin tenant settings</code>, checked by the same rules.
@@ -88,7 +85,6 @@ struct ConsoleSettingsPage: Sendable {
                 \(fields)
                 <button type="submit" id="save-settings">Save settings</button>
                 </form>
-                </main>
                 """)
     }
 }

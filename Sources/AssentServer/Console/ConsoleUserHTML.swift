@@ -48,7 +48,7 @@ enum ConsoleUserHTML {
     private static func page(
         current: ConsoleSessions.Current, csrf: String, title: String, body: String
     ) -> String {
-        ConsoleHTML.page(title: title, body: ConsoleHTML.header(tenant: current.tenant.name, csrf: csrf, current: .users) + body)
+        ConsoleHTML.signedInPage(title: title, current: current, csrf: csrf, section: .users, body: body)
     }
 
     private static func notice(_ text: String?) -> String {

@@ -62,18 +62,12 @@ package final class DomainMetrics: Sendable {
         let result: PushResult
     }
 
-    private struct Histogram {
-        var buckets = [Int](repeating: 0, count: DomainMetrics.storeLatencyBuckets.count)
-        var count = 0
-        var sum = 0.0
-    }
-
     private struct Storage {
         var challenges: [ChallengeKey: Int] = [:]
         var pushDeliveries: [PushKey: Int] = [:]
         var powerAuth: [PowerAuthResult: Int] = [:]
         var rateLimited: [RateLimitRule: Int] = [:]
-        var storeOperations: [String: Histogram] = [:]
+        var storeOperations: [String: PrometheusHistogram] = [:]
         var outboxDepth: Int?
         var outboxOldestAgeSeconds: Double?
     }
@@ -124,13 +118,8 @@ package final class DomainMetrics: Sendable {
 
     /// Records how long one store operation took. `operation` is the store method's name (a closed set).
     package func storeOperation(_ operation: String, seconds: Double) {
-        let bucket = Self.storeLatencyBuckets.firstIndex { seconds <= $0 }
-        storage.withLock { storage in
-            var histogram = storage.storeOperations[operation] ?? Histogram()
-            if let bucket { histogram.buckets[bucket] += 1 }
-            histogram.count += 1
-            histogram.sum += seconds
-            storage.storeOperations[operation] = histogram
+        storage.withLock {
+            $0.storeOperations[operation, default: PrometheusHistogram(bounds: Self.storeLatencyBuckets)].observe(seconds)
         }
     }
 
@@ -166,30 +155,18 @@ package final class DomainMetrics: Sendable {
             snapshot.rateLimited.map { ([("class", $0.key.rawValue)], $0.value) })
 
         if let depth = snapshot.outboxDepth, let age = snapshot.outboxOldestAgeSeconds {
-            text += PrometheusText.header(
-                "assent_webhook_outbox_depth", "gauge", "Webhook events waiting to be delivered (sampled from the store).")
-            text += "assent_webhook_outbox_depth \(depth)\n"
-            text += PrometheusText.header(
-                "assent_webhook_outbox_oldest_age_seconds", "gauge",
-                "Age of the oldest webhook event waiting to be delivered, 0 when none waits (sampled from the store).")
-            text += "assent_webhook_outbox_oldest_age_seconds \(PrometheusText.number(age))\n"
+            text += PrometheusText.gauge(
+                "assent_webhook_outbox_depth", "Webhook events waiting to be delivered (sampled from the store).", "\(depth)")
+            text += PrometheusText.gauge(
+                "assent_webhook_outbox_oldest_age_seconds",
+                "Age of the oldest webhook event waiting to be delivered, 0 when none waits (sampled from the store).",
+                PrometheusText.number(age))
         }
 
         text += PrometheusText.header(
             "assent_store_operation_duration_seconds", "histogram", "Time a store operation took, by operation.")
         for (operation, histogram) in snapshot.storeOperations.sorted(by: { $0.key < $1.key }) {
-            var cumulative = 0
-            for (index, bound) in Self.storeLatencyBuckets.enumerated() {
-                cumulative += histogram.buckets[index]
-                text += "assent_store_operation_duration_seconds_bucket"
-                    + PrometheusText.labels([("operation", operation), ("le", PrometheusText.number(bound))]) + " \(cumulative)\n"
-            }
-            text += "assent_store_operation_duration_seconds_bucket"
-                + PrometheusText.labels([("operation", operation), ("le", "+Inf")]) + " \(histogram.count)\n"
-            text += "assent_store_operation_duration_seconds_sum"
-                + PrometheusText.labels([("operation", operation)]) + " \(PrometheusText.number(histogram.sum))\n"
-            text += "assent_store_operation_duration_seconds_count"
-                + PrometheusText.labels([("operation", operation)]) + " \(histogram.count)\n"
+            text += histogram.series("assent_store_operation_duration_seconds", labels: [("operation", operation)])
         }
         return text
     }

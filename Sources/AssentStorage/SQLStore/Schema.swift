@@ -390,25 +390,21 @@ enum Schema {
               ON CONFLICT (tenant_id, name) DO UPDATE SET value = value + excluded.value;
             """
         }
+        /// The two triggers counting `table`'s rows into the total `name` gives for a row (`NEW` or `OLD`).
+        func counted(_ trigger: String, _ table: String, _ name: (String) -> String) -> String {
+            """
+            CREATE TRIGGER overview_\(trigger)_added AFTER INSERT ON \(table) BEGIN
+            \(add("NEW.tenant_id", name("NEW"), 1))
+            END;
+            CREATE TRIGGER overview_\(trigger)_removed AFTER DELETE ON \(table) BEGIN
+            \(add("OLD.tenant_id", name("OLD"), -1))
+            END;
+            """
+        }
         return """
-            CREATE TRIGGER overview_user_added AFTER INSERT ON users BEGIN
-            \(add("NEW.tenant_id", "'users'", 1))
-            END;
-            CREATE TRIGGER overview_user_removed AFTER DELETE ON users BEGIN
-            \(add("OLD.tenant_id", "'users'", -1))
-            END;
-            CREATE TRIGGER overview_authenticator_added AFTER INSERT ON authenticators BEGIN
-            \(add("NEW.tenant_id", "'authenticators:' || NEW.verification_method", 1))
-            END;
-            CREATE TRIGGER overview_authenticator_removed AFTER DELETE ON authenticators BEGIN
-            \(add("OLD.tenant_id", "'authenticators:' || OLD.verification_method", -1))
-            END;
-            CREATE TRIGGER overview_activation_added AFTER INSERT ON activations BEGIN
-            \(add("NEW.tenant_id", "'activations:' || NEW.status", 1))
-            END;
-            CREATE TRIGGER overview_activation_removed AFTER DELETE ON activations BEGIN
-            \(add("OLD.tenant_id", "'activations:' || OLD.status", -1))
-            END;
+            \(counted("user", "users") { _ in "'users'" })
+            \(counted("authenticator", "authenticators") { "'authenticators:' || \($0).verification_method" })
+            \(counted("activation", "activations") { "'activations:' || \($0).status" })
             CREATE TRIGGER overview_activation_status AFTER UPDATE OF status ON activations WHEN OLD.status IS NOT NEW.status BEGIN
             \(add("OLD.tenant_id", "'activations:' || OLD.status", -1))
             \(add("NEW.tenant_id", "'activations:' || NEW.status", 1))
