@@ -155,8 +155,9 @@ private final class OverviewNoRedirects: NSObject, URLSessionTaskDelegate, Senda
             seen = try await started()
         }
         #expect(seen == 3)
-        // B flushes every 0.5 s; a loaded test machine gets some room beyond that.
-        #expect(ContinuousClock.now - since < .seconds(3))
+        // B flushes every 0.5 s; a loaded test machine gets room beyond that (3.3 s was seen with the parallel suite
+        // beside other builds), still far below the minute a flush bound to the chart's minutes would take.
+        #expect(ContinuousClock.now - since < .seconds(6))
         try await start(on: a, 2)
         #expect(try await started() == 5)  // A's own, at once
         for _ in 0..<10 {

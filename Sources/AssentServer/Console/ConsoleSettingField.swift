@@ -61,7 +61,7 @@ struct ConsoleSettingField: Sendable {
 
     /// A setting that is on or off, stored at `setting`.
     static func onOff(
-        name: String, label: String, effect: String, setting: WritableKeyPath<TenantSettings, Bool> & Sendable
+        name: String, label: String, effect: String, setting: any WritableKeyPath<TenantSettings, Bool> & Sendable
     ) -> ConsoleSettingField {
         ConsoleSettingField(
             name: name, label: label, effect: effect, accepts: "on or off", control: .choice(["on", "off"]),
@@ -72,7 +72,7 @@ struct ConsoleSettingField: Sendable {
     /// A whole number in `range` (of `unit`, when given), stored at `setting`.
     static func number(
         name: String, label: String, effect: String, unit: String? = nil, range: ClosedRange<Int>,
-        setting: WritableKeyPath<TenantSettings, Int> & Sendable
+        setting: any WritableKeyPath<TenantSettings, Int> & Sendable
     ) -> ConsoleSettingField {
         ConsoleSettingField(
             name: name, label: label, effect: effect,
@@ -85,7 +85,7 @@ struct ConsoleSettingField: Sendable {
     /// The PowerAuth signature factors approvals need, or none, stored at `setting`.
     static func factor(
         name: String, label: String, effect: String,
-        setting: WritableKeyPath<TenantSettings, PowerAuthSignatureType?> & Sendable
+        setting: any WritableKeyPath<TenantSettings, PowerAuthSignatureType?> & Sendable
     ) -> ConsoleSettingField {
         ConsoleSettingField(
             name: name, label: label, effect: effect, accepts: "a PowerAuth signature type, or none",
@@ -98,7 +98,7 @@ struct ConsoleSettingField: Sendable {
     /// reads one that is not empty, given the text and the label to name in its message.
     static func optional<Value>(
         name: String, label: String, effect: String, accepts: String, numeric: Bool,
-        setting: WritableKeyPath<TenantSettings, Value?> & Sendable, shown: @escaping @Sendable (Value) -> String,
+        setting: any WritableKeyPath<TenantSettings, Value?> & Sendable, shown: @escaping @Sendable (Value) -> String,
         read: @escaping @Sendable (String, String) throws -> Value?
     ) -> ConsoleSettingField {
         ConsoleSettingField(
@@ -111,7 +111,7 @@ struct ConsoleSettingField: Sendable {
 
     /// Comma-separated keys, or none, stored at `setting`.
     static func keys(
-        name: String, label: String, effect: String, setting: WritableKeyPath<TenantSettings, [String]> & Sendable
+        name: String, label: String, effect: String, setting: any WritableKeyPath<TenantSettings, [String]> & Sendable
     ) -> ConsoleSettingField {
         ConsoleSettingField(
             name: name, label: label, effect: effect, accepts: "comma-separated keys, or empty", control: .text(numeric: false),
