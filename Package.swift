@@ -85,7 +85,7 @@ let package = Package(
         ]),
         .testTarget(name: "AssentHTTPClientTests", dependencies: ["AssentSync", "AssentHTTPClient", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog"]),
         .testTarget(name: "AssentCLITests", dependencies: [
-            "assent", "AssentServerCore", "AssentStorage", "AssentTestSupport", "AssentCrypto",
+            "assent", "AssentServerCore", "AssentStorage", "AssentTestSupport", "AssentCrypto", "AssentWire",
         ]),
         .testTarget(name: "AssentTests", dependencies: ["AssentSync", "Assent", "AssentTesting", "AssentWire", "AssentCrypto", "AssentTestSupport"]),
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),

@@ -2,6 +2,7 @@ import AssentCrypto
 import AssentServerCore
 import AssentStorage
 import AssentTestSupport
+import AssentWire
 import Foundation
 import Testing
 

@@ -76,7 +76,7 @@ import Testing
     @Test func unreadableEmptyOrMismatchedFilesAreRefusedWithTheirName() throws {
         let files = try Files()
         let empty = files.directory.file("empty.pem")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         for (cert, key, mentions) in [
             (files.directory.file("missing.pem"), files.key("one"), "cannot read the TLS certificate file"),
             (empty, files.key("one"), "is empty"),

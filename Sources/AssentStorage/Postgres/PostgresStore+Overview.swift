@@ -1,4 +1,4 @@
-package import AssentServerCore
+import AssentServerCore
 
 extension PostgresStore {
     /// Deletes the oldest change rows and adds exactly the deleted ones into the totals, in one statement. Change rows

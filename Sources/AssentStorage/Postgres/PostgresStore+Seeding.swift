@@ -1,4 +1,4 @@
-package import AssentServerCore
+import AssentServerCore
 
 /// Settling a bulk load on PostgreSQL (``SeedStore/settleSeededTables()``). Without it a benchmark that starts right
 /// after `assent admin seed` shares the machine with the load's aftermath: autovacuum and autoanalyze of the four

@@ -1,4 +1,4 @@
-package import AssentServerCore
+import AssentServerCore
 
 extension SQLiteStore {
     static let foldThrough: SQL = """
