@@ -10,10 +10,12 @@ final class ConsoleTestTime: Sendable {
     func advance(seconds: Int64) { value.withLock { $0 += seconds * 1000 } }
 }
 
-/// Records every sign-in it is told of.
+/// Records every sign-in and sign-out it is told of.
 final class ConsoleSignInRecorder: ConsoleSignInSink {
     let events = AssentLock<[ConsoleSignIn]>([])
+    let signOuts = AssentLock<[String]>([])
     func record(_ signIn: ConsoleSignIn) async { events.withLock { $0.append(signIn) } }
+    func recordSignOut(tenantID: String, principal: String) async { signOuts.withLock { $0.append("\(tenantID)/\(principal)") } }
 }
 
 /// The admin console's tokens and sessions on both stores, and the sign-in rules over them: only hashes stored, a
@@ -123,8 +125,9 @@ final class ConsoleSignInRecorder: ConsoleSignInSink {
         var policy = ConsoleSessions.Policy()
         policy.idleSeconds = 600
         policy.absoluteSeconds = 1800
+        let recorder = ConsoleSignInRecorder()
         let sessions = ConsoleSessions(
-            store: store, tenants: directory, masterKey: masterKey, sink: ConsoleSignInRecorder(), clock: time.clock, policy: policy)
+            store: store, tenants: directory, masterKey: masterKey, sink: recorder, clock: time.clock, policy: policy)
 
         // Idle: used every 500 s it lives on, until the absolute expiry.
         let busy = try #require(try await sessions.signIn(credential: tenant.secretKey, remoteAddress: "a"))
@@ -140,9 +143,12 @@ final class ConsoleSignInRecorder: ConsoleSignInSink {
         #expect(try await sessions.current(sessionID: idle.sessionID) == nil, "600 s unused")
 
         let leaving = try #require(try await sessions.signIn(credential: tenant.secretKey, remoteAddress: "a"))
-        #expect(try await sessions.current(sessionID: leaving.sessionID) != nil)
-        try await sessions.signOut(sessionID: leaving.sessionID)
+        let live = try #require(try await sessions.current(sessionID: leaving.sessionID))
+        #expect(recorder.signOuts.withLock { $0 }.isEmpty, "sessions that expired were not signed out")
+        try await sessions.signOut(live)
         #expect(try await sessions.current(sessionID: leaving.sessionID) == nil)
+        try await sessions.signOut(live)
+        #expect(recorder.signOuts.withLock { $0 } == ["\(tenant.tenant.id)/secret-key"], "one sign-out recorded, not two")
         #expect(try await sessions.current(sessionID: "") == nil)
         #expect(try await sessions.current(sessionID: "not-a-session") == nil)
 

@@ -175,12 +175,22 @@ def test_sign_in_attempts_are_limited_per_address(store):
         assert "sk_guess" not in log and server.secret not in log
 
 
-def test_sign_ins_are_recorded_in_the_tenant_audit_log_without_the_credential(console):
+def test_sign_ins_and_sign_outs_are_recorded_in_the_tenant_audit_log_without_the_credential(console):
     created = assent("admin", "token", "create", "--database", console.database, "--tenant", console.tenant_id,
                      "--expires-in", "1h", "--name", "audited")
     assert session_of(sign_in(console, console.secret))
-    assert session_of(sign_in(console, created["token"]))
+    by_token = session_of(sign_in(console, created["token"]))
+    assert by_token
     assert session_of(sign_in(console, "not-the-secret")) is None
+
+    out = requests.post(console.url + "/admin/sign-out", data={"csrf": csrf_of(console, by_token)},
+                        cookies={COOKIE: by_token}, headers={"Origin": console.url}, allow_redirects=False, timeout=10)
+    assert out.status_code == 303 and not is_signed_in(console, by_token)
+    signed_out = requests.get(console.api + "/audit", params={"kind": "console.sign_out", "limit": 1000},
+                              auth=(console.secret, ""), timeout=10)
+    assert signed_out.status_code == 200, signed_out.text
+    assert [e["actor"] for e in signed_out.json()["entries"]][-1:] == ["admin-token:" + created["id"]]
+    assert by_token not in signed_out.text and by_token not in console.log_text(), "the session id is never written"
 
     response = requests.get(console.api + "/audit", params={"kind": "console.sign_in", "limit": 1000},
                             auth=(console.secret, ""), timeout=10)

@@ -83,7 +83,7 @@ struct AdminConsole: Sendable {
         try refuseCrossSite(request)
         guard let current = try await current(request) else { return Self.redirect(Endpoint.consoleHome.path) }
         try requireCSRF(request, current)
-        try await sessions.signOut(sessionID: current.sessionID)
+        try await sessions.signOut(current)
         var response = Self.redirect(Endpoint.consoleHome.path + "?error=signed-out")
         response.headers.add("Set-Cookie", clearedCookie)
         return response

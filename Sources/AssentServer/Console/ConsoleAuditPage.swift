@@ -17,9 +17,9 @@ struct ConsoleAuditPage: Sendable {
 
     /// The kinds the filter offers (any other kind may still be named in the URL).
     static let kinds: [AuditKind] = [
-        .consoleSignIn, .settingsChanged, .pushProviderChanged, .tenantCreated, .secretRotated, .credentialEnrolled,
-        .credentialRemoved, .activationBlocked, .activationUnblocked, .activationRemoved, .fraudReported, .rateLimited,
-        .seeded, .checkpoint,
+        .consoleSignIn, .consoleSignOut, .settingsChanged, .pushProviderChanged, .tenantCreated, .secretRotated,
+        .credentialEnrolled, .credentialRemoved, .activationBlocked, .activationUnblocked, .activationRemoved, .userDeleted,
+        .fraudReported, .rateLimited, .seeded, .checkpoint,
     ]
 
     /// The filters a request asks for, with a message per filter that cannot be read.

@@ -32,8 +32,10 @@ package struct AuditKind: Hashable, Sendable, RawRepresentable, CustomStringConv
     package static let rateLimited = AuditKind(rawValue: "rate_limit.tripped")
     /// A bulk seed of users and credentials (one entry for the whole run).
     package static let seeded = AuditKind(rawValue: "users.seeded")
-    /// Someone signed in to the admin console (reserved for the console).
+    /// Someone signed in to the admin console.
     package static let consoleSignIn = AuditKind(rawValue: "console.sign_in")
+    /// Someone signed out of the admin console (their session ended).
+    package static let consoleSignOut = AuditKind(rawValue: "console.sign_out")
     /// Older entries were dropped by retention; the details carry the last dropped entry's sequence and MAC so the
     /// chain still verifies from the first kept entry.
     package static let checkpoint = AuditKind(rawValue: "audit.checkpoint")

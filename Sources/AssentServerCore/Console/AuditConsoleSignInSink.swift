@@ -1,7 +1,8 @@
 package import AssentLog
 
-/// Records every accepted console sign-in in its tenant's audit log (kind `console.sign_in`, actor the principal:
-/// `secret-key` or `admin-token:<id>`), and logs every attempt as ``LoggingConsoleSignInSink`` does. A refused attempt
+/// Records every accepted console sign-in and every sign-out in its tenant's audit log (kinds `console.sign_in` and
+/// `console.sign_out`, actor the principal: `secret-key` or `admin-token:<id>`), and logs every attempt and sign-out as
+/// ``LoggingConsoleSignInSink`` does. A refused attempt
 /// names no tenant, so it is only logged (and counted by the sign-in rate limit). An audit write that fails is logged;
 /// the sign-in it describes has already happened.
 package struct AuditConsoleSignInSink: ConsoleSignInSink {
@@ -19,12 +20,20 @@ package struct AuditConsoleSignInSink: ConsoleSignInSink {
     package func record(_ signIn: ConsoleSignIn) async {
         await log.record(signIn)
         guard signIn.accepted, let tenantID = signIn.tenantID, let principal = signIn.principal else { return }
+        await audited(.consoleSignIn, tenantID: tenantID, principal: principal)
+    }
+
+    package func recordSignOut(tenantID: String, principal: String) async {
+        await log.recordSignOut(tenantID: tenantID, principal: principal)
+        await audited(.consoleSignOut, tenantID: tenantID, principal: principal)
+    }
+
+    private func audited(_ kind: AuditKind, tenantID: String, principal: String) async {
         do {
-            _ = try await audit.record(tenantID: tenantID, .consoleSignIn, actor: principal)
+            _ = try await audit.record(tenantID: tenantID, kind, actor: principal)
         } catch {
             logger.error("audit entry not recorded", [
-                "tenantId": .string(tenantID), "kind": .string(AuditKind.consoleSignIn.rawValue),
-                "error": .string(String(describing: error)),
+                "tenantId": .string(tenantID), "kind": .string(kind.rawValue), "error": .string(String(describing: error)),
             ])
         }
     }

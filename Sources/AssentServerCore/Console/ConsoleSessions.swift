@@ -114,9 +114,11 @@ package struct ConsoleSessions: Sendable {
         return Current(session: session, tenant: tenant, sessionID: sessionID)
     }
 
-    /// Ends the session with this id (nothing when there is none).
-    package func signOut(sessionID: String) async throws {
-        _ = try await store.deleteConsoleSession(idHash: Self.hash(sessionID))
+    /// Ends `current`'s session and tells the sink who signed out (nothing when the session had already ended, as
+    /// when two sign-outs race).
+    package func signOut(_ current: Current) async throws {
+        guard try await store.deleteConsoleSession(idHash: Self.hash(current.sessionID)) else { return }
+        await sink.recordSignOut(tenantID: current.session.tenantID, principal: current.session.principal)
     }
 
     /// The CSRF token of the session with this id.

@@ -1,9 +1,12 @@
 package import AssentLog
 
-/// Where console sign-ins go: ``AuditConsoleSignInSink`` in assentd (the audit log and the log), ``LoggingConsoleSignInSink`` (the log only) elsewhere.
+/// Where console sign-ins and sign-outs go: ``AuditConsoleSignInSink`` in assentd (the audit log and the log),
+/// ``LoggingConsoleSignInSink`` (the log only) elsewhere.
 package protocol ConsoleSignInSink: Sendable {
     /// Records one sign-in or refusal.
     func record(_ signIn: ConsoleSignIn) async
+    /// Records that `principal` signed out of `tenantID`'s console (its session ended).
+    func recordSignOut(tenantID: String, principal: String) async
 }
 
 /// Writes each console sign-in as one structured log line (no key, token or session id: there are none in it).
@@ -21,5 +24,11 @@ package struct LoggingConsoleSignInSink: ConsoleSignInSink {
         if let tenant = signIn.tenantID { fields["tenantId"] = .string(tenant) }
         if let principal = signIn.principal { fields["principal"] = .string(principal) }
         logger.log(signIn.accepted ? .info : .warning, signIn.accepted ? "console sign-in" : "console sign-in refused", fields)
+    }
+
+    package func recordSignOut(tenantID: String, principal: String) async {
+        logger.info("console sign-out", [
+            "event": .string("console.sign-out"), "tenantId": .string(tenantID), "principal": .string(principal),
+        ])
     }
 }
