@@ -32,19 +32,15 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns after a ``signal()`` or `limit` on the clock, whichever is first.
+    ///
+    /// The timer starts only once the wait is stored: started before, a limit that ran out first (a short one, or a
+    /// busy machine) found no wait to end, and the wait then lasted until the next signal.
     func wait(upTo limit: Duration) async {
         let id = state.withLock { state -> UInt64 in
             defer { state.nextID &+= 1 }
             return state.nextID
         }
-        let timer = Task { [self, clock] in
-            do {
-                try await clock.sleep(for: limit)
-            } catch {
-                return  // cancelled: the wait already ended
-            }
-            expire(id)
-        }
+        var timer: Task<Void, Never>?
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state -> Bool in
                 if state.pending {
@@ -54,9 +50,20 @@ final class WakeSignal: Sendable {
                 state.waiter = (id, continuation)
                 return false
             }
-            if resumeNow { continuation.resume() }
+            if resumeNow {
+                continuation.resume()
+                return
+            }
+            timer = Task { [self, clock] in
+                do {
+                    try await clock.sleep(for: limit)
+                } catch {
+                    return  // cancelled: the wait already ended
+                }
+                expire(id)
+            }
         }
-        timer.cancel()
+        timer?.cancel()
     }
 
     /// The time limit of wait `id` ran out: ends that wait if it is still the current one.

@@ -1,0 +1,48 @@
+import AssentTestSupport
+import Testing
+@testable import AssentServerCore
+
+/// The pause under every background loop: a wait ends at its time limit even when the limit runs out before the wait
+/// has begun, and a signal ends it early.
+@Suite struct WakeSignalTests {
+    /// A clock whose sleeps end at once: every wait's limit runs out while the wait is still being set up.
+    private struct ElapsedClock: Clock {
+        var now: ContinuousClock.Instant { ContinuousClock.now }
+        var minimumResolution: Duration { .zero }
+        func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {}
+    }
+
+    @Test func `a limit that runs out before the wait begins still ends the wait`() async throws {
+        let signal = WakeSignal(clock: ElapsedClock())
+        let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for _ in 0..<20_000 {
+                    await signal.wait(upTo: .zero)
+                    if Task.isCancelled { return false }
+                }
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            signal.signal()  // lets a wait that lost its limit return, so the group can end
+            return first
+        }
+        #expect(finished, "a wait whose limit ran out first never returned")
+    }
+
+    @Test func `a signal ends the current wait, or the next one when nobody waits`() async throws {
+        let clock = ManualClock()
+        let signal = WakeSignal(clock: clock)
+        signal.signal()
+        await signal.wait(upTo: .seconds(3600))  // the pending signal: returns at once
+        async let waited: Void = signal.wait(upTo: .seconds(3600))
+        try await clock.waitForSleepers()
+        signal.signal()
+        await waited
+        #expect(clock.sleepers == 0, "the ended wait's timer was cancelled")
+    }
+}
