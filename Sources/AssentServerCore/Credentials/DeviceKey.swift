@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentWire
 import Foundation
 import AssentSync
 
@@ -17,7 +18,7 @@ package struct DeviceKey: Sendable {
             self.init(key: cached)
             return
         }
-        guard text.utf8.count <= 512, let der = Base64.decode(text), let key = try? P256.PublicKey(spkiDER: der) else {
+        guard text.utf8.count <= WireFieldLimit.publicKey, let der = Base64.decode(text), let key = try? P256.PublicKey(spkiDER: der) else {
             throw AssentError(.invalidRequest, "publicKey must be base64 of a P-256 SubjectPublicKeyInfo.")
         }
         Self.remember(text, key)
