@@ -7,10 +7,13 @@ import Glibc
 package struct ProcessResult: Sendable {
     /// The exit status.
     package var status: Int32
-    /// Everything written to standard output.
-    package var stdout: String
+    /// Everything written to standard output, byte for byte.
+    package var output: [UInt8]
     /// Everything written to standard error.
     package var stderr: String
+
+    /// Standard output as UTF-8 text.
+    package var stdout: String { String(decoding: output, as: UTF8.self) }
 
     /// stdout parsed as JSON.
     package func json() throws -> Any {
@@ -55,7 +58,7 @@ package enum ProcessRunner {
             stdin: input, stdout: out, stderr: err, timeout: timeout)
         return ProcessResult(
             status: status,
-            stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self),
+            output: Array(try Data(contentsOf: URL(fileURLWithPath: out))),
             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
     }
 
