@@ -42,7 +42,15 @@ import Testing
         signal.signal()
         await signal.wait(upTo: .seconds(3600))  // the pending signal: returns at once
         async let waited: Void = signal.wait(upTo: .seconds(3600))
-        try await clock.waitForSleepers()
+        do {
+            try await clock.waitForSleepers(timeout: .seconds(300))
+        } catch {
+            // The wait ignores cancellation and its limit is on a clock nobody advances: leaving the scope with it
+            // pending would wait for ever (a make test run hung here when the 10 s default ran out under load).
+            signal.signal()
+            await waited
+            throw error
+        }
         signal.signal()
         await waited
         #expect(clock.sleepers == 0, "the ended wait's timer was cancelled")
