@@ -66,13 +66,23 @@ def browser():
         options.add_argument(argument)
     options.binary_location = CHROMIUM
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    # The profile and Chromium's own temporary folders live in one directory of the test's, removed at the end
+    # (Chromium leaves org.chromium.Chromium.* folders in $TMPDIR otherwise).
+    scratch = tempfile.mkdtemp(prefix="assent-chromium-")
+    options.add_argument(f"--user-data-dir={os.path.join(scratch, 'profile')}")
+    service = Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=scratch))
+    try:
+        driver = webdriver.Chrome(service=service, options=options)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
     driver.set_page_load_timeout(WAIT)
     driver.set_script_timeout(WAIT)
     try:
         yield driver
     finally:
         driver.quit()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
