@@ -22,6 +22,7 @@
     challenges.forEach(function (c) {
       var tr = document.createElement("tr");
       var first = document.createElement("td");
+      first.className = "time";
       first.setAttribute("data-label", "Started");
       var link = document.createElement("a");
       link.href = c.url;
@@ -31,7 +32,7 @@
       cell(tr, "Kind", c.kind);
       cell(tr, "Action", c.actionCode);
       cell(tr, "State", c.state);
-      cell(tr, "Answered", c.answeredAt);
+      cell(tr, "Answered", c.answeredAt).className = "time";
       rows.appendChild(tr);
     });
     while (body.firstChild) { body.removeChild(body.firstChild); }

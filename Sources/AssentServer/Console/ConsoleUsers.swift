@@ -110,7 +110,7 @@ struct ConsoleUsers: Sendable {
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
                     question: "Delete user \(userID) with all their authenticators and actions?",
-                    action: request.path, button: "Delete the user", cancel: back)
+                    action: request.path, button: "Delete the user", cancel: back, destructive: true)
             }
             if try await users.delete(tenant: current.tenant, userID: userID) {
                 await trail.record(current.tenant, .userDeleted, actor: Self.actor(current), subject: userID)
@@ -132,7 +132,7 @@ struct ConsoleUsers: Sendable {
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
                     question: "Remove the \(authenticator.verificationMethod.rawValue) authenticator \(id)"
                         + (device.isEmpty ? "" : " (\(device))") + " of user \(userID)? The device can no longer answer.",
-                    action: request.path, button: "Remove the authenticator", cancel: back)
+                    action: request.path, button: "Remove the authenticator", cancel: back, destructive: true)
             }
             try await users.deleteAuthenticator(tenant: current.tenant, userID: userID, id: id)
             await trail.record(current.tenant, .credentialRemoved, actor: Self.actor(current), subject: id, details: [
@@ -159,7 +159,8 @@ struct ConsoleUsers: Sendable {
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
                     question: "\(change.rawValue.capitalized) the activation\(name) \(activation.id) of user \(userID)?",
-                    action: request.path, button: "\(change.rawValue.capitalized) the activation", cancel: back)
+                    action: request.path, button: "\(change.rawValue.capitalized) the activation", cancel: back,
+                    destructive: change != .unblock)
             }
             let changed = try await activations.change(tenantID: current.tenant.id, id: id, change)
             await trail.record(current.tenant, kind, actor: Self.actor(current), subject: changed.id, details: [
