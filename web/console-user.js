@@ -21,6 +21,8 @@
     var rows = document.createDocumentFragment();
     challenges.forEach(function (c) {
       var tr = document.createElement("tr");
+      tr.setAttribute("data-kind", c.kind);
+      tr.setAttribute("data-state", c.state);
       var first = document.createElement("td");
       first.className = "time";
       first.setAttribute("data-label", "Started");
@@ -29,9 +31,9 @@
       link.textContent = c.createdAt;
       first.appendChild(link);
       tr.appendChild(first);
-      cell(tr, "Kind", c.kind);
+      cell(tr, "Kind", c.kindLabel || c.kind);
       cell(tr, "Action", c.actionCode);
-      cell(tr, "State", c.state);
+      cell(tr, "State", c.stateLabel || c.state);
       cell(tr, "Answered", c.answeredAt).className = "time";
       rows.appendChild(tr);
     });

@@ -228,3 +228,38 @@ def test_destructive_buttons_look_unlike_the_others(seeded, browser, shots):
         assert browser.execute_script(style, element) != search, f"{button} is styled like Search ({search})"
     # Buttons that take nothing away keep the ordinary style.
     assert "danger" not in browser.find_element(By.ID, "sign-out").get_attribute("class")
+
+
+def test_pages_name_kinds_platforms_and_states_in_an_operators_words(seeded, browser, shots):
+    open_page(browser, seeded, "user")
+    push = browser.find_element(By.ID, "authenticator-" + seeded.push["credentialId"])
+    qr = browser.find_element(By.ID, "authenticator-" + seeded.qr["credentialId"])
+    assert push.get_attribute("data-method") == "PUSH" and qr.get_attribute("data-method") == "DEVICE"
+    assert push.find_element(By.CSS_SELECTOR, "td[data-label=Kind]").text == "Push"
+    assert qr.find_element(By.CSS_SELECTOR, "td[data-label=Kind]").text == "QR code device"
+    assert push.find_element(By.CSS_SELECTOR, "td[data-label=Platform]").text == f"Linux ({DEVICE_NAME})"
+    assert qr.find_element(By.CSS_SELECTOR, "td[data-label=Platform]").text == f"iOS ({DEVICE_NAME})"
+    activation = browser.find_element(By.ID, "activation-" + seeded.activation)
+    assert activation.get_attribute("data-status") == "ACTIVE"
+    assert activation.find_element(By.CSS_SELECTOR, "td[data-label=Status]").text == "Active"
+    # The recent challenges, as served and as the page's refresh redraws them from the JSON.
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#recent-rows tr[data-state=approved]"))
+    row = browser.find_element(By.CSS_SELECTOR, "#recent-rows tr[data-state=approved]")
+    assert row.find_element(By.CSS_SELECTOR, "td[data-label=State]").text == "Approved"
+    assert row.find_element(By.CSS_SELECTOR, "td[data-label=Kind]").text == "Push"
+    main = browser.find_element(By.TAG_NAME, "main").text
+    for wire in ("PUSH", "DEVICE", "LINUX", "ACTIVE", "approved", " · "):
+        assert wire not in main, f"the user page shows {wire!r}"
+    session = browser.get_cookie(COOKIE)["value"]
+    data = requests.get(f"{seeded.url}/admin/api/users/{seeded.user}", cookies={COOKIE: session}, timeout=10).json()
+    assert data["challenges"][0]["kind"] == "push" and data["challenges"][0]["state"] == "approved"
+
+    open_page(browser, seeded, "challenge")
+    assert browser.find_element(By.ID, "challenge-state").text == "Approved"
+    assert browser.find_element(By.ID, "challenge-state").get_attribute("data-state") == "approved"
+    assert browser.find_element(By.ID, "challenge-kind").text == "Push"
+
+    open_page(browser, seeded, "overview")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "count-authenticators-detail").text)
+    assert browser.find_element(By.ID, "count-authenticators-detail").text == "Push 1, QR code device 1"
+    assert browser.find_element(By.ID, "count-activations-detail").text == "Active 1"

@@ -121,17 +121,17 @@ enum ConsoleUserHTML {
     ) -> String {
         let base = userPath(user.userID)
         let authenticatorRows = authenticators.map { a in
-            let device = [a.devicePlatform, a.deviceName].compactMap { $0 }.joined(separator: " · ")
             let expiry = a.expiresAt.map { a.isExpired(at: now) ? "expired \(time($0))" : time($0) } ?? "—"
             let push: String = if a.pushToken == nil {
                 "—"
             } else if let errored = a.erroredAt {
-                "stale since \(time(errored))" + (a.errorCode.map { " (\($0))" } ?? "")
+                "Stale since \(time(errored))" + (a.errorCode.map { " (\($0))" } ?? "")
             } else {
-                "ok"
+                "Valid"
             }
-            return "<tr id=\"authenticator-\(escape(a.id))\">" + cell("Kind", a.verificationMethod.rawValue)
-                + cell("Platform", device.isEmpty ? "—" : device) + timeCell("Created", a.createdAt)
+            return "<tr id=\"authenticator-\(escape(a.id))\" data-method=\"\(escape(a.verificationMethod.rawValue))\">"
+                + cell("Kind", ConsoleWords.method(a.verificationMethod))
+                + cell("Platform", ConsoleWords.device(platform: a.devicePlatform, name: a.deviceName)) + timeCell("Created", a.createdAt)
                 + timeCell("Last used", a.lastVerifiedAt) + cell("Expires", expiry) + cell("Push token", push)
                 + "<td class=\"actions\">"
                 + postButton(
@@ -152,10 +152,11 @@ enum ConsoleUserHTML {
             if a.status != .removed {
                 buttons.append(postButton(action: path + "/remove", csrf: csrf, label: "Remove", id: "remove-\(a.id)", destructive: true))
             }
-            return "<tr id=\"activation-\(escape(a.id))\">" + cell("Name", a.name ?? a.id)
-                + "<td class=\"status\" data-label=\"Status\">\(escape(a.status.rawValue))</td>"
+            return "<tr id=\"activation-\(escape(a.id))\" data-status=\"\(escape(a.status.rawValue))\">"
+                + cell("Name", a.name ?? a.id)
+                + "<td class=\"status\" data-label=\"Status\">\(escape(ConsoleWords.activationStatus(a.status)))</td>"
                 + cell("Failed attempts", "\(a.failedAttempts) of \(maxFailed)")
-                + cell("Blocked because", a.blockedReason?.rawValue ?? "—") + timeCell("Created", a.createdAt)
+                + cell("Blocked because", a.blockedReason.map(ConsoleWords.blockedReason) ?? "—") + timeCell("Created", a.createdAt)
                 + timeCell("Last used", a.lastUsedAt) + "<td class=\"actions\">\(buttons.joined())</td></tr>"
         }.joined(separator: "\n")
         let recentRows = recent.map { challengeRow($0, now: now) }.joined(separator: "\n")
@@ -217,9 +218,12 @@ enum ConsoleUserHTML {
     }
 
     private static func challengeRow(_ challenge: Challenge, now: Int64) -> String {
-        "<tr><td class=\"time\" data-label=\"Started\"><a href=\"\(escape(challengePath(challenge.id)))\">\(escape(time(challenge.createdAt)))</a></td>"
-            + cell("Kind", challenge.kind.rawValue) + cell("Action", challenge.actionCode ?? "")
-            + cell("State", state(of: challenge, now: now)) + timeCell("Answered", challenge.answeredAt) + "</tr>"
+        let state = state(of: challenge, now: now)
+        return "<tr data-kind=\"\(escape(challenge.kind.rawValue))\" data-state=\"\(escape(state))\">"
+            + "<td class=\"time\" data-label=\"Started\"><a href=\"\(escape(challengePath(challenge.id)))\">"
+            + "\(escape(time(challenge.createdAt)))</a></td>"
+            + cell("Kind", ConsoleWords.challengeKind(challenge.kind)) + cell("Action", challenge.actionCode ?? "")
+            + cell("State", ConsoleWords.challengeState(state)) + timeCell("Answered", challenge.answeredAt) + "</tr>"
     }
 
     /// The confirmation step of a change: the question, a button posting the same form with `confirm=yes` (styled as
@@ -285,8 +289,9 @@ enum ConsoleUserHTML {
                 + cell("Detail", $0.detail) + "</tr>"
         }.joined(separator: "\n")
         let deliveryRows = deliveries.map {
-            "<tr>" + cell("Authenticator", $0.authenticatorID) + cell("Provider", $0.provider.rawValue)
-                + cell("State", $0.state.rawValue) + cell("Attempts", String($0.attempts)) + cell("Last error", $0.lastError ?? "—")
+            "<tr data-provider=\"\(escape($0.provider.rawValue))\" data-state=\"\(escape($0.state.rawValue))\">"
+                + cell("Authenticator", $0.authenticatorID) + cell("Provider", ConsoleWords.provider($0.provider))
+                + cell("State", ConsoleWords.deliveryState($0.state)) + cell("Attempts", String($0.attempts)) + cell("Last error", $0.lastError ?? "—")
                 + "</tr>"
         }.joined(separator: "\n")
         let userLink = c.userID.map { "<a href=\"\(escape(userPath($0)))\" id=\"challenge-user\">\(escape($0))</a>" } ?? "—"
@@ -300,8 +305,8 @@ enum ConsoleUserHTML {
             <h1>Challenge</h1>
             <dl class="facts">
             <dt>Id</dt><dd><code id="challenge-id">\(escape(c.id))</code></dd>
-            <dt>Kind</dt><dd id="challenge-kind">\(escape(c.kind.rawValue))</dd>
-            <dt>State</dt><dd id="challenge-state">\(escape(state(of: c, now: now)))</dd>
+            <dt>Kind</dt><dd id="challenge-kind" data-kind="\(escape(c.kind.rawValue))">\(escape(ConsoleWords.challengeKind(c.kind)))</dd>
+            <dt>State</dt><dd id="challenge-state" data-state="\(escape(state(of: c, now: now)))">\(escape(ConsoleWords.challengeState(state(of: c, now: now))))</dd>
             <dt>User</dt><dd>\(userLink)</dd>
             <dt>Started</dt><dd>\(escape(time(c.createdAt)))</dd>
             <dt>Expires</dt><dd>\(escape(time(c.expiresAt)))</dd>

@@ -93,7 +93,9 @@ struct ConsoleUsers: Sendable {
             challenges: recent.map {
                 ConsoleUserData.Row(
                     challengeId: $0.id, url: ConsoleUserHTML.challengePath($0.id), kind: $0.kind.rawValue,
-                    actionCode: $0.actionCode ?? "", state: ConsoleUserHTML.state(of: $0, now: now),
+                    kindLabel: ConsoleWords.challengeKind($0.kind), actionCode: $0.actionCode ?? "",
+                    state: ConsoleUserHTML.state(of: $0, now: now),
+                    stateLabel: ConsoleWords.challengeState(ConsoleUserHTML.state(of: $0, now: now)),
                     createdAt: AdminConsole.iso8601($0.createdAt),
                     answeredAt: $0.answeredAt.map(AdminConsole.iso8601) ?? "")
             }))
@@ -127,11 +129,11 @@ struct ConsoleUsers: Sendable {
                 .first(where: { $0.id == id })
             else { throw AssentError(.notFound, "The user has no authenticator \(id).") }
             guard fields["confirm"] == "yes" else {
-                let device = [authenticator.devicePlatform, authenticator.deviceName].compactMap { $0 }.joined(separator: " ")
+                let device = ConsoleWords.device(platform: authenticator.devicePlatform, name: authenticator.deviceName)
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
-                    question: "Remove the \(authenticator.verificationMethod.rawValue) authenticator \(id)"
-                        + (device.isEmpty ? "" : " (\(device))") + " of user \(userID)? The device can no longer answer.",
+                    question: "Remove the \(ConsoleWords.method(authenticator.verificationMethod)) authenticator \(id)"
+                        + (device == "—" ? "" : " on \(device)") + " of user \(userID)? The device can no longer answer.",
                     action: request.path, button: "Remove the authenticator", cancel: back, destructive: true)
             }
             try await users.deleteAuthenticator(tenant: current.tenant, userID: userID, id: id)
