@@ -263,3 +263,24 @@ def test_pages_name_kinds_platforms_and_states_in_an_operators_words(seeded, bro
     WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "count-authenticators-detail").text)
     assert browser.find_element(By.ID, "count-authenticators-detail").text == "Push 1, QR code device 1"
     assert browser.find_element(By.ID, "count-activations-detail").text == "Active 1"
+
+
+def test_the_settings_are_grouped_with_durations_in_units(seeded, browser, shots):
+    open_page(browser, seeded, "settings")
+    legends = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#settings-form fieldset > legend")]
+    for group in ("Push", "QR codes", "PowerAuth", "Webhooks", "Limits"):
+        assert group in legends, legends
+    # Every control sits in a group.
+    loose = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#settings-form input:not([type=hidden]), #settings-form select, "
+        "#settings-form textarea')).filter(e => !e.closest('fieldset')).map(e => e.id)")
+    assert loose == []
+    accepts = {e.get_attribute("id"): e.text for e in browser.find_elements(By.CSS_SELECTOR, "#settings-form .accepts")}
+    assert "1 minute to 10 years" in accepts["pushCredentialLifetimeSeconds-accepts"], accepts
+    assert "10 seconds to 10 minutes" in accepts["challengeTimeoutSeconds-accepts"], accepts
+    assert "0 seconds to 30 days" in accepts["fraudLockSeconds-accepts"], accepts
+    assert not any("315360000" in text or "2592000" in text for text in accepts.values()), accepts
+    # The value stays seconds on the wire; the page says what the stored one is in units.
+    assert browser.find_element(By.ID, "pushCredentialLifetimeSeconds").get_attribute("value") == "31536000"
+    assert "1 year" in browser.find_element(By.ID, "pushCredentialLifetimeSeconds-accepts").text
+    assert "2 hours" in browser.find_element(By.ID, "fraudLockSeconds-accepts").text
