@@ -199,7 +199,7 @@ def open_page(browser, server, page):
     WebDriverWait(browser, WAIT).until(ready)
 
 
-PAGES = ["overview", "users", "user", "confirm", "challenge", "settings", "push", "audit"]
+PAGES = ["overview", "users", "user", "confirm", "challenge", "settings", "push", "audit", "not-found"]
 
 
 def test_the_sign_in_page_fits_both_widths(seeded, browser, shots):
@@ -284,3 +284,20 @@ def test_the_settings_are_grouped_with_durations_in_units(seeded, browser, shots
     assert browser.find_element(By.ID, "pushCredentialLifetimeSeconds").get_attribute("value") == "31536000"
     assert "1 year" in browser.find_element(By.ID, "pushCredentialLifetimeSeconds-accepts").text
     assert "2 hours" in browser.find_element(By.ID, "fraudLockSeconds-accepts").text
+
+
+def test_an_unknown_admin_path_is_a_console_page_for_a_browser_and_json_for_api_clients(seeded, browser, shots):
+    html = requests.get(seeded.url + "/admin/no-such-page", headers={"Accept": "text/html,*/*;q=0.8"}, timeout=10)
+    assert html.status_code == 404
+    assert html.headers["Content-Type"].startswith("text/html")
+    assert 'href="/web/console.css"' in html.text and 'href="/admin/"' in html.text and 'id="not-found"' in html.text
+    assert "Content-Security-Policy" in html.headers
+    for path in ("/admin/no-such-page", "/admin/api/no-such-thing"):
+        api = requests.get(seeded.url + path, headers={"Accept": "application/json"}, timeout=10)
+        assert api.status_code == 404 and api.json()["errorCode"] == "not_found", path
+    deep = requests.get(seeded.url + "/admin/api/no/such/thing", headers={"Accept": "text/html"}, timeout=10)
+    assert deep.status_code == 404 and deep.json()["errorCode"] == "not_found", "the console's JSON stays JSON"
+
+    open_page(browser, seeded, "not-found")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Page not found"
+    assert browser.find_elements(By.ID, "sign-out"), "signed in, the page keeps the console's navigation"

@@ -32,6 +32,7 @@ struct AdminConsole: Sendable {
         router.add(.consoleHome) { [self] request, _ in await guarded(request) { try await home(request) } }
         router.add(.consoleSignIn) { [self] request, _ in await guarded(request) { try await signIn(request) } }
         router.add(.consoleSignOut) { [self] request, _ in await guarded(request) { try await signOut(request) } }
+        router.addFallback(under: "/admin/") { [self] request, _ in await notFound(request) }
     }
 
     func guarded(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async -> HTTPResponse {
@@ -59,6 +60,19 @@ struct AdminConsole: Sendable {
             return response
         }
         return Self.html(ConsoleOverview.page(current, csrf: sessions.csrfToken(sessionID: current.sessionID)))
+    }
+
+    /// A path under `/admin/` that no route matches: for a browser (`Accept` naming `text/html`) a console page with
+    /// status 404, signed in or not; for anything else, and always under `/admin/api/` (the console's JSON), the JSON
+    /// `404 not_found` every unknown path gets.
+    private func notFound(_ request: HTTPRequest) async -> HTTPResponse {
+        let wantsHTML = request.headers["Accept"]?.lowercased().contains("text/html") ?? false
+        guard wantsHTML, !request.path.hasPrefix("/admin/api/"), request.method == "GET" || request.method == "HEAD" else {
+            return .notFound
+        }
+        let current = try? await current(request)
+        let signedIn = current.map { (current: $0, csrf: sessions.csrfToken(sessionID: $0.sessionID)) }
+        return Self.html(ConsoleHTML.notFound(path: request.path, signedIn: signedIn), status: 404)
     }
 
     private func signIn(_ request: HTTPRequest) async throws -> HTTPResponse {
