@@ -11,7 +11,7 @@ VENV := .build/venv
 # of its own (.build/venv-authsignal-VERSION) since they cannot share one with 4.x.
 OLDER_AUTHSIGNAL := 3.0.0 2.0.7
 
-.PHONY: run test build deps test-deps module-graph swift-test bench-test e2e bench bench-report bench-push fuzz sanitize sanitize-address sanitize-thread clean
+.PHONY: run test build deps test-deps module-graph swift-build swift-test bench-test e2e bench bench-report bench-push fuzz sanitize sanitize-address sanitize-thread clean
 
 deps:
 	@scripts/install-deps.sh $(BUILD_PACKAGES)
@@ -25,13 +25,30 @@ run: build
 
 test-deps:
 	@scripts/install-deps.sh $(TEST_PACKAGES)
-	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, matplotlib, schemathesis, openapi_spec_validator' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/pytest ] || ! $(VENV)/bin/python -c 'import authsignal, h2, matplotlib, schemathesis, openapi_spec_validator, xdist' 2>/dev/null; then \
 		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/e2e/requirements.txt; fi
 	@for version in $(OLDER_AUTHSIGNAL); do venv=.build/venv-authsignal-$$version; \
 		if ! $$venv/bin/python -c "from authsignal.version import VERSION; assert VERSION == '$$version'" 2>/dev/null; then \
 			python3 -m venv $$venv && $$venv/bin/pip install -q authsignal==$$version requests==2.32.3; fi; done
 
-test: test-deps module-graph swift-test bench-test e2e
+# Each stage in turn, with its wall time; the last lines sum them up. The debug builds all pass SWIFT_TEST_FLAGS, so
+# one build serves every stage (another flag set would rebuild everything) and a compiler warning fails the run.
+# Tests write their temporary files under TEST_TMP (TMPDIR), which must be empty again at the end: a test that leaves
+# files behind fails the run. The compiler's own scratch folders go to BUILD_TMP, which is emptied after each build.
+TEST_STAGES := test-deps module-graph swift-build swift-test bench-test e2e
+SWIFT_TEST_FLAGS := -Xswiftc -warnings-as-errors
+TEST_TMP := $(CURDIR)/.build/test-tmp
+BUILD_TMP := $(CURDIR)/.build/build-tmp
+SWIFT_BUILD = mkdir -p $(BUILD_TMP) && TMPDIR=$(BUILD_TMP) $(SWIFT) build
+test:
+	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP) && chmod 755 $(TEST_TMP)
+	@summary=""; started=$$(date +%s); for stage in $(TEST_STAGES); do stage_started=$$(date +%s); \
+		TMPDIR=$(TEST_TMP) $(MAKE) --no-print-directory $$stage || { echo "make test: stage $$stage failed"; exit 1; }; \
+		summary="$$summary$$(printf '%-13s %5d s' $$stage $$(( $$(date +%s) - stage_started )))\n"; done; \
+	printf "== make test: wall time per stage\n$$summary%-13s %5d s\n" total $$(( $$(date +%s) - started ))
+	@left=$$(find $(TEST_TMP) -mindepth 1 -maxdepth 1 | head -20); if [ -n "$$left" ]; then \
+		echo "make test: the tests left files behind in $(TEST_TMP):"; echo "$$left"; exit 1; fi; \
+	echo "== make test: no test left a file in $(TEST_TMP)"
 
 # The SDK, the testing library and the CLI never reach the HTTP server, epoll, a database driver or libcurl.
 module-graph:
@@ -41,20 +58,27 @@ module-graph:
 # own first: in one process with the store suites, whose blocking database calls can hold both of a 2-core machine's
 # cooperative threads for seconds, they time out.
 TIMED_SUITES := AssentHTTPTests\.|PeriodicLoopTests
-swift-test:
-	$(SWIFT) build --build-tests
+swift-build:
+	$(SWIFT_BUILD) --build-tests $(SWIFT_TEST_FLAGS)
+	@rm -rf $(BUILD_TMP)
+
+swift-test: swift-build
 	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)'
 	$(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
 
 # The load generator's own tests: Benchmarks/ is a package of its own that depends on this one.
 bench-test:
-	$(SWIFT) build --build-tests --package-path Benchmarks
+	$(SWIFT_BUILD) --build-tests --package-path Benchmarks $(SWIFT_TEST_FLAGS)
+	@rm -rf $(BUILD_TMP)
 	$(SWIFT) test --skip-build --package-path Benchmarks
 
+# E2E_WORKERS pytest-xdist workers: a test mostly waits on a server it started, so more workers than cores.
+E2E_WORKERS ?= 6
 e2e:
-	$(SWIFT) build --product assentd
-	$(SWIFT) build --product assent
-	ASSENT_BIN=.build/debug $(VENV)/bin/pytest -q Tests/e2e
+	$(SWIFT_BUILD) --product assentd $(SWIFT_TEST_FLAGS)
+	$(SWIFT_BUILD) --product assent $(SWIFT_TEST_FLAGS)
+	@rm -rf $(BUILD_TMP)
+	ASSENT_BIN=.build/debug $(VENV)/bin/pytest -q -n $(E2E_WORKERS) --durations=15 Tests/e2e
 	$(VENV)/bin/pytest -q Tests/tools
 
 bench: deps
@@ -81,27 +105,29 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh .build/fuzz/debug/AssentFuzz
 
 # The Swift suites under AddressSanitizer and ThreadSanitizer, run by hand (not in CI), each in a build of its own
-# (.build/asan, .build/tsan). The suppressions cover toolchain code only (Tests/Sanitizers/). AddressSanitizer: leak
-# reports are off, since the Swift runtime's once-allocated globals are all LeakSanitizer finds. ThreadSanitizer: built
-# with -DTSAN_LOCKS, so AssentLock (Sources/AssentSync) locks a pthread mutex TSan can see instead of
-# Synchronization.Mutex, whose raw futex it cannot see on Linux; any report fails the run (TSan's exit code 66).
-# SANITIZE_FILTER passes --filter to the AddressSanitizer run and TSAN_MODULES picks the ThreadSanitizer run's test
-# modules, to bound the time (e.g. SANITIZE_FILTER=AssentStorageTests TSAN_MODULES=AssentStorageTests).
-SANITIZE_FILTER ?=
-SANITIZE_TEST_FLAGS = $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)')
+# (.build/asan, .build/tsan), one test module at a time: the whole suite at once under a sanitizer's slowdown starves
+# this 2-core machine's cooperative pool, and timing-bounded tests then fail for want of CPU, not for a fault. The
+# suppressions cover toolchain code only (Tests/Sanitizers/). AddressSanitizer: leak reports are off, since the Swift
+# runtime's once-allocated globals are all LeakSanitizer finds. ThreadSanitizer: built with -DTSAN_LOCKS, so AssentLock
+# (Sources/AssentSync) locks a pthread mutex TSan can see instead of Synchronization.Mutex, whose raw futex it cannot
+# see on Linux; any report fails the run (TSan's exit code 66). SANITIZE_MODULES picks the modules of both runs, to
+# bound the time (e.g. SANITIZE_MODULES=AssentStorageTests).
+SANITIZE_MODULES ?= AssentSyncTests AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests \
+	AssentServerCoreTests AssentStorageTests AssentHTTPClientTests AssentServerTests AssentTests AssentTestingTests AssentCLITests \
+	AssentFuzzTests
+TSAN_MODULES ?= $(SANITIZE_MODULES)
 sanitize: sanitize-address sanitize-thread
 
 sanitize-address: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt:detect_leaks=0 \
-		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_TEST_FLAGS)
+	@failed=""; for module in $(SANITIZE_MODULES); do echo "== AddressSanitizer: $$module"; \
+		ASAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/asan-suppressions.txt:detect_leaks=0 \
+			$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --filter "^$$module\\." \
+			|| failed="$$failed $$module"; \
+	done; if [ -n "$$failed" ]; then echo "AddressSanitizer: failures in$$failed"; exit 1; fi
 
-# One test module at a time: the whole suite at once under TSan's slowdown starves this 2-core machine's cooperative
-# pool, and timing-bounded tests (idle timeouts, WebSocket pings) then fail for want of CPU, not for a race. Reports go
-# to .build/tsan/reports/ (log_path), from the test process and from every assentd and assent process the tests start
-# (they pass TSAN_OPTIONS on), and any report fails the run.
-TSAN_MODULES ?= AssentSyncTests AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests AssentServerCoreTests \
-	AssentStorageTests AssentHTTPClientTests AssentServerTests AssentTests AssentTestingTests AssentCLITests AssentFuzzTests
+# Reports go to .build/tsan/reports/ (log_path), from the test process and from every assentd and assent process the
+# tests start (they pass TSAN_OPTIONS on), and any report fails the run.
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan -Xswiftc -DTSAN_LOCKS
 	@rm -rf .build/tsan/reports && mkdir -p .build/tsan/reports; failed=""; for module in $(TSAN_MODULES); do \

@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "AssentTestingTests", dependencies: ["AssentTesting", "Assent", "AssentCrypto"]),
         // Golden JSON per wire model, read by path from Fixtures/.
         .testTarget(name: "AssentWireTests", dependencies: ["AssentWire", "AssentCrypto"], exclude: ["Fixtures"]),
-        .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender"]),
+        .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender", "AssentTestSupport"]),
         .testTarget(name: "AssentFuzzTests", dependencies: ["AssentFuzz"]),
     ],
     swiftLanguageModes: [.v6]

@@ -49,12 +49,8 @@ import AssentTestSupport
     /// `qrencode -o FILE TEXT`: a PNG of a QR code.
     private func png(_ text: String, in home: Home) throws -> String {
         let file = (home.root as NSString).appendingPathComponent("code-\(UUID().uuidString.prefix(8)).png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["qrencode", "-o", file, text]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIProcess.Failure("qrencode failed (is it installed?)") }
+        let result = try ProcessRunner.run("/usr/bin/env", ["qrencode", "-o", file, text], timeout: 60)
+        guard result.status == 0 else { throw CLIProcess.Failure("qrencode failed (is it installed?): \(result.stderr)") }
         return file
     }
 

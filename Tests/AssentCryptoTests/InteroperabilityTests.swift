@@ -1,5 +1,6 @@
 import AssentCrypto
 import AssentWire
+import AssentTestSupport
 import Foundation
 import Testing
 
@@ -12,14 +13,7 @@ struct InteroperabilityTests {
 
     /// Runs `openssl` with `arguments`; returns its exit status.
     static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ProcessRunner.run(openssl, arguments, timeout: 60).status
     }
 
     static func temporaryDirectory() throws -> URL {

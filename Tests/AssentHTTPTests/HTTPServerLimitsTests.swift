@@ -161,11 +161,12 @@ import Testing
                 return try connection.readUntilClosed()
             }
             let elapsed = ContinuousClock.now - started
+            // Closed by the server's 1 s timeout, not the client's 30 s one: readUntilClosed returns only on the
+            // server's FIN (or reset) and throws when the client's own timeout runs out. How late the server's sweep
+            // comes is not bounded here: it depends on the CPU the machine has to spare (9 s seen on 2 busy cores,
+            // 24 s under AddressSanitizer), not on Assent.
             #expect(bytes.isEmpty)
             #expect(elapsed >= .milliseconds(900))
-            // Closed by the server's 1 s timeout, not the client's 30 s one (generous: the suite runs in parallel
-            // on 2 busy cores, where libmicrohttpd's timeout sweep was seen as late as 9 s).
-            #expect(elapsed < .seconds(20))
         }
     }
 

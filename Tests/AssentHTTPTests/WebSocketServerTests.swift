@@ -372,10 +372,12 @@ import Testing
         }
         let silentFor = ContinuousClock.now - started
         #expect(ping?.opcode == 0x9)
+        // Dropped by the server, before the client's own 30 s read timeout (readsEOF throws when that runs out), and
+        // not after one interval (the first ping is not a deadline). How soon after two intervals is left to the
+        // machine's spare CPU (8 s was exceeded under AddressSanitizer); the client below that answers every ping
+        // and stays open shows the pongs, not the clock alone, decide.
         #expect(silentEOF)
-        // Not after one interval (the first ping is not a deadline), and not much after two.
         #expect(silentFor >= interval * 1.5, "dropped after \(silentFor)")
-        #expect(silentFor < interval * 8, "dropped after \(silentFor)")
         #expect(await handler.wait { $0.closeCodes.values.first == [1006] })
 
         // A client that answers every ping stays open past the point where a silent one is dropped.
@@ -441,9 +443,14 @@ import Testing
 
     @Test func aServerCloseTheClientNeverAnswersEndsAfterTheTimeout() async throws {
         let handler = RecordingHandler()
-        let running = try Self.start(handler) { $0.webSocketCloseTimeoutSeconds = 0.3 }
+        // No pings within the client's 30 s read timeout, so nothing but the 0.3 s close timeout can end the socket
+        // before that timeout (readsEOF throws when it runs out); how soon after 0.3 s depends on the machine's spare
+        // CPU (3 s was exceeded under AddressSanitizer), not on Assent.
+        let running = try Self.start(handler) {
+            $0.webSocketCloseTimeoutSeconds = 0.3
+            $0.webSocketPingIntervalSeconds = 3600
+        }
         let port = running.port
-        let started = ContinuousClock.now
         let (close, eof) = try await onThread {
             let client = try WebSocketClient.connect(port: port)
             try client.sendText("close-me")
@@ -451,7 +458,6 @@ import Testing
         }
         #expect(close?.closeCode == 4000)
         #expect(eof)
-        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(await handler.wait { $0.closeCodes.values.first == [4000] })
         await running.server.shutdown()
     }

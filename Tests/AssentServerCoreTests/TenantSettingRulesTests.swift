@@ -8,7 +8,7 @@ import Testing
 @Suite struct TenantSettingRulesTests {
     typealias Rules = TenantSettingRules
 
-    static func reason(_ body: () throws -> Any) -> String? {
+    static func reason<T>(_ body: () throws -> T) -> String? {
         do {
             _ = try body()
             return nil

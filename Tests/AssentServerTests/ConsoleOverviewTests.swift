@@ -149,16 +149,17 @@ private final class OverviewNoRedirects: NSObject, URLSessionTaskDelegate, Senda
             }
         }
         try await start(on: b, 3)
+        // Both instances' wall clocks are manual and never move here, so the chart's minute never ends: B's counts
+        // can only reach the store through its own periodic flush (every 0.5 s of real time), never through a flush
+        // bound to the chart's minutes. The deadline only keeps a broken flush from hanging the run; how long a loaded
+        // machine takes is no part of the claim (a wall-time bound here failed under load).
         let since = ContinuousClock.now
         var seen = try await started()
-        while seen < 3, ContinuousClock.now - since < .seconds(10) {
+        while seen < 3, ContinuousClock.now - since < .seconds(60) {
             try await Task.sleep(for: .milliseconds(50))
             seen = try await started()
         }
         #expect(seen == 3)
-        // B flushes every 0.5 s; a loaded test machine gets room beyond that (3.3 s was seen with the parallel suite
-        // beside other builds), still far below the minute a flush bound to the chart's minutes would take.
-        #expect(ContinuousClock.now - since < .seconds(6))
         try await start(on: a, 2)
         #expect(try await started() == 5)  // A's own, at once
         for _ in 0..<10 {

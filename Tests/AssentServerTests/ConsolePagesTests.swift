@@ -79,16 +79,11 @@ import Testing
     static func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
     /// A fresh APNs-style `.p8` key (PKCS#8 PEM, P-256) made by openssl.
-    static func apnsKeyPEM() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func apnsKeyPEM() async throws -> String {
+        let result = try await ProcessRunner.run(
+            "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], timeout: 60)
+        guard result.status == 0 else { throw TestFailure("openssl genpkey exited \(result.status): \(result.stderr)") }
+        return result.stdout
     }
 
     @Test func `a valid settings post changes the settings and records the principal and the changed names`() async throws {
@@ -166,7 +161,7 @@ import Testing
 
     @Test func `push credentials are accepted write-only and never shown`() async throws {
         let console = try await Console()
-        let pem = try Self.apnsKeyPEM()
+        let pem = try await Self.apnsKeyPEM()
         let response = await console.send("POST", "/admin/push", form: [
             ("csrf", console.csrf), ("provider", "apns"), ("apnsKeyId", "KEY1"), ("apnsTeamId", "TEAM1"),
             ("apnsTopic", "com.example.app"), ("apnsEnvironment", "sandbox"),

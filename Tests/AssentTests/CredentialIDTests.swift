@@ -138,10 +138,11 @@ import AssentTestSupport
         #expect(await fixture.assent.qr.claimChallenge(challengeId: PushFixture.challengeID).data != nil)
         #expect(gets(fixture.transport) == 0)
         let claim = try #require(fixture.transport.requests("POST", qrPath + "/challenge/claim").first).jsonBody()
+        let storedKey = try #require(try await fixture.storedPublicKey(named: AssentQRCode.keyName))
         #expect(verifies(
             signature: claim["signature"] as? String,
             message: SignedMessage.claim(credentialId: "ua_q", challengeId: PushFixture.challengeID),
-            publicKey: try #require(try await fixture.storedPublicKey(named: AssentQRCode.keyName))))
+            publicKey: storedKey))
     }
 
     @Test func `a key store without its own place for the id keeps it as a secret beside the key`() async throws {

@@ -103,8 +103,8 @@ import Testing
     /// Custom data: any JSON value, nested, with awkward keys and numbers, byte for byte.
     @Test func `free-form custom data is written as the same JSON value`() throws {
         let custom: [String: JSONValue] = [
-            "n": .number(1), "half": .number(0.5), "big": .number(1e300), "neg": .number(-42), "tiny": .number(5e-324),
-            "whole": .number(9_007_199_254_740_993), "flag": .bool(false), "nothing": .null, Self.awkward: .string(Self.awkward),
+            "n": .number(1), "half": .number(0.5), "big": .number(1e300), "neg": .number(-42), "tiny": .number(.leastNonzeroMagnitude),
+            "whole": .number(9_007_199_254_740_992), "flag": .bool(false), "nothing": .null, Self.awkward: .string(Self.awkward),
             "list": .array([.number(3), .string(""), .array([]), .object([:])]),
             "nested": .object(["a": .object(["b": .array([.bool(true), .null])])]),
         ]

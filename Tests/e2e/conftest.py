@@ -1,9 +1,15 @@
 """Starts a real assentd on a free loopback port, for the end-to-end tests, on each store in turn.
 
 Every test runs once per store named in $ASSENT_E2E_STORES (default "sqlite,postgres"): with a throwaway SQLite file,
-and with a fresh database on a throwaway PostgreSQL server (initdb + pg_ctl on a temporary directory and a free port,
-one per test session, stopped at its end). The binaries come from $ASSENT_BIN (default .build/debug). Every server is
-stopped by the fixture that started it.
+and with a fresh database on a throwaway PostgreSQL server (initdb + pg_ctl on a temporary directory and a free port).
+The binaries come from $ASSENT_BIN (default .build/debug). Every server is stopped by the fixture that started it.
+
+`make test` runs the suite in parallel (pytest-xdist, `-n`): most of a test's time is spent waiting on a server, so
+more workers than cores keep both cores busy. The PostgreSQL server is one for the whole run, started by the process
+that coordinates the workers (`pytest_configure`) and stopped when it ends; each worker reaches it through
+$ASSENT_E2E_PG (its directory and port), and every Server gets a database of its own on it. Collection puts every
+SQLite test before every PostgreSQL test and xdist hands each worker its tests in that order, so a worker switches
+store at most once and the session's shared servers are built at most once per store and worker.
 """
 import base64
 import contextlib
@@ -44,22 +50,47 @@ def assent(*args):
 
 
 class Postgres:
-    """A throwaway PostgreSQL 15 server for the whole test session; each Server gets a database of its own."""
+    """A throwaway PostgreSQL 15 server for the whole test run; each Server gets a database of its own.
 
-    def __init__(self):
+    `Postgres.start()` makes one (the coordinating process does, once); `Postgres.attach(spec)` reaches the one whose
+    `spec` ("DIRECTORY:PORT") the coordinator published in $ASSENT_E2E_PG."""
+
+    def __init__(self, directory, port):
+        self.directory = directory
+        self.port = port
+        self.data = os.path.join(self.directory, "data")
+        self.master_key_file = os.path.join(self.directory, "master.key")
+
+    @classmethod
+    def start(cls):
         if not os.path.exists(os.path.join(PG_BIN, "initdb")):
             raise RuntimeError(f"PostgreSQL 15 is missing ({PG_BIN}/initdb): `make test` installs postgresql-15")
-        self.directory = tempfile.mkdtemp(prefix="assent-e2e-pg-")
-        os.chmod(self.directory, 0o777)
-        self.port = free_port()
-        self.data = os.path.join(self.directory, "data")
-        self.run("initdb", "-D", self.data, "-A", "trust", "-U", "postgres")
-        self.run("pg_ctl", "-D", self.data, "-l", os.path.join(self.directory, "pg.log"), "-w", "-o",
-                 f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c max_connections=400", "start")
-        self.master_key_file = os.path.join(self.directory, "master.key")
-        with open(self.master_key_file, "w") as f:
+        directory = tempfile.mkdtemp(prefix="assent-e2e-pg-")
+        os.chmod(directory, 0o777)
+        pg = cls(directory, free_port())
+        try:
+            pg.run("initdb", "-D", pg.data, "-A", "trust", "-U", "postgres")
+            # fsync off: a crash of this throwaway server loses nothing a test needs (the durability tests crash
+            # assentd, not PostgreSQL), and the tests' many small commits no longer wait on the disk.
+            pg.run("pg_ctl", "-D", pg.data, "-l", os.path.join(directory, "pg.log"), "-w", "-o",
+                   f"-p {pg.port} -k {directory} -c listen_addresses=127.0.0.1 -c max_connections=800 "
+                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off", "start")
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
+        with open(pg.master_key_file, "w") as f:
             f.write(base64.b64encode(os.urandom(32)).decode() + "\n")
-        os.chmod(self.master_key_file, 0o600)
+        os.chmod(pg.master_key_file, 0o600)
+        return pg
+
+    @classmethod
+    def attach(cls, spec):
+        directory, _, port = spec.rpartition(":")
+        return cls(directory, int(port))
+
+    @property
+    def spec(self):
+        return f"{self.directory}:{self.port}"
 
     def run(self, tool, *args):
         command = [os.path.join(PG_BIN, tool), *args]
@@ -85,10 +116,30 @@ class Postgres:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def pytest_configure(config):
+    """The coordinating process (or a run without workers) starts the run's PostgreSQL server when a PostgreSQL test
+    may run; workers inherit $ASSENT_E2E_PG."""
+    if hasattr(config, "workerinput") or "postgres" not in STORES or os.environ.get("ASSENT_E2E_PG"):
+        return
+    pg = Postgres.start()
+    config._assent_postgres = pg
+    os.environ["ASSENT_E2E_PG"] = pg.spec
+
+
+def pytest_unconfigure(config):
+    pg = getattr(config, "_assent_postgres", None)
+    if pg is not None:
+        pg.stop()
+        os.environ.pop("ASSENT_E2E_PG", None)
+
+
 def postgres():
-    """The session's PostgreSQL server, started on first use."""
+    """The run's PostgreSQL server."""
     if CURRENT["postgres"] is None:
-        CURRENT["postgres"] = Postgres()
+        spec = os.environ.get("ASSENT_E2E_PG")
+        if not spec:
+            raise RuntimeError("no PostgreSQL server for this run: $ASSENT_E2E_STORES leaves postgres out")
+        CURRENT["postgres"] = Postgres.attach(spec)
     return CURRENT["postgres"]
 
 
@@ -107,9 +158,6 @@ def store(request):
             os.environ.pop("ASSENT_MASTER_KEY_FILE", None)
         else:
             os.environ["ASSENT_MASTER_KEY_FILE"] = saved
-        if request.param == "postgres" and CURRENT["postgres"] is not None:
-            CURRENT["postgres"].stop()
-            CURRENT["postgres"] = None
 
 
 class Server:

@@ -43,10 +43,13 @@ def text(browser, element_id):
 def approved_points(browser):
     """The sum of the values the chart's "approved" points stand for, as text (None while the series is not drawn).
     A sum, so an approval counts wherever a minute boundary puts it."""
-    series = browser.find_elements(By.ID, "chart-approved")
-    if not series:
+    # Read in one script: the page redraws the chart every second, so an element found first and read after could
+    # be gone by then (a stale element, seen on a busy machine).
+    values = browser.execute_script(
+        "const s = document.getElementById('chart-approved'); return s ? s.getAttribute('data-values') : null;")
+    if values is None:
         return None
-    return str(sum(int(v) for v in series[0].get_attribute("data-values").split(",")))
+    return str(sum(int(v) for v in values.split(",")))
 
 
 def test_the_overview_data_needs_a_console_session(console):
@@ -105,17 +108,18 @@ def test_a_push_approved_with_the_cli_shows_on_the_overview_within_two_seconds(c
 
     # The table (the chart's text alternative) has the start and the approval, one row a minute.
     browser.find_element(By.CSS_SELECTOR, "#overview-table-details summary").click()
-    rows = browser.find_elements(By.CSS_SELECTOR, "#overview-table tbody tr")
+    rows = browser.execute_script(  # in one script, as the table is redrawn every second too
+        "return [...document.querySelectorAll('#overview-table tbody tr')]"
+        ".map(r => [...r.querySelectorAll('td')].map(c => c.textContent.trim()));")
     assert len(rows) == 60
-    columns = [[int(cell.text) for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+    columns = [[int(cell) for cell in row] for row in rows]
     assert [sum(column) for column in zip(*columns)] == [1, 1, 0, 0]
 
     browser.set_window_size(360, 1400)
-    WebDriverWait(browser, WAIT).until(
-        lambda d: d.find_element(By.ID, "overview-chart").size["width"] <= 360)
+    chart_width = "return document.getElementById('overview-chart').getBoundingClientRect().width;"
+    WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(chart_width) <= 360)
     time.sleep(1.2)  # one refresh at this width
-    chart = browser.find_element(By.ID, "overview-chart")
-    assert chart.size["width"] <= 360
+    assert browser.execute_script(chart_width) <= 360
     assert browser.execute_script("return document.documentElement.scrollWidth;") <= 360
     browser.save_screenshot(os.path.join(shots, "console-overview-360.png"))
     browser.set_window_size(800, 1100)

@@ -54,6 +54,8 @@ package final class SQLiteStore: SQLStore {
         _ = try await writer.write { _ in true }
     }
 
+    deinit { watcher.withLock { $0?.stop() } }
+
     package func close() async {
         watcher.withLock { $0?.stop() }
         writer.close()

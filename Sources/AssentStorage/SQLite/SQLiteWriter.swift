@@ -7,31 +7,52 @@ import AssentSync
 /// then a single `COMMIT` makes them all durable with one fsync, and only then does each caller get its answer.
 /// A caller therefore never hears "done" before its change is on disk, and under load hundreds of writes share
 /// one fsync instead of queueing for one each.
+///
+/// The thread holds the queue, not the writer: once nobody holds the writer (its store closed or dropped), `deinit`
+/// finishes the queued writes and ends the thread, so a store a test forgets to close does not leave a thread behind.
 final class SQLiteWriter: Sendable {
-    private struct Job: @unchecked Sendable {
+    fileprivate struct Job: @unchecked Sendable {
         /// Runs the change; returns what to do once the batch is durable.
         let work: (SQLiteConnection) throws -> @Sendable () -> Void
         let fail: @Sendable (any Error) -> Void
     }
 
-    private struct State {
+    fileprivate struct State {
         var jobs: [Job] = []
         var closed = false
     }
 
-    private let connection: SQLiteConnection
-    private let state = AssentLock(State())
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let maxBatch: Int
+    /// What the writer's thread works on.
+    final class Queue: Sendable {
+        let connection: SQLiteConnection
+        fileprivate let state = AssentLock(State())
+        let wake = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let maxBatch: Int
+        private let ended = AssentLock(false)
+
+        /// Whether the thread has ended (set just before `close` hears of it).
+        var hasEnded: Bool { ended.withLock { $0 } }
+
+        func markEnded() { ended.withLock { $0 = true } }
+
+        init(connection: SQLiteConnection, maxBatch: Int) {
+            self.connection = connection
+            self.maxBatch = maxBatch
+        }
+    }
+
+    let queue: Queue
 
     init(connection: SQLiteConnection, maxBatch: Int = 1024) {
-        self.connection = connection
-        self.maxBatch = maxBatch
-        let thread = Thread { [self] in self.run() }
+        let queue = Queue(connection: connection, maxBatch: maxBatch)
+        self.queue = queue
+        let thread = Thread { Self.run(queue) }
         thread.name = "assent-sqlite-writer"
         thread.start()
     }
+
+    deinit { close() }
 
     /// Runs `body` in the next batch and returns its result once the batch is committed.
     @discardableResult
@@ -44,13 +65,13 @@ final class SQLiteWriter: Sendable {
                 },
                 fail: { continuation.resume(throwing: $0) }
             )
-            let accepted = state.withLock { state -> Bool in
+            let accepted = queue.state.withLock { state -> Bool in
                 guard !state.closed else { return false }
                 state.jobs.append(job)
                 return true
             }
             if accepted {
-                wake.signal()
+                queue.wake.signal()
             } else {
                 continuation.resume(throwing: StoreError(.closed, "the store is closed"))
             }
@@ -59,38 +80,39 @@ final class SQLiteWriter: Sendable {
 
     /// Finishes every queued write, then stops the thread.
     func close() {
-        let first = state.withLock { state -> Bool in
+        let first = queue.state.withLock { state -> Bool in
             defer { state.closed = true }
             return !state.closed
         }
         guard first else { return }
-        wake.signal()
-        finished.wait()
+        queue.wake.signal()
+        queue.finished.wait()
     }
 
-    private func run() {
+    private static func run(_ queue: Queue) {
         while true {
-            wake.wait()
+            queue.wake.wait()
             while true {
-                let (batch, closed) = state.withLock { state -> ([Job], Bool) in
-                    let count = min(state.jobs.count, maxBatch)
+                let (batch, closed) = queue.state.withLock { state -> ([Job], Bool) in
+                    let count = min(state.jobs.count, queue.maxBatch)
                     let batch = Array(state.jobs.prefix(count))
                     state.jobs.removeFirst(count)
                     return (batch, state.closed)
                 }
                 if batch.isEmpty {
                     if closed {
-                        finished.signal()
+                        queue.markEnded()
+                        queue.finished.signal()
                         return
                     }
                     break
                 }
-                commit(batch)
+                commit(batch, on: queue.connection)
             }
         }
     }
 
-    private func commit(_ batch: [Job]) {
+    private static func commit(_ batch: [Job], on connection: SQLiteConnection) {
         do {
             try connection.execute("BEGIN IMMEDIATE")
         } catch {

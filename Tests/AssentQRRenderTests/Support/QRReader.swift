@@ -1,3 +1,4 @@
+import AssentTestSupport
 import Foundation
 
 /// Reads QR codes the way a phone would: from pixels, with zbar (`zbarimg`), and SVG rendered by librsvg first.
@@ -5,8 +6,9 @@ enum QRReader {
     /// The payload of the single QR code in a PNG file, exactly as zbar decodes it.
     static func decode(png: [UInt8]) throws -> String {
         let directory = try TemporaryDirectory()
-        let file = try directory.write("code.png", png)
-        let result = try ExternalTool.zbarimg.run(["-q", "--raw", "-Sdisable", "-Sqrcode.enable", file.path])
+        let file = directory.file("code.png")
+        try Data(png).write(to: URL(fileURLWithPath: file))
+        let result = try ExternalTool.zbarimg.run(["-q", "--raw", "-Sdisable", "-Sqrcode.enable", file])
         guard result.status == 0 else {
             throw ExternalTool.Failure("zbarimg found no QR code (exit \(result.status)): \(result.stderr)")
         }

@@ -21,7 +21,11 @@ def cross_site_page(page):
         def log_message(self, *args):
             pass
 
-    server = http.server.HTTPServer(("127.0.0.1", 0), Page)
+    # Threaded, with a read timeout: Chromium opens spare connections that send nothing, and a single-threaded server
+    # stuck reading one kept the page waiting and the block's end (shutdown) waiting for a minute.
+    Page.timeout = 5
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/"
