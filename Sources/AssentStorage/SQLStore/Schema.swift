@@ -260,9 +260,10 @@ enum Schema {
         """
 
     /// Step 9: the signature scheme a device credential enrolled with (Authsignal's messages, or Assent's bound ones),
-    /// and the removal signatures already spent (by a digest of tenant, key and the signature's `r`), kept until
-    /// their window lapses so none removes twice — not a re-enrolled credential, nor the key's credential of the
-    /// other kind.
+    /// and the removal signatures already spent, kept until their window lapses so none removes twice — not a
+    /// re-enrolled credential, nor the key's credential of the other kind. A digest names the signature: once of
+    /// tenant, key and the signature's `r`; now also (`DeviceKey.digest(ofVerified:)`) of key and `r` alone, so a
+    /// signature spent in one tenant is spent in all. The table did not change; what is recorded in it did.
     static let boundSignatures: SQL = """
         ALTER TABLE authenticators ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'compatible';
         CREATE TABLE spent_signatures (
