@@ -124,6 +124,7 @@ def test_form_posts_without_the_csrf_token_or_from_another_site_are_refused(cons
         ({"csrf": csrf}, {"Origin": "http://attacker.example"}),
         ({"csrf": csrf}, {"Sec-Fetch-Site": "cross-site"}),
         ({"csrf": csrf}, {"Origin": "null"}),
+        ({"csrf": csrf}, {"Origin": console.url.replace("http://", "https://")}),
     ]
     for form, headers in cases:
         response = requests.post(console.url + "/admin/sign-out", data=form, cookies=cookies, headers=headers,
