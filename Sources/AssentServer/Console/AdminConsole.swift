@@ -76,7 +76,9 @@ struct AdminConsole: Sendable {
             return Self.redirect(Endpoint.consoleHome.path + "?error=refused")
         }
         var response = Self.redirect(Endpoint.consoleHome.path)
-        response.headers.add("Set-Cookie", cookie(signedIn.sessionID, maxAge: sessions.policy.absoluteSeconds))
+        // The cookie lasts as long as the session can (an admin token's session ends with its token).
+        let lifetime = (signedIn.session.expiresAt - signedIn.session.createdAt + 999) / 1000
+        response.headers.add("Set-Cookie", cookie(signedIn.sessionID, maxAge: max(1, lifetime)))
         return response
     }
 
