@@ -159,6 +159,26 @@ import Testing
         #expect(try await console.settings() == before)
     }
 
+    /// An origin is scheme, host and port: a page served over https from this host and port (or over http from
+    /// another port) is another origin, whatever `SameSite` thinks of it.
+    @Test func `posts from this host under another scheme or port are refused; this origin is accepted`() async throws {
+        let console = try await Console()
+        let before = try await console.settings()
+        for origin in ["https://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1", "ftp://127.0.0.1:1", "http://127.0.0.1:1/"] {
+            let response = await console.send(
+                "POST", "/admin/settings", form: [("csrf", console.csrf), ("unenrolledState", "BLOCK")],
+                headers: [("Origin", origin)])
+            #expect(response.status == 403, "\(origin)")
+            #expect(Self.text(response).contains("\"errorCode\":\"cross_site_request\""))
+        }
+        #expect(try await console.settings() == before)
+        let accepted = await console.send(
+            "POST", "/admin/settings", form: [("csrf", console.csrf), ("unenrolledState", "BLOCK")],
+            headers: [("Origin", "http://127.0.0.1:1")])
+        #expect(accepted.status == 303)
+        #expect(try await console.settings().unenrolledState == .block)
+    }
+
     @Test func `push credentials are accepted write-only and never shown`() async throws {
         let console = try await Console()
         let pem = try await Self.apnsKeyPEM()
