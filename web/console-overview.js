@@ -17,8 +17,11 @@
     if (element && element.textContent !== String(value)) element.textContent = value;
   }
 
-  function breakdown(counts) {
-    return Object.keys(counts).sort().map(function (k) { return k + " " + counts[k]; }).join(", ");
+  // "Push 1, QR code device 2": the words the server gives for each wire name (data.labels), in their order.
+  function breakdown(counts, labels) {
+    return Object.keys(counts).map(function (k) { return [(labels && labels[k]) || k, counts[k]]; })
+      .sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; })
+      .map(function (pair) { return pair[0] + " " + pair[1]; }).join(", ");
   }
 
   function clock(ms) {
@@ -119,9 +122,9 @@
     last = data;
     text("count-users", data.totals.users);
     text("count-authenticators", data.totals.authenticators);
-    text("count-authenticators-detail", breakdown(data.totals.authenticatorsByMethod));
+    text("count-authenticators-detail", breakdown(data.totals.authenticatorsByMethod, data.labels));
     text("count-activations", data.totals.activations);
-    text("count-activations-detail", breakdown(data.totals.activationsByStatus));
+    text("count-activations-detail", breakdown(data.totals.activationsByStatus, data.labels));
     SERIES.forEach(function (s) { text("hour-" + s, data.lastHour[s]); });
     var now = data.minutes[data.minutes.length - 1];
     text("chart-summary", "Challenges per minute over the last hour, from " + clock(data.firstMinute) +

@@ -21,17 +21,20 @@
     var rows = document.createDocumentFragment();
     challenges.forEach(function (c) {
       var tr = document.createElement("tr");
+      tr.setAttribute("data-kind", c.kind);
+      tr.setAttribute("data-state", c.state);
       var first = document.createElement("td");
+      first.className = "time";
       first.setAttribute("data-label", "Started");
       var link = document.createElement("a");
       link.href = c.url;
       link.textContent = c.createdAt;
       first.appendChild(link);
       tr.appendChild(first);
-      cell(tr, "Kind", c.kind);
+      cell(tr, "Kind", c.kindLabel || c.kind);
       cell(tr, "Action", c.actionCode);
-      cell(tr, "State", c.state);
-      cell(tr, "Answered", c.answeredAt);
+      cell(tr, "State", c.stateLabel || c.state);
+      cell(tr, "Answered", c.answeredAt).className = "time";
       rows.appendChild(tr);
     });
     while (body.firstChild) { body.removeChild(body.firstChild); }

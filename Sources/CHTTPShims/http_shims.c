@@ -409,12 +409,13 @@ static enum MHD_Result summarize_header(void *cls, enum MHD_ValueKind kind, cons
   if (key != NULL) {
     if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) head->content_lengths += 1;
     if (key_size == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0) head->transfer_encodings += 1;
+    if (memchr(key, ' ', key_size) != NULL || memchr(key, '\t', key_size) != NULL) head->spaced_names += 1;
   }
   return MHD_YES;
 }
 
 struct assent_http_head assent_http_head_summary(struct MHD_Connection *connection) {
-  struct assent_http_head head = {0, 0, 0};
+  struct assent_http_head head = {0, 0, 0, 0};
   (void)MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &summarize_header, &head);
   return head;
 }

@@ -232,4 +232,38 @@ import Testing
             #expect(chunked.status == 200, "one framing alone is still accepted")
         }
     }
+
+    /// RFC 9112 §5.1: whitespace between a header field's name and its colon is refused with 400, since a proxy in
+    /// front may read `Transfer-Encoding : chunked` as the framing while libmicrohttpd (which keeps the space in the
+    /// name) ignores it. The handler never runs, the answer is the JSON error envelope, and the connection is closed.
+    @Test func whitespaceBeforeAHeaderColonIs400AndClosesTheConnection() async throws {
+        let calls = Calls()
+        let smuggled = "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n"
+        let requests = [
+            "POST /upload HTTP/1.1\r\nHost: t\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n" + smuggled,
+            "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length\t: 2\r\n\r\n{}" + smuggled,
+            "GET /hello HTTP/1.1\r\nHost: t\r\nX-Anything : 1\r\n\r\n",
+        ]
+        try await TestServer.with(Self.router(calls)) { server in
+            for request in requests {
+                let (response, rest) = try await onThread {
+                    let connection = try RawConnection(port: server.port)
+                    try connection.send(request)
+                    let response = try connection.readResponse()
+                    return (response, try connection.readUntilClosed())
+                }
+                #expect(response.status == 400, "\(request)")
+                #expect(response.header("Content-Type") == "application/json")
+                #expect(response.json?["errorCode"] as? String == "invalid_request")
+                #expect(response.json?["error"] as? String != nil)
+                #expect(response.json?["errorDescription"] as? String != nil)
+                #expect(response.header("Connection")?.lowercased() == "close")
+                #expect(rest.isEmpty, "nothing answers the bytes after the head")
+            }
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+            let fine = try await rawRequest(
+                port: server.port, "GET /hello HTTP/1.1\r\nHost: t\r\nX-Anything:  1 \r\nConnection: close\r\n\r\n")
+            #expect(fine.status == 200, "whitespace around the value is allowed")
+        }
+    }
 }

@@ -83,4 +83,28 @@ import Testing
         #expect(await handler(HTTPRequest(method: "GET", path: "/items/new"), RouteParameters()).body == Array("literal".utf8))
         #expect(found(router.match(method: "GET", path: "/items/7"))?.1 == "/items/{id}")
     }
+
+    @Test func aFallbackAnswersUnmatchedPathsUnderItsPrefixOnly() async throws {
+        var router = Self.router()
+        router.add("POST", "/admin/sign-in") { _, _ in .plain("sign-in") }
+        router.addFallback(under: "/admin/") { _, _ in .plain("fallback") }
+        for (method, path) in [("GET", "/admin/nothing"), ("POST", "/admin/a/b/c"), ("GET", "/admin/")] {
+            let match = router.match(method: method, path: path)
+            guard case .found(let handler, _, let pattern) = match else {
+                Issue.record("\(method) \(path) reached no fallback")
+                continue
+            }
+            #expect(pattern == "/admin/*")
+            #expect(await handler(HTTPRequest(method: method, path: path), RouteParameters()).body == Array("fallback".utf8))
+        }
+        #expect(found(router.match(method: "GET", path: "/v1/health"))?.1 == "/v1/health", "routes still win")
+        if case .methodNotAllowed(let allowed) = router.match(method: "GET", path: "/admin/sign-in") {
+            #expect(allowed == ["POST"])
+        } else {
+            Issue.record("a path a route matches for another method is still 405")
+        }
+        for path in ["/admin", "/v1/nothing", "/administrator"] {
+            if case .notFound = router.match(method: "GET", path: path) {} else { Issue.record("\(path) is outside the prefix") }
+        }
+    }
 }

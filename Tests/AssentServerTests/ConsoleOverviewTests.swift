@@ -111,6 +111,7 @@ private final class OverviewNoRedirects: NSObject, URLSessionTaskDelegate, Senda
         #expect(totals["users"] as? Int == 1)
         #expect(totals["authenticators"] as? Int == 1)
         #expect(totals["authenticatorsByMethod"] as? [String: Int] == ["DEVICE": 1])
+        #expect(json["labels"] as? [String: String] == ["DEVICE": "QR code device"], "the page's words for the wire names")
         #expect(totals["activations"] as? Int == 0)
         #expect(Self.minutes(json).last?["started"] == 2)
         #expect((json["lastHour"] as? [String: Int])?["started"] == 2)

@@ -119,8 +119,9 @@ import Testing
         ])
         #expect(response.status == 400)
         let page = Self.text(response)
-        #expect(page.contains("Nothing was saved; not valid: <a href=\"#webhookURL\">Webhook URL</a>, "
-            + "<a href=\"#challengeTimeoutSeconds\">Challenge timeout</a>, <a href=\"#pushThrottleSeconds\">Push throttle</a>."))
+        // In the page's order: the actions group, then webhooks, then limits.
+        #expect(page.contains("Nothing was saved; not valid: <a href=\"#challengeTimeoutSeconds\">Challenge timeout</a>, "
+            + "<a href=\"#webhookURL\">Webhook URL</a>, <a href=\"#pushThrottleSeconds\">Push throttle</a>."))
         #expect(page.contains("id=\"challengeTimeoutSeconds-error\""))
         #expect(page.contains("Challenge timeout must be a whole number from 10 to 600, got &#39;5&#39;"))
         #expect(page.contains("id=\"pushThrottleSeconds-error\""))
@@ -156,6 +157,26 @@ import Testing
             }
         }
         #expect(try await console.settings() == before)
+    }
+
+    /// An origin is scheme, host and port: a page served over https from this host and port (or over http from
+    /// another port) is another origin, whatever `SameSite` thinks of it.
+    @Test func `posts from this host under another scheme or port are refused; this origin is accepted`() async throws {
+        let console = try await Console()
+        let before = try await console.settings()
+        for origin in ["https://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1", "ftp://127.0.0.1:1", "http://127.0.0.1:1/"] {
+            let response = await console.send(
+                "POST", "/admin/settings", form: [("csrf", console.csrf), ("unenrolledState", "BLOCK")],
+                headers: [("Origin", origin)])
+            #expect(response.status == 403, "\(origin)")
+            #expect(Self.text(response).contains("\"errorCode\":\"cross_site_request\""))
+        }
+        #expect(try await console.settings() == before)
+        let accepted = await console.send(
+            "POST", "/admin/settings", form: [("csrf", console.csrf), ("unenrolledState", "BLOCK")],
+            headers: [("Origin", "http://127.0.0.1:1")])
+        #expect(accepted.status == 303)
+        #expect(try await console.settings().unenrolledState == .block)
     }
 
     @Test func `push credentials are accepted write-only and never shown`() async throws {
@@ -238,6 +259,40 @@ import Testing
         let second = Self.text(await console.send("GET", "/admin/audit", query: "kind=credential.enrolled&before=\(cursor)"))
         #expect(second.components(separatedBy: "<tr data-kind").count - 1 == 5)
         #expect(!second.contains("id=\"older-page\"") && second.contains("id=\"newest-page\""))
+    }
+
+    @Test func `the settings are grouped and durations are said in units`() async throws {
+        let console = try await Console()
+        _ = await console.send("POST", "/admin/settings", form: [("csrf", console.csrf), ("fraudLockSeconds", "5400")])
+        let page = Self.text(await console.send("GET", "/admin/settings"))
+        var seen = page.startIndex
+        for legend in ["Actions and challenges", "Push", "QR codes", "PowerAuth", "Webhooks", "Limits"] {
+            let found = try #require(page.range(of: "<legend>\(legend)</legend>", range: seen..<page.endIndex), "\(legend)")
+            seen = found.upperBound
+        }
+        #expect(Set(ConsoleSettingField.all.map(\.name)).count == ConsoleSettingField.all.count)
+        #expect(page.contains("Accepts a number of seconds, from 1 minute to 10 years, or empty."))
+        #expect(page.contains("Accepts a number of seconds, from 0 seconds to 30 days. Now 1 hour 30 minutes."))
+        #expect(page.contains("value=\"5400\""), "the control keeps seconds")
+        #expect(!page.contains("315360000") && !page.contains("2592000"))
+        #expect(ConsoleSettingField.duration(315_360_000) == "10 years")
+        #expect(ConsoleSettingField.duration(90_061) == "1 day 1 hour 1 minute 1 second")
+        #expect(ConsoleSettingField.duration(0) == "0 seconds")
+    }
+
+    @Test func `an unknown console path is a console page for a browser and the JSON 404 for anything else`() async throws {
+        let console = try await Console()
+        let html = await console.send("GET", "/admin/nothing/here", headers: [("Accept", "text/html,*/*;q=0.8")])
+        #expect(html.status == 404 && html.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(Self.text(html).contains("<h1>Page not found</h1>") && Self.text(html).contains("id=\"sign-out\""))
+        for (path, accept) in [("/admin/nothing", "application/json"), ("/admin/api/nothing", "text/html"), ("/admin/x", "*/*")] {
+            let json = await console.send("GET", path, headers: [("Accept", accept)])
+            #expect(json.status == 404 && Self.text(json).contains("\"errorCode\":\"not_found\""), "\(path)")
+        }
+        guard case .notFound = console.router.match(method: "GET", path: "/v1/nothing") else {
+            Issue.record("the console's fallback answers only under /admin/")
+            return
+        }
     }
 
     @Test func `without a session the pages send the browser to sign in`() async throws {

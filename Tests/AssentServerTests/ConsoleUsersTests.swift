@@ -54,7 +54,14 @@ import FoundationNetworking
             #expect(!page.contains(raw), "\(raw) reached the page unescaped")
         }
         #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;/&#39;"))
-        #expect(page.contains("stale since 2027-01-15T08:00:00Z (Unregistered)"))
+        #expect(page.contains("Stale since 2027-01-15T08:00:00Z (Unregistered)"))
+        // Words on the page, wire names in the attributes.
+        #expect(page.contains("<tr id=\"authenticator-a-1\" data-method=\"PUSH\"><td data-label=\"Kind\">Push</td>"))
+        #expect(page.contains("data-status=\"BLOCKED\"") && page.contains(">Blocked</td>"))
+        #expect(page.contains("Too many failed attempts") && !page.contains(">MAX_FAILED_ATTEMPTS<"))
+        // Remove, block and delete are destructive; unblock is not.
+        #expect(page.contains("id=\"block-act-1\" class=\"danger\"") && page.contains("id=\"delete-user\" class=\"danger\""))
+        #expect(page.contains("<button type=\"submit\" id=\"unblock-act-2\">"))
         // Remove the authenticator; block, remove the active one; unblock, remove the blocked one; delete; sign out.
         #expect(Self.occurrences("<form method=\"post\"", in: page) == 7)
         #expect(Self.occurrences("name=\"csrf\" value=\"csrf-token\"", in: page) == 7)
@@ -62,19 +69,21 @@ import FoundationNetworking
         #expect(page.contains("action=\"\(base)/activations/act-1/block\""))
         #expect(page.contains("action=\"\(base)/activations/act-2/unblock\""))
         #expect(!page.contains("act-1/unblock") && !page.contains("act-2/block"))
-        #expect(page.contains("<td data-label=\"State\">expired</td>"), "an open challenge past its expiry")
+        #expect(page.contains("<td data-label=\"State\">Expired</td>"), "an open challenge past its expiry")
+        #expect(page.contains("data-state=\"expired\""))
         #expect(page.contains("<script src=\"/web/console-user.js\"></script>"))
     }
 
     @Test func `the confirmation step posts the same form again with confirm=yes and the CSRF token`() {
         let response = ConsoleUserHTML.confirm(
             current: Self.current(), csrf: "csrf-token", question: "Remove <x>?", action: "/admin/users/a%2Fb/delete",
-            button: "Delete", cancel: "/admin/users/a%2Fb")
+            button: "Delete", cancel: "/admin/users/a%2Fb", destructive: true)
         let page = String(decoding: response.body, as: UTF8.self)
         #expect(response.status == 200)
         #expect(response.headers["Content-Security-Policy"] != nil && response.headers["Cache-Control"] == "no-store")
         #expect(page.contains("<form method=\"post\" action=\"/admin/users/a%2Fb/delete\" id=\"confirm-form\">"))
         #expect(page.contains("<input type=\"hidden\" name=\"confirm\" value=\"yes\">"))
+        #expect(page.contains("<button type=\"submit\" id=\"confirm\" class=\"danger\">Delete</button>"))
         #expect(Self.occurrences("name=\"csrf\" value=\"csrf-token\"", in: page) == 2)
         #expect(page.contains("Remove &lt;x&gt;?") && page.contains("href=\"/admin/users/a%2Fb\" id=\"cancel\""))
     }

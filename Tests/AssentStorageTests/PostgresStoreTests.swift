@@ -125,7 +125,7 @@ import AssentTestSupport
         #expect(try await source.insertChallenge(StoreTests.pushChallenge("c1", key: "enrol"), maxOpenForUser: nil))
         try await source.insertAuthenticator(StoreTests.device("removed", key: 9))
         #expect(try await source.removeDeviceCredential(
-            tenantID: "t1", userID: "u", id: "removed", spending: [1, 2, 3], keepUntil: 100) { _ in [] } == .removed)
+            tenantID: "t1", userID: "u", id: "removed", spending: [[1, 2, 3]], keepUntil: 100) { _ in [] } == .removed)
         let application = ActivationStoreTests.application()
         _ = try await source.insertPowerAuthApplication(application)
         var activation = ActivationStoreTests.activation("pa")

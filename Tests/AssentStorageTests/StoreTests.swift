@@ -204,16 +204,16 @@ import Testing
         let spent: [UInt8] = Array(repeating: 7, count: 32)
         // Not there: nothing removed and the signature is not spent.
         #expect(try await store.removeDeviceCredential(
-            tenantID: "t1", userID: "u", id: "nope", spending: spent, keepUntil: 1_000) { _ in [] } == .notFound)
+            tenantID: "t1", userID: "u", id: "nope", spending: [spent], keepUntil: 1_000) { _ in [] } == .notFound)
         #expect(try await store.removeDeviceCredential(
-            tenantID: "t1", userID: "u", id: "d1", spending: spent, keepUntil: 1_000) { a in
+            tenantID: "t1", userID: "u", id: "d1", spending: [spent], keepUntil: 1_000) { a in
                 [WebhookEvent(id: "e-\(a.id)", tenantID: "t1", type: "authenticator.deleted", body: "{}", createdAt: 1)]
             } == .removed)
         #expect(try await store.authenticators(tenantID: "t1", userID: "u").map(\.id) == ["d2"])
         #expect(try await store.dueWebhookEvents(now: 10, limit: 10).map(\.id) == ["e-d1"])
         // Spent: it removes nothing else, and queues nothing.
         #expect(try await store.removeDeviceCredential(
-            tenantID: "t1", userID: "u", id: "d2", spending: spent, keepUntil: 1_000) { _ in
+            tenantID: "t1", userID: "u", id: "d2", spending: [spent], keepUntil: 1_000) { _ in
                 [WebhookEvent(id: "e-again", tenantID: "t1", type: "authenticator.deleted", body: "{}", createdAt: 1)]
             } == .signatureSpent)
         #expect(try await store.authenticators(tenantID: "t1", userID: "u").map(\.id) == ["d2"])
@@ -221,7 +221,33 @@ import Testing
         // The sweep forgets it once it lapsed (the signature no longer verifies by then).
         _ = try await store.sweep(now: 1_001, challengesBefore: 0, eventsBefore: 0)
         #expect(try await store.removeDeviceCredential(
-            tenantID: "t1", userID: "u", id: "d2", spending: spent, keepUntil: 2_000) { _ in [] } == .removed)
+            tenantID: "t1", userID: "u", id: "d2", spending: [spent], keepUntil: 2_000) { _ in [] } == .removed)
+    }
+
+    @Test(arguments: StoreKind.allCases) func `a removal spends every name of its signature, or none when one was spent`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        try await store.insertAuthenticator(Self.device("d1", key: 1))
+        try await store.insertAuthenticator(Self.device("d2", key: 2))
+        try await store.insertAuthenticator(Self.device("d3", key: 3))
+        let (global, tenantOne, tenantTwo, older) = ([UInt8](repeating: 1, count: 32), [UInt8](repeating: 2, count: 32),
+                                                    [UInt8](repeating: 3, count: 32), [UInt8](repeating: 4, count: 32))
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d1", spending: [global, tenantOne], keepUntil: 1_000) { _ in [] } == .removed)
+        // The same signature under another tenant's name: its shared name is spent.
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d2", spending: [global, tenantTwo], keepUntil: 1_000) { _ in [] } == .signatureSpent)
+        // A name an older instance recorded alone is honoured too, and the refusal records nothing of the rest.
+        _ = try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d2", spending: [older], keepUntil: 1_000) { _ in [] }
+        try await store.insertAuthenticator(Self.device("d2", key: 2))
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d2", spending: [tenantTwo, older], keepUntil: 1_000) { _ in [] } == .signatureSpent)
+        #expect(try await store.authenticators(tenantID: "t1", userID: "u").map(\.id).sorted() == ["d2", "d3"])
+        #expect(try await store.removeDeviceCredential(
+            tenantID: "t1", userID: "u", id: "d3", spending: [tenantTwo], keepUntil: 1_000) { _ in [] } == .removed,
+                "the refused removal left tenantTwo unspent")
     }
 
     static func spentNonce(_ id: String, expiresAt: Int64 = 100) -> Nonce {

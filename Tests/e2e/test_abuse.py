@@ -1602,6 +1602,28 @@ def test_v7_replayed_remove_after_reenrolment_is_refused_for_a_bound_credential(
     bound_replayed_remove(server, bound=True)
 
 
+def test_v7_a_removal_signature_spent_in_one_tenant_is_spent_in_every_other(server):
+    """Authsignal's removal message names only the time window, so a credential enrolled without the bound scheme
+    signs a removal that verifies for the same key in any tenant. Once used, it is spent everywhere: a box that saw it
+    in tenant A cannot remove the key's credentials in tenant B (push or QR)."""
+    first, second = BoundTenant(server), BoundTenant(server)
+    user = f"v7-{uuid.uuid4().hex[:8]}"
+    key = ec.generate_private_key(ec.SECP256R1())
+    in_first = Device(server, first.id, style="android", key=key)
+    in_second = Device(server, second.id, style="android", key=key)
+    first.enrol(in_first, user)
+    second.enrol(in_second, user)
+    second.enrol(in_second, user, kind="qr-code")
+    captured = {"publicKey": in_first.public_key, "signature": in_first.sign(in_first.removal_message("push"))}
+    assert bound_post(in_first, "push/remove", captured).status_code == 200
+    bound_refused(bound_post(in_second, "push/remove", captured))
+    bound_refused(bound_post(in_second, "qr-code/remove", captured))
+    assert in_second.get().status_code == 200 and in_second.get("qr-code").status_code == 200
+    # The device's own, new removal signatures still work there.
+    assert in_second.remove().status_code == 200
+    assert in_second.remove(kind="qr-code").status_code == 200
+
+
 # --- Rate limits (and V2's rate half): anonymous QR starts, nonces, get-challenge, claims, activation status, vault
 # unlock, failed verifications, WebSocket connections; trusted proxies ---
 # Each test starts a server of its own with `--rate-limits on` (the shared server runs with limits off: every test

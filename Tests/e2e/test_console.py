@@ -6,6 +6,7 @@ revoked token's session, and limits sign-in attempts per address. Screenshots of
 $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Everything stays on 127.0.0.1.
 """
 import os
+import time
 
 import pytest
 import requests
@@ -114,6 +115,40 @@ def test_an_admin_token_signs_in_to_its_tenant_until_revoked(console):
     assert session_of(sign_in(console, created["token"])) is None
 
 
+def test_rotating_the_secret_key_ends_the_sessions_it_signed_in(console):
+    """The old key stops working on the API at once, and so does every console session signed in with it (within the
+    server's one-second tenant cache); an admin token's session and the new key's sessions live on."""
+    created = assent("admin", "tenant", "create", "--database", console.database, "--name", "Rotated")
+    tenant_id, old_secret = created["tenantId"], created["secretKey"]
+    token = assent("admin", "token", "create", "--database", console.database, "--tenant", tenant_id,
+                   "--expires-in", "1h", "--name", "ops")["token"]
+    by_secret = session_of(sign_in(console, old_secret))
+    by_token = session_of(sign_in(console, token))
+    assert by_secret and by_token and is_signed_in(console, by_secret) and is_signed_in(console, by_token)
+
+    new_secret = assent("admin", "tenant", "rotate-secret", "--database", console.database, "--tenant", tenant_id)["secretKey"]
+    deadline = time.monotonic() + 5
+    while is_signed_in(console, by_secret) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not is_signed_in(console, by_secret), "the session signed in with the old secret ended"
+    assert requests.get(console.api + "/audit", auth=(old_secret, ""), timeout=10).status_code == 401
+    assert session_of(sign_in(console, old_secret)) is None
+    assert is_signed_in(console, by_token), "an admin token's session does not hang on the secret"
+    by_new = session_of(sign_in(console, new_secret))
+    assert by_new and is_signed_in(console, by_new)
+
+
+def test_an_admin_token_session_ends_when_the_token_expires(console):
+    created = assent("admin", "token", "create", "--database", console.database, "--tenant", console.tenant_id,
+                     "--expires-in", "3", "--name", "brief")
+    started = time.monotonic()
+    session = session_of(sign_in(console, created["token"]))
+    assert session and is_signed_in(console, session)
+    time.sleep(max(0.0, started + 4.5 - time.monotonic()))
+    assert not is_signed_in(console, session), "the token expired, and its session with it"
+    assert session_of(sign_in(console, created["token"])) is None
+
+
 def test_form_posts_without_the_csrf_token_or_from_another_site_are_refused(console):
     session = session_of(sign_in(console, console.secret))
     csrf = csrf_of(console, session)
@@ -124,6 +159,7 @@ def test_form_posts_without_the_csrf_token_or_from_another_site_are_refused(cons
         ({"csrf": csrf}, {"Origin": "http://attacker.example"}),
         ({"csrf": csrf}, {"Sec-Fetch-Site": "cross-site"}),
         ({"csrf": csrf}, {"Origin": "null"}),
+        ({"csrf": csrf}, {"Origin": console.url.replace("http://", "https://")}),
     ]
     for form, headers in cases:
         response = requests.post(console.url + "/admin/sign-out", data=form, cookies=cookies, headers=headers,

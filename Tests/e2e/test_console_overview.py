@@ -93,7 +93,7 @@ def test_a_push_approved_with_the_cli_shows_on_the_overview_within_two_seconds(c
     assert text(browser, "hour-started") == "1"
     WebDriverWait(browser, WAIT).until(lambda d: text(d, "count-users") == "1")
     assert text(browser, "count-authenticators") == "1"
-    assert "PUSH 1" in text(browser, "count-authenticators-detail")
+    assert "Push 1" in text(browser, "count-authenticators-detail")
     summary = text(browser, "chart-summary")
     assert "1 started" in summary and "1 approved" in summary
     browser.save_screenshot(os.path.join(shots, "console-overview-desktop.png"))

@@ -142,7 +142,7 @@ def test_find_a_cli_enrolled_user_and_watch_a_cli_approval_appear_then_its_timel
         WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "authenticators"))
         assert browser.find_element(By.ID, "user-id").text == user
         row = browser.find_element(By.ID, "authenticator-" + enrolled["credentialId"]).text
-        assert "PUSH" in row
+        assert "Push" in row and "PUSH" not in row
         assert not browser.find_elements(By.CSS_SELECTOR, "#recent-rows tr")
 
         challenge_id = start_push(console, user)
@@ -151,7 +151,8 @@ def test_find_a_cli_enrolled_user_and_watch_a_cli_approval_appear_then_its_timel
         link = f"a[href='/admin/challenges/{challenge_id}']"
         try:
             WebDriverWait(browser, 2, poll_frequency=0.1).until(
-                lambda d: any("approved" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#recent-rows tr")
+                lambda d: any(r.get_attribute("data-state") == "approved" and "Approved" in r.text
+                              for r in d.find_elements(By.CSS_SELECTOR, "#recent-rows tr")
                               if r.find_elements(By.CSS_SELECTOR, link)))
         except TimeoutException:
             rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#recent-rows tr")]
@@ -162,7 +163,8 @@ def test_find_a_cli_enrolled_user_and_watch_a_cli_approval_appear_then_its_timel
         browser.find_element(By.CSS_SELECTOR, link).click()
         WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "timeline"))
         assert browser.find_element(By.ID, "challenge-id").text == challenge_id
-        assert browser.find_element(By.ID, "challenge-state").text == "approved"
+        assert browser.find_element(By.ID, "challenge-state").text == "Approved"
+        assert browser.find_element(By.ID, "challenge-state").get_attribute("data-state") == "approved"
         timeline = browser.find_element(By.ID, "timeline").text
         assert "challenge.started" in timeline and "challenge.approved" in timeline
         assert timeline.index("challenge.started") < timeline.index("challenge.approved")
@@ -186,7 +188,8 @@ def test_remove_block_unblock_and_delete_are_confirmed_take_effect_and_are_audit
         confirm_step(browser, shots, "block-" + activation_id, "block")
         assert "blocked" in browser.find_element(By.ID, "notice").text
         assert status() == "BLOCKED"
-        assert "BLOCKED" in browser.find_element(By.ID, "activation-" + activation_id).text
+        assert "Blocked" in browser.find_element(By.ID, "activation-" + activation_id).text
+        assert browser.find_element(By.ID, "activation-" + activation_id).get_attribute("data-status") == "BLOCKED"
         confirm_step(browser, shots, "unblock-" + activation_id, "unblock")
         assert status() == "ACTIVE"
 

@@ -12,6 +12,9 @@
 ///
 /// WebSocket routes (``addWebSocket(_:_:)``) are `GET` routes whose requests
 /// the server answers with the RFC 6455 handshake instead of a handler call.
+///
+/// A fallback (``addFallback(under:_:)``) answers, for any method, a path under
+/// its prefix that no route matches; elsewhere such a path is `404 not_found`.
 package struct Router: Sendable {
     /// Handles one request. Handlers may suspend for as long as they need (a
     /// database commit, a long poll); the server keeps serving other
@@ -51,6 +54,7 @@ package struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    private var fallbacks: [(prefix: String, handler: Handler)] = []
 
     /// Creates a router without routes.
     package init() {}
@@ -80,6 +84,14 @@ package struct Router: Sendable {
             method: "GET", pattern: pattern, segments: Self.parse(pattern),
             handler: { _, _ in WebSocketHandshake.upgradeRequired() }, webSocket: handler
         ))
+    }
+
+    /// Adds a fallback: `handler` answers every request whose path starts with `prefix` (e.g. `/admin/`) and that
+    /// no route matches, for any method; it sees the route pattern `prefix` followed by `*`. A path that some route
+    /// matches for another method is still `405`. The first fallback added whose prefix matches wins.
+    package mutating func addFallback(under prefix: String, _ handler: @escaping Handler) {
+        precondition(prefix.hasPrefix("/"), "fallback prefix must start with '/': \(prefix)")
+        fallbacks.append((prefix: prefix, handler: handler))
     }
 
     /// Whether any WebSocket route was added (the server then enables upgrades).
@@ -123,7 +135,12 @@ package struct Router: Sendable {
         if let getFallback {
             return Self.resolution(getFallback.0, getFallback.1)
         }
-        if allowed.isEmpty { return .notFound }
+        if allowed.isEmpty {
+            if let fallback = fallbacks.first(where: { path.hasPrefix($0.prefix) }) {
+                return .handler(fallback.handler, RouteParameters(), pattern: fallback.prefix + "*")
+            }
+            return .notFound
+        }
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allowed: allowed.sorted())
     }

@@ -97,6 +97,19 @@ final class ServerCore: Sendable {
                     description: "The request line and headers are larger than \(configuration.maxHeaderBytes) bytes."
                 ))
             }
+            // RFC 9112 §5.1: whitespace between a header's name and its colon is a 400. libmicrohttpd 0.9.75 keeps
+            // it in the name (so `Transfer-Encoding : chunked` frames nothing here, while a proxy in front may read
+            // it as chunked) and refuses it itself only at MHD_OPTION_STRICT_FOR_CLIENT -1, its most lenient level
+            // otherwise, with an HTML page. Refused here, with the envelope, and the connection closed, since where
+            // this request ends is not known.
+            if head.spaced_names > 0 {
+                state.route = routePattern(state)
+                state.closeAfterResponse = true
+                return respond(state, connection, .error(
+                    400, code: "invalid_request",
+                    description: "A header field has whitespace in its name or before its colon (RFC 9112 section 5.1)."
+                ))
+            }
             // A body framed two ways (Content-Length and Transfer-Encoding, or two Content-Lengths) is read one way
             // here and perhaps another by a proxy in front: request smuggling. Refused before any body is read, and
             // the connection is closed, since where this request ends (and the next begins) is not known.

@@ -10,7 +10,8 @@ import Foundation
 /// - The session cookie is `HttpOnly; SameSite=Strict; Path=/admin`, and `Secure` when the server serves TLS or the
 ///   public URL is https.
 /// - Every form post is refused `403 cross_site_request` when the browser says it comes from another site
-///   (`Sec-Fetch-Site` other than `same-origin`/`none`, or an `Origin` other than this host); every post of a
+///   (`Sec-Fetch-Site` other than `same-origin`/`none`, or an `Origin` other than this request's or the public URL's,
+///   scheme, host and port compared); every post of a
 ///   signed-in page must also carry the session's CSRF token (``ConsoleSessions``), so a cross-site form post fails
 ///   even from a browser that sends neither header.
 /// - Sign-in attempts are rate-limited per client address (`console-sign-in-address`) and recorded, accepted or not.
@@ -32,6 +33,7 @@ struct AdminConsole: Sendable {
         router.add(.consoleHome) { [self] request, _ in await guarded(request) { try await home(request) } }
         router.add(.consoleSignIn) { [self] request, _ in await guarded(request) { try await signIn(request) } }
         router.add(.consoleSignOut) { [self] request, _ in await guarded(request) { try await signOut(request) } }
+        router.addFallback(under: "/admin/") { [self] request, _ in await notFound(request) }
     }
 
     func guarded(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async -> HTTPResponse {
@@ -61,6 +63,19 @@ struct AdminConsole: Sendable {
         return Self.html(ConsoleOverview.page(current, csrf: sessions.csrfToken(sessionID: current.sessionID)))
     }
 
+    /// A path under `/admin/` that no route matches: for a browser (`Accept` naming `text/html`) a console page with
+    /// status 404, signed in or not; for anything else, and always under `/admin/api/` (the console's JSON), the JSON
+    /// `404 not_found` every unknown path gets.
+    private func notFound(_ request: HTTPRequest) async -> HTTPResponse {
+        let wantsHTML = request.headers["Accept"]?.lowercased().contains("text/html") ?? false
+        guard wantsHTML, !request.path.hasPrefix("/admin/api/"), request.method == "GET" || request.method == "HEAD" else {
+            return .notFound
+        }
+        let current = try? await current(request)
+        let signedIn = current.map { (current: $0, csrf: sessions.csrfToken(sessionID: $0.sessionID)) }
+        return Self.html(ConsoleHTML.notFound(path: request.path, signedIn: signedIn), status: 404)
+    }
+
     private func signIn(_ request: HTTPRequest) async throws -> HTTPResponse {
         try refuseCrossSite(request)
         do {
@@ -75,7 +90,9 @@ struct AdminConsole: Sendable {
             return Self.redirect(Endpoint.consoleHome.path + "?error=refused")
         }
         var response = Self.redirect(Endpoint.consoleHome.path)
-        response.headers.add("Set-Cookie", cookie(signedIn.sessionID, maxAge: sessions.policy.absoluteSeconds))
+        // The cookie lasts as long as the session can (an admin token's session ends with its token).
+        let lifetime = (signedIn.session.expiresAt - signedIn.session.createdAt + 999) / 1000
+        response.headers.add("Set-Cookie", cookie(signedIn.sessionID, maxAge: max(1, lifetime)))
         return response
     }
 
@@ -104,14 +121,17 @@ struct AdminConsole: Sendable {
         }
     }
 
-    /// Throws `403 cross_site_request` when the browser says the post comes from another site.
+    /// Throws `403 cross_site_request` when the browser says the post comes from another site: `Sec-Fetch-Site` other
+    /// than `same-origin`/`none`, or an `Origin` that is neither this request's origin (the scheme this listener
+    /// serves, the `Host` header's host and port) nor the public URL's — scheme, host and port all compared.
     func refuseCrossSite(_ request: HTTPRequest) throws {
         if let site = request.headers["Sec-Fetch-Site"], !["same-origin", "none"].contains(site) {
             throw AssentError(.crossSiteRequest, "Cross-site form posts to the console are refused.")
         }
-        if let origin = request.headers["Origin"] {
-            let host = origin.range(of: "://").map { String(origin[$0.upperBound...]) }
-            guard let host, host == request.headers["Host"] || origin == Self.origin(of: publicURL.current) else {
+        if let header = request.headers["Origin"] {
+            let own = request.headers["Host"].flatMap { ConsoleOrigin(scheme: servesTLS ? "https" : "http", host: $0) }
+            guard let origin = ConsoleOrigin(header), origin == own || origin == ConsoleOrigin(url: publicURL.current)
+            else {
                 throw AssentError(.crossSiteRequest, "Cross-site form posts to the console are refused.")
             }
         }
@@ -126,12 +146,6 @@ struct AdminConsole: Sendable {
     private var clearedCookie: String { cookie("", maxAge: 0) }
 
     // MARK: Helpers
-
-    static func origin(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
-        else { return nil }
-        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
-    }
 
     static func describe(_ principal: String) -> String {
         principal == "secret-key" ? "the tenant's secret key" : "admin token " + principal.dropFirst("admin-token:".count)

@@ -143,7 +143,7 @@ struct ConsoleAuditPage: Sendable {
             ? "<p id=\"no-entries\">No entries\(filters.errors.isEmpty ? " match these filters" : "").</p>"
             : """
                 <div class="scroll" role="region" aria-label="Audit entries" tabindex="0">
-                <table id="audit-entries">
+                <table id="audit-entries" class="cards">
                 <thead><tr><th scope="col">#</th><th scope="col">When (UTC)</th><th scope="col">Kind</th>\
                 <th scope="col">Principal</th><th scope="col">Subject</th><th scope="col">Details</th></tr></thead>
                 <tbody>

@@ -39,10 +39,10 @@ enum ConsoleHTML {
         """
     }
 
-    /// A signed-in page: the bar (``header(tenant:csrf:current:)``) naming `current`'s tenant with `section` marked,
-    /// then `body`.
+    /// A signed-in page: the bar (``header(tenant:csrf:current:)``) naming `current`'s tenant with `section` marked
+    /// (none for a page of no section), then `body`.
     static func signedInPage(
-        title: String, current: ConsoleSessions.Current, csrf: String, section: ConsoleSection, body: String
+        title: String, current: ConsoleSessions.Current, csrf: String, section: ConsoleSection?, body: String
     ) -> String {
         page(title: title, body: header(tenant: current.tenant.name, csrf: csrf, current: section) + body)
     }
@@ -65,9 +65,23 @@ enum ConsoleHTML {
             """)
     }
 
+    /// The page for a console path that does not exist (status 404): the bar and the sections when signed in
+    /// (`signedIn`), else a way to sign in.
+    static func notFound(path: String, signedIn: (current: ConsoleSessions.Current, csrf: String)?) -> String {
+        let main = """
+            <main>
+            <h1>Page not found</h1>
+            <p id="not-found">The console has no page <code>\(escape(path))</code>.</p>
+            <p><a href="/admin/" id="console-home">\(signedIn == nil ? "Sign in to the console" : "Go to the overview")</a></p>
+            </main>
+            """
+        guard let signedIn else { return page(title: "Page not found", body: main) }
+        return signedInPage(title: "Page not found", current: signedIn.current, csrf: signedIn.csrf, section: nil, body: main)
+    }
+
     /// The header of every signed-in page: the tenant, the sections' navigation with `current` marked, and a
     /// sign-out form carrying the CSRF token.
-    static func header(tenant: String, csrf: String, current: ConsoleSection) -> String {
+    static func header(tenant: String, csrf: String, current: ConsoleSection?) -> String {
         let links = ConsoleSection.allCases.map { section in
             let marked = section == current ? " aria-current=\"page\"" : ""
             return "<a href=\"\(section.path)\" id=\"\(section.elementID)\"\(marked)>\(escape(section.title))</a>"

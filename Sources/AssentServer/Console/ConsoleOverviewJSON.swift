@@ -1,4 +1,5 @@
 import AssentServerCore
+import AssentWire
 
 /// The body of `GET /admin/api/overview`.
 ///
@@ -6,10 +7,12 @@ import AssentServerCore
 /// {"tenantId": "…", "generatedAt": 1800000000000, "firstMinute": 1799996460000, "minuteMilliseconds": 60000,
 ///  "minutes": [{"started": 0, "approved": 0, "denied": 0, "expired": 0}, … 60, oldest first, the last is now],
 ///  "lastHour": {"started": …}, "lastHourByKind": {"push": {…}, "qr": {…}},
-///  "totals": {"users": 1, "authenticators": 2, "authenticatorsByMethod": {"PUSH": 1, "QR_CODE": 1},
-///             "activations": 0, "activationsByStatus": {}}}
+///  "totals": {"users": 1, "authenticators": 2, "authenticatorsByMethod": {"PUSH": 1, "DEVICE": 1},
+///             "activations": 0, "activationsByStatus": {}},
+///  "labels": {"PUSH": "Push", "DEVICE": "QR code device"}}
 /// ```
-/// `activations` counts those not removed; `activationsByStatus` has every status with any.
+/// `activations` counts those not removed; `activationsByStatus` has every status with any. `labels` gives the words
+/// the page shows (``ConsoleWords``) for each method and status the totals name.
 struct ConsoleOverviewJSON: Encodable, Sendable {
     struct Totals: Encodable, Sendable {
         var users: Int
@@ -27,6 +30,7 @@ struct ConsoleOverviewJSON: Encodable, Sendable {
     var lastHour: ChallengeCounts
     var lastHourByKind: [String: ChallengeCounts]
     var totals: Totals
+    var labels: [String: String]
 
     init(_ overview: Overview, tenantID: String) {
         tenantId = tenantID
@@ -40,5 +44,13 @@ struct ConsoleOverviewJSON: Encodable, Sendable {
             users: overview.totals.users, authenticators: overview.totals.authenticatorCount,
             authenticatorsByMethod: overview.totals.authenticators, activations: overview.totals.liveActivationCount,
             activationsByStatus: overview.totals.activations)
+        var labels: [String: String] = [:]
+        for method in overview.totals.authenticators.keys {
+            labels[method] = ConsoleWords.method(VerificationMethod(rawValue: method))
+        }
+        for status in overview.totals.activations.keys {
+            labels[status] = ActivationStatus(rawValue: status).map(ConsoleWords.activationStatus) ?? ConsoleWords.sentence(status)
+        }
+        self.labels = labels
     }
 }

@@ -3,7 +3,8 @@ import AssentServerCore
 import AssentWire
 
 /// The console's settings page (`/admin/settings`): every tenant setting (``ConsoleSettingField/all``) as a labelled
-/// control with its current value and its effect.
+/// control with its current value and its effect, in groups (``ConsoleSettingField/Group``: actions, push, QR codes,
+/// PowerAuth, webhooks, limits), each a `<fieldset>`; durations say their range and stored value in units.
 ///
 /// A post (same-site, with the session's CSRF token) is read whole with ``TenantSettingRules`` — the rules of
 /// `assent admin tenant settings` — and a URL the tenant gives is checked against the server's ``OutboundURLPolicy``.
@@ -63,15 +64,32 @@ struct ConsoleSettingsPage: Sendable {
         _ current: ConsoleSessions.Current, values: [String: String], errors: [String: String], notice: String
     ) -> String {
         let settings = current.tenant.settings
-        let fields = ConsoleSettingField.all.map { field in
+        func html(_ field: ConsoleSettingField) -> String {
             let kind: ConsoleFormHTML.Kind = switch field.control {
             case .text(let numeric): .text(numeric: numeric)
             case .choice(let options): .choice(options)
             case .lines: .lines(rows: 3)
             }
+            let stored = field.stored(settings).map { " Now \($0)." } ?? ""
             return ConsoleFormHTML.field(
-                name: field.name, label: field.label, effect: field.effect, accepts: "Accepts " + field.accepts + ".",
+                name: field.name, label: field.label, effect: field.effect,
+                accepts: "Accepts " + field.accepts + "." + stored,
                 kind: kind, value: values[field.name] ?? field.current(settings), error: errors[field.name])
+        }
+        let e = ConsoleHTML.escape
+        let groups = ConsoleSettingField.Group.allCases.map { group in
+            """
+            <fieldset id="\(group.elementID)">
+            <legend>\(e(group.title))</legend>
+            <p class="hint">\(e(group.summary))</p>
+            <div class="group-fields">
+            \(ConsoleSettingField.all.filter { $0.group == group }.map(html).joined(separator: "\n"))
+            </div>
+            </fieldset>
+            """
+        }.joined(separator: "\n")
+        let contents = ConsoleSettingField.Group.allCases.map {
+            "<a href=\"#\($0.elementID)\">\(e($0.title))</a>"
         }.joined(separator: "\n")
         return ConsoleFormHTML.page(
             title: "Settings", current: current, csrf: console.csrf(current), section: .settings, main: """
@@ -80,9 +98,12 @@ struct ConsoleSettingsPage: Sendable {
                 <p class="hint">The same settings as <code>assent admin tenant settings</code>, checked by the same rules.
                 A change applies from the next request and is recorded in the <a href="\(Endpoint.consoleAudit.path)">audit
                 log</a>. Push providers have <a href="\(Endpoint.consolePush.path)">their own page</a>.</p>
-                <form method="post" action="\(Endpoint.consoleSettingsChange.path)" id="settings-form" class="settings" novalidate>
+                <nav class="groups" aria-label="Setting groups">
+                \(contents)
+                </nav>
+                <form method="post" action="\(Endpoint.consoleSettingsChange.path)" id="settings-form" class="settings grouped" novalidate>
                 <input type="hidden" name="csrf" value="\(ConsoleHTML.escape(console.csrf(current)))">
-                \(fields)
+                \(groups)
                 <button type="submit" id="save-settings">Save settings</button>
                 </form>
                 """)

@@ -45,6 +45,11 @@ enum ConsoleUserHTML {
         "<td data-label=\"\(escape(label))\">\(escape(text))</td>"
     }
 
+    /// A cell holding a time (or a dash), kept on one line.
+    private static func timeCell(_ label: String, _ milliseconds: Int64?) -> String {
+        "<td class=\"time\" data-label=\"\(escape(label))\">\(escape(time(milliseconds)))</td>"
+    }
+
     private static func page(
         current: ConsoleSessions.Current, csrf: String, title: String, body: String
     ) -> String {
@@ -55,12 +60,13 @@ enum ConsoleUserHTML {
         text.map { "<p class=\"done\" id=\"notice\" role=\"status\">\(escape($0))</p>" } ?? ""
     }
 
-    /// A form posting `action` with the CSRF token and one button.
-    private static func postButton(action: String, csrf: String, label: String, id: String, extra: String = "") -> String {
+    /// A form posting `action` with the CSRF token and one button; `destructive` (remove, block, delete) styles the
+    /// button as taking something away (`class="danger"`).
+    private static func postButton(action: String, csrf: String, label: String, id: String, destructive: Bool) -> String {
         """
         <form method="post" action="\(escape(action))" class="inline-action">
-        <input type="hidden" name="csrf" value="\(escape(csrf))">\(extra)
-        <button type="submit" id="\(escape(id))">\(escape(label))</button>
+        <input type="hidden" name="csrf" value="\(escape(csrf))">
+        <button type="submit" id="\(escape(id))"\(destructive ? " class=\"danger\"" : "")>\(escape(label))</button>
         </form>
         """
     }
@@ -75,7 +81,7 @@ enum ConsoleUserHTML {
         let rows = found.map { user in
             let name = [user.displayName, user.username, user.email].compactMap { $0 }.first ?? ""
             return "<tr><td data-label=\"User id\"><a href=\"\(escape(userPath(user.userID)))\">\(escape(user.userID))</a></td>"
-                + cell("Name", name) + cell("Created", time(user.createdAt)) + "</tr>"
+                + cell("Name", name) + timeCell("Created", user.createdAt) + "</tr>"
         }.joined(separator: "\n")
         let results = found.isEmpty
             ? "<p id=\"no-users\">No user id starts with “\(escape(prefix))”\(after == nil ? "" : " after this point").</p>"
@@ -115,21 +121,22 @@ enum ConsoleUserHTML {
     ) -> String {
         let base = userPath(user.userID)
         let authenticatorRows = authenticators.map { a in
-            let device = [a.devicePlatform, a.deviceName].compactMap { $0 }.joined(separator: " · ")
             let expiry = a.expiresAt.map { a.isExpired(at: now) ? "expired \(time($0))" : time($0) } ?? "—"
             let push: String = if a.pushToken == nil {
                 "—"
             } else if let errored = a.erroredAt {
-                "stale since \(time(errored))" + (a.errorCode.map { " (\($0))" } ?? "")
+                "Stale since \(time(errored))" + (a.errorCode.map { " (\($0))" } ?? "")
             } else {
-                "ok"
+                "Valid"
             }
-            return "<tr id=\"authenticator-\(escape(a.id))\">" + cell("Kind", a.verificationMethod.rawValue)
-                + cell("Platform", device.isEmpty ? "—" : device) + cell("Created", time(a.createdAt))
-                + cell("Last used", time(a.lastVerifiedAt)) + cell("Expires", expiry) + cell("Push token", push) + "<td>"
+            return "<tr id=\"authenticator-\(escape(a.id))\" data-method=\"\(escape(a.verificationMethod.rawValue))\">"
+                + cell("Kind", ConsoleWords.method(a.verificationMethod))
+                + cell("Platform", ConsoleWords.device(platform: a.devicePlatform, name: a.deviceName)) + timeCell("Created", a.createdAt)
+                + timeCell("Last used", a.lastVerifiedAt) + cell("Expires", expiry) + cell("Push token", push)
+                + "<td class=\"actions\">"
                 + postButton(
                     action: "\(base)/authenticators/\(segment(a.id))/remove", csrf: csrf, label: "Remove",
-                    id: "remove-\(a.id)")
+                    id: "remove-\(a.id)", destructive: true)
                 + "</td></tr>"
         }.joined(separator: "\n")
         let maxFailed = current.tenant.settings.maxFailedAttempts
@@ -137,19 +144,20 @@ enum ConsoleUserHTML {
             var buttons: [String] = []
             let path = "\(base)/activations/\(segment(a.id))"
             if a.status == .active {
-                buttons.append(postButton(action: path + "/block", csrf: csrf, label: "Block", id: "block-\(a.id)"))
+                buttons.append(postButton(action: path + "/block", csrf: csrf, label: "Block", id: "block-\(a.id)", destructive: true))
             }
             if a.status == .blocked {
-                buttons.append(postButton(action: path + "/unblock", csrf: csrf, label: "Unblock", id: "unblock-\(a.id)"))
+                buttons.append(postButton(action: path + "/unblock", csrf: csrf, label: "Unblock", id: "unblock-\(a.id)", destructive: false))
             }
             if a.status != .removed {
-                buttons.append(postButton(action: path + "/remove", csrf: csrf, label: "Remove", id: "remove-\(a.id)"))
+                buttons.append(postButton(action: path + "/remove", csrf: csrf, label: "Remove", id: "remove-\(a.id)", destructive: true))
             }
-            return "<tr id=\"activation-\(escape(a.id))\">" + cell("Name", a.name ?? a.id)
-                + "<td class=\"status\" data-label=\"Status\">\(escape(a.status.rawValue))</td>"
+            return "<tr id=\"activation-\(escape(a.id))\" data-status=\"\(escape(a.status.rawValue))\">"
+                + cell("Name", a.name ?? a.id)
+                + "<td class=\"status\" data-label=\"Status\">\(escape(ConsoleWords.activationStatus(a.status)))</td>"
                 + cell("Failed attempts", "\(a.failedAttempts) of \(maxFailed)")
-                + cell("Blocked because", a.blockedReason?.rawValue ?? "—") + cell("Created", time(a.createdAt))
-                + cell("Last used", time(a.lastUsedAt)) + "<td>\(buttons.joined())</td></tr>"
+                + cell("Blocked because", a.blockedReason.map(ConsoleWords.blockedReason) ?? "—") + timeCell("Created", a.createdAt)
+                + timeCell("Last used", a.lastUsedAt) + "<td class=\"actions\">\(buttons.joined())</td></tr>"
         }.joined(separator: "\n")
         let recentRows = recent.map { challengeRow($0, now: now) }.joined(separator: "\n")
         let facts = [
@@ -203,22 +211,26 @@ enum ConsoleUserHTML {
             </div>
             <h2>Delete this user</h2>
             <p class="hint">Deletes the user's record, authenticators and actions (asks to confirm first).</p>
-            \(postButton(action: base + "/delete", csrf: csrf, label: "Delete user", id: "delete-user"))
+            \(postButton(action: base + "/delete", csrf: csrf, label: "Delete user", id: "delete-user", destructive: true))
             </main>
             <script src="/web/console-user.js"></script>
             """)
     }
 
     private static func challengeRow(_ challenge: Challenge, now: Int64) -> String {
-        "<tr><td data-label=\"Started\"><a href=\"\(escape(challengePath(challenge.id)))\">\(escape(time(challenge.createdAt)))</a></td>"
-            + cell("Kind", challenge.kind.rawValue) + cell("Action", challenge.actionCode ?? "")
-            + cell("State", state(of: challenge, now: now)) + cell("Answered", time(challenge.answeredAt)) + "</tr>"
+        let state = state(of: challenge, now: now)
+        return "<tr data-kind=\"\(escape(challenge.kind.rawValue))\" data-state=\"\(escape(state))\">"
+            + "<td class=\"time\" data-label=\"Started\"><a href=\"\(escape(challengePath(challenge.id)))\">"
+            + "\(escape(time(challenge.createdAt)))</a></td>"
+            + cell("Kind", ConsoleWords.challengeKind(challenge.kind)) + cell("Action", challenge.actionCode ?? "")
+            + cell("State", ConsoleWords.challengeState(state)) + timeCell("Answered", challenge.answeredAt) + "</tr>"
     }
 
-    /// The confirmation step of a change: the question, a button posting the same form with `confirm=yes`, and a
-    /// way back that changes nothing.
+    /// The confirmation step of a change: the question, a button posting the same form with `confirm=yes` (styled as
+    /// taking something away when `destructive`), and a way back that changes nothing.
     static func confirm(
-        current: ConsoleSessions.Current, csrf: String, question: String, action: String, button: String, cancel: String
+        current: ConsoleSessions.Current, csrf: String, question: String, action: String, button: String, cancel: String,
+        destructive: Bool
     ) -> HTTPResponse {
         AdminConsole.html(page(current: current, csrf: csrf, title: "Confirm", body: """
             <main class="narrow">
@@ -227,7 +239,7 @@ enum ConsoleUserHTML {
             <form method="post" action="\(escape(action))" id="confirm-form">
             <input type="hidden" name="csrf" value="\(escape(csrf))">
             <input type="hidden" name="confirm" value="yes">
-            <button type="submit" id="confirm">\(escape(button))</button>
+            <button type="submit" id="confirm"\(destructive ? " class=\"danger\"" : "")>\(escape(button))</button>
             </form>
             <p><a href="\(escape(cancel))" id="cancel">Cancel</a></p>
             </main>
@@ -273,12 +285,13 @@ enum ConsoleUserHTML {
         // Stable: the start first, then what the store recorded in its order, the answer last at equal times.
         let ordered = events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         let timelineRows = ordered.map {
-            "<tr>" + cell("When", time($0.at)) + cell("Event", $0.event) + cell("Authenticator", $0.who.isEmpty ? "—" : $0.who)
+            "<tr>" + timeCell("When", $0.at) + cell("Event", $0.event) + cell("Authenticator", $0.who.isEmpty ? "—" : $0.who)
                 + cell("Detail", $0.detail) + "</tr>"
         }.joined(separator: "\n")
         let deliveryRows = deliveries.map {
-            "<tr>" + cell("Authenticator", $0.authenticatorID) + cell("Provider", $0.provider.rawValue)
-                + cell("State", $0.state.rawValue) + cell("Attempts", String($0.attempts)) + cell("Last error", $0.lastError ?? "—")
+            "<tr data-provider=\"\(escape($0.provider.rawValue))\" data-state=\"\(escape($0.state.rawValue))\">"
+                + cell("Authenticator", $0.authenticatorID) + cell("Provider", ConsoleWords.provider($0.provider))
+                + cell("State", ConsoleWords.deliveryState($0.state)) + cell("Attempts", String($0.attempts)) + cell("Last error", $0.lastError ?? "—")
                 + "</tr>"
         }.joined(separator: "\n")
         let userLink = c.userID.map { "<a href=\"\(escape(userPath($0)))\" id=\"challenge-user\">\(escape($0))</a>" } ?? "—"
@@ -292,8 +305,8 @@ enum ConsoleUserHTML {
             <h1>Challenge</h1>
             <dl class="facts">
             <dt>Id</dt><dd><code id="challenge-id">\(escape(c.id))</code></dd>
-            <dt>Kind</dt><dd id="challenge-kind">\(escape(c.kind.rawValue))</dd>
-            <dt>State</dt><dd id="challenge-state">\(escape(state(of: c, now: now)))</dd>
+            <dt>Kind</dt><dd id="challenge-kind" data-kind="\(escape(c.kind.rawValue))">\(escape(ConsoleWords.challengeKind(c.kind)))</dd>
+            <dt>State</dt><dd id="challenge-state" data-state="\(escape(state(of: c, now: now)))">\(escape(ConsoleWords.challengeState(state(of: c, now: now))))</dd>
             <dt>User</dt><dd>\(userLink)</dd>
             <dt>Started</dt><dd>\(escape(time(c.createdAt)))</dd>
             <dt>Expires</dt><dd>\(escape(time(c.expiresAt)))</dd>

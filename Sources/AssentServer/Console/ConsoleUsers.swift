@@ -93,7 +93,9 @@ struct ConsoleUsers: Sendable {
             challenges: recent.map {
                 ConsoleUserData.Row(
                     challengeId: $0.id, url: ConsoleUserHTML.challengePath($0.id), kind: $0.kind.rawValue,
-                    actionCode: $0.actionCode ?? "", state: ConsoleUserHTML.state(of: $0, now: now),
+                    kindLabel: ConsoleWords.challengeKind($0.kind), actionCode: $0.actionCode ?? "",
+                    state: ConsoleUserHTML.state(of: $0, now: now),
+                    stateLabel: ConsoleWords.challengeState(ConsoleUserHTML.state(of: $0, now: now)),
                     createdAt: AdminConsole.iso8601($0.createdAt),
                     answeredAt: $0.answeredAt.map(AdminConsole.iso8601) ?? "")
             }))
@@ -110,7 +112,7 @@ struct ConsoleUsers: Sendable {
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
                     question: "Delete user \(userID) with all their authenticators and actions?",
-                    action: request.path, button: "Delete the user", cancel: back)
+                    action: request.path, button: "Delete the user", cancel: back, destructive: true)
             }
             if try await users.delete(tenant: current.tenant, userID: userID) {
                 await trail.record(current.tenant, .userDeleted, actor: Self.actor(current), subject: userID)
@@ -127,12 +129,12 @@ struct ConsoleUsers: Sendable {
                 .first(where: { $0.id == id })
             else { throw AssentError(.notFound, "The user has no authenticator \(id).") }
             guard fields["confirm"] == "yes" else {
-                let device = [authenticator.devicePlatform, authenticator.deviceName].compactMap { $0 }.joined(separator: " ")
+                let device = ConsoleWords.device(platform: authenticator.devicePlatform, name: authenticator.deviceName)
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
-                    question: "Remove the \(authenticator.verificationMethod.rawValue) authenticator \(id)"
-                        + (device.isEmpty ? "" : " (\(device))") + " of user \(userID)? The device can no longer answer.",
-                    action: request.path, button: "Remove the authenticator", cancel: back)
+                    question: "Remove the \(ConsoleWords.method(authenticator.verificationMethod)) authenticator \(id)"
+                        + (device == "—" ? "" : " on \(device)") + " of user \(userID)? The device can no longer answer.",
+                    action: request.path, button: "Remove the authenticator", cancel: back, destructive: true)
             }
             try await users.deleteAuthenticator(tenant: current.tenant, userID: userID, id: id)
             await trail.record(current.tenant, .credentialRemoved, actor: Self.actor(current), subject: id, details: [
@@ -159,7 +161,8 @@ struct ConsoleUsers: Sendable {
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
                     question: "\(change.rawValue.capitalized) the activation\(name) \(activation.id) of user \(userID)?",
-                    action: request.path, button: "\(change.rawValue.capitalized) the activation", cancel: back)
+                    action: request.path, button: "\(change.rawValue.capitalized) the activation", cancel: back,
+                    destructive: change != .unblock)
             }
             let changed = try await activations.change(tenantID: current.tenant.id, id: id, change)
             await trail.record(current.tenant, kind, actor: Self.actor(current), subject: changed.id, details: [

@@ -6,8 +6,13 @@ import Foundation
 /// - Sign-in takes the tenant's secret key or one of its unexpired admin tokens (both compared by hash, in constant
 ///   time) and makes a session: 32 random bytes the browser keeps in a cookie; the store keeps their SHA-256. Every
 ///   attempt, accepted or refused, goes to the ``ConsoleSignInSink``.
-/// - A session ends at sign-out, after ``Policy/idleSeconds`` without use, or ``Policy/absoluteSeconds`` after sign-in.
-///   A use moves the idle expiry forward, writing at most once per ``Policy/touchIntervalSeconds``.
+/// - A session ends at sign-out, after ``Policy/idleSeconds`` without use, or ``Policy/absoluteSeconds`` after sign-in
+///   (or when its admin token expires, if that is sooner). A use moves the idle expiry forward, writing at most once
+///   per ``Policy/touchIntervalSeconds``.
+/// - A session also ends with what signed it in: rotating the tenant's secret key ends every session the old key
+///   signed in (each records the tenant's secret version and every use compares it with the tenant's, as read
+///   through the store's tenant cache, so every instance sees it within that cache's second), revoking an admin
+///   token ends its sessions (the store deletes them), and a session of a tenant that is gone is no session.
 /// - Every form a session posts carries its CSRF token: an HMAC-SHA256 of the session id under a key derived from the
 ///   master key, so it needs no storage, differs per session, and cannot be made without the session id itself.
 package struct ConsoleSessions: Sendable {
@@ -74,11 +79,14 @@ package struct ConsoleSessions: Sendable {
         let now = clock.nowMilliseconds()
         let text = credential.trimmingCharacters(in: .whitespacesAndNewlines)
         var tenant: Tenant?
-        var principal = "secret-key"
+        var principal = ConsoleSession.secretKeyPrincipal
+        var expiresAt = now + policy.absoluteSeconds * 1000
         if text.hasPrefix(AdminTokens.prefix) {
             if let token = try await tokens.token(secret: text) {
                 tenant = try await store.tenant(id: token.tenantID)
                 principal = "admin-token:" + token.id
+                // A session never outlives the token that signed it in.
+                expiresAt = min(expiresAt, token.expiresAt)
             }
         } else {
             tenant = try await tenants.tenant(secret: text)
@@ -90,7 +98,8 @@ package struct ConsoleSessions: Sendable {
         let sessionID = Base64.encodeURL(SecureRandom.bytes(32))
         let session = ConsoleSession(
             idHash: Self.hash(sessionID), tenantID: tenant.id, principal: principal, createdAt: now, lastSeenAt: now,
-            idleExpiresAt: now + policy.idleSeconds * 1000, expiresAt: now + policy.absoluteSeconds * 1000)
+            idleExpiresAt: now + policy.idleSeconds * 1000, expiresAt: expiresAt,
+            secretVersion: principal == ConsoleSession.secretKeyPrincipal ? tenant.secretVersion : nil)
         try await store.insertConsoleSession(session)
         await sink.record(
             ConsoleSignIn(tenantID: tenant.id, principal: principal, accepted: true, remoteAddress: remoteAddress, at: now))
@@ -105,6 +114,11 @@ package struct ConsoleSessions: Sendable {
         guard var session = try await store.consoleSession(idHash: hash), ConstantTime.equals(session.idHash, hash),
               session.isLive(at: now), let tenant = try await store.tenant(id: session.tenantID)
         else { return nil }
+        guard !session.isSuperseded(by: tenant) else {
+            // Signed in with a secret key that has since been rotated: ended for good (no sign-out is recorded).
+            _ = try await store.deleteConsoleSession(idHash: hash)
+            return nil
+        }
         if now - session.lastSeenAt >= policy.touchIntervalSeconds * 1000 {
             session.lastSeenAt = now
             session.idleExpiresAt = now + policy.idleSeconds * 1000

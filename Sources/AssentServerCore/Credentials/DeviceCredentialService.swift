@@ -79,7 +79,8 @@ package struct DeviceCredentialService: Sendable {
     /// Removes the credential whose key signed the current (or previous) 10-minute window: Authsignal's window
     /// message (compatible credentials) or Assent's bound removal message, which names the credential and its kind.
     /// A removal signature removes once: it is spent with the removal (until its window lapses), so replaying it —
-    /// after the key was enrolled again, or against the key's credential of the other kind — is `invalid_signature`.
+    /// after the key was enrolled again, against the key's credential of the other kind, or against the same key's
+    /// credential in another tenant — is `invalid_signature`.
     /// That is what keeps Authsignal's window message, which names no credential, from removing a re-enrolment.
     package func remove(tenant: Tenant, method: VerificationMethod, key: DeviceKey, signature: String) async throws -> Authenticator {
         guard let authenticator = try await store.authenticator(tenantID: tenant.id, method: method, publicKey: key.der) else {
@@ -90,14 +91,15 @@ package struct DeviceCredentialService: Sendable {
             key.verifies(
                 signature, as: authenticator.signatureScheme, compatible: SignedMessage.timeWindow(unixSeconds: $0),
                 bound: SignedMessage.removal(credentialId: authenticator.id, kind: method, unixSeconds: $0))
-        }), let digest = key.digest(ofVerified: signature, tenantID: tenant.id) else {
+        }), let digest = key.digest(ofVerified: signature),
+            let tenantDigest = key.tenantDigest(ofVerified: signature, tenantID: tenant.id) else {
             throw AssentError(.invalidSignature, "The signature does not verify for this credential and time.")
         }
         // Kept until the signature stops verifying anyway: the end of the window after the one it signed.
         let keepUntil = (SignedMessage.window(unixSeconds: signed) + 2) * SignedMessage.windowSeconds * 1000
         let removal = try await store.removeDeviceCredential(
             tenantID: tenant.id, userID: authenticator.userID, id: authenticator.id,
-            spending: digest, keepUntil: keepUntil
+            spending: [digest, tenantDigest], keepUntil: keepUntil
         ) { [webhooks] in webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant) }
         switch removal {
         case .removed: return authenticator

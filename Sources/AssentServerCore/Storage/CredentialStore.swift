@@ -16,10 +16,11 @@ package protocol CredentialStore: Sendable {
 
     // MARK: Device credentials
     /// Removes the user's device credential `id` with a removal signature that is spent doing so, in one
-    /// transaction: `signature` (a digest naming the signature) is recorded until `keepUntil` (milliseconds), and a
-    /// signature already recorded removes nothing. Queues `events` for the removed credential.
+    /// transaction: each of `signatures` (digests naming the signature, in every form it was ever recorded under) is
+    /// recorded until `keepUntil` (milliseconds), and when any of them was recorded before, nothing is removed or
+    /// recorded. Queues `events` for the removed credential.
     func removeDeviceCredential(
-        tenantID: String, userID: String, id: String, spending signature: [UInt8], keepUntil: Int64,
+        tenantID: String, userID: String, id: String, spending signatures: [[UInt8]], keepUntil: Int64,
         events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> CredentialRemoval
     /// The credential of `method` whose public key (canonical SPKI DER) is `publicKey`.

@@ -25,6 +25,7 @@ enum PostgresMigrations {
         (14, Schema.overviewStep.postgres),
         (15, Schema.userIDBytes),
         (16, Schema.sweepIndexes.postgres),
+        (17, Schema.consoleSessionOrigins.postgres),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

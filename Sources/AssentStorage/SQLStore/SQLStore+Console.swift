@@ -3,13 +3,15 @@ import AssentServerCore
 /// The admin console's statements, the same in both dialects.
 enum ConsoleQueries {
     static let tokenColumns = "id, tenant_id, token_hash, name, created_at, expires_at"
-    static let sessionColumns = "id_hash, tenant_id, principal, created_at, last_seen_at, idle_expires_at, expires_at"
+    static let sessionColumns = """
+        id_hash, tenant_id, principal, created_at, last_seen_at, idle_expires_at, expires_at, secret_version
+        """
     static let insertToken: SQL = "INSERT INTO admin_tokens (\(tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6)"
     static let tokenByHash: SQL = "SELECT \(tokenColumns) FROM admin_tokens WHERE token_hash = $1"
     static let tokensOfTenant: SQL = "SELECT \(tokenColumns) FROM admin_tokens WHERE tenant_id = $1 ORDER BY created_at, id"
     static let deleteToken: SQL = "DELETE FROM admin_tokens WHERE id = $1"
     static let deleteTokenSessions: SQL = "DELETE FROM console_sessions WHERE principal = $1"
-    static let insertSession: SQL = "INSERT INTO console_sessions (\(sessionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    static let insertSession: SQL = "INSERT INTO console_sessions (\(sessionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     static let sessionByHash: SQL = "SELECT \(sessionColumns) FROM console_sessions WHERE id_hash = $1"
     static let touchSession: SQL = "UPDATE console_sessions SET last_seen_at = $1, idle_expires_at = $2 WHERE id_hash = $3"
     static let deleteSession: SQL = "DELETE FROM console_sessions WHERE id_hash = $1"
@@ -23,7 +25,8 @@ enum ConsoleQueries {
     static func session(_ row: some StoreRow) throws -> ConsoleSession {
         ConsoleSession(
             idHash: row.blob(0), tenantID: try row.string(1), principal: try row.string(2), createdAt: row.int64(3),
-            lastSeenAt: row.int64(4), idleExpiresAt: row.int64(5), expiresAt: row.int64(6))
+            lastSeenAt: row.int64(4), idleExpiresAt: row.int64(5), expiresAt: row.int64(6),
+            secretVersion: row.optionalInt64(7).map { Int($0) })
     }
 }
 
@@ -56,6 +59,7 @@ extension SQLStore {
         let values: [StoreValue] = [
             .blob(session.idHash), .text(session.tenantID), .text(session.principal), .integer(session.createdAt),
             .integer(session.lastSeenAt), .integer(session.idleExpiresAt), .integer(session.expiresAt),
+            .optional(session.secretVersion),
         ]
         try await writeOne { try $0.update(ConsoleQueries.insertSession, values) }
     }

@@ -23,6 +23,9 @@ enum CredentialQueries {
 
     /// Thrown inside a removal's transaction to roll it back when the credential was not there.
     struct NothingRemoved: Error {}
+    /// Thrown inside a removal's transaction to roll it back when one of its signature's digests was spent before
+    /// (the digests recorded ahead of it with it).
+    struct SignatureSpent: Error {}
     /// Records a spent removal signature; 0 rows when it was spent before.
     static let spendSignature: SQL = "INSERT INTO spent_signatures (digest, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING"
 
@@ -133,15 +136,17 @@ extension SQLStore {
     // MARK: Device credentials
 
     package func removeDeviceCredential(
-        tenantID: String, userID: String, id: String, spending signature: [UInt8], keepUntil: Int64,
+        tenantID: String, userID: String, id: String, spending signatures: [[UInt8]], keepUntil: Int64,
         events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> CredentialRemoval {
         do {
             return try await write { db in
-                // Spent first: of two removals with one signature at once (the key's push and QR credentials), the
-                // second waits on the first's row and then finds it taken.
-                guard try db.update(CredentialQueries.spendSignature, [.blob(signature), .integer(keepUntil)]) == 1 else {
-                    return .signatureSpent
+                // Spent first, in the caller's order: of two removals with one signature at once (the key's push and
+                // QR credentials, or its credentials in two tenants), the second waits on the first's row and then
+                // finds it taken.
+                for signature in signatures {
+                    guard try db.update(CredentialQueries.spendSignature, [.blob(signature), .integer(keepUntil)]) == 1
+                    else { throw CredentialQueries.SignatureSpent() }  // rolls back the digests recorded before it
                 }
                 guard let deleted = try db.queryOne(
                     CredentialQueries.delete, [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
@@ -151,6 +156,8 @@ extension SQLStore {
             }
         } catch is CredentialQueries.NothingRemoved {
             return .notFound
+        } catch is CredentialQueries.SignatureSpent {
+            return .signatureSpent
         }
     }
 

@@ -260,9 +260,10 @@ enum Schema {
         """
 
     /// Step 9: the signature scheme a device credential enrolled with (Authsignal's messages, or Assent's bound ones),
-    /// and the removal signatures already spent (by a digest of tenant, key and the signature's `r`), kept until
-    /// their window lapses so none removes twice — not a re-enrolled credential, nor the key's credential of the
-    /// other kind.
+    /// and the removal signatures already spent, kept until their window lapses so none removes twice — not a
+    /// re-enrolled credential, nor the key's credential of the other kind. A digest names the signature: once of
+    /// tenant, key and the signature's `r`; now also (`DeviceKey.digest(ofVerified:)`) of key and `r` alone, so a
+    /// signature spent in one tenant is spent in all. The table did not change; what is recorded in it did.
     static let boundSignatures: SQL = """
         ALTER TABLE authenticators ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'compatible';
         CREATE TABLE spent_signatures (
@@ -338,6 +339,21 @@ enum Schema {
         CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
         CREATE INDEX console_sessions_principal ON console_sessions(principal);
         """
+    /// Step 17: a console session ends with what signed it in. `secret_version` is the tenant's secret version a
+    /// secret-key session signed in with (NULL for an admin token's), compared with the tenant's on every use, so
+    /// rotating the key ends its sessions. Secret-key sessions from before this step recorded no version and are
+    /// ended here (their browsers sign in again); admin-token sessions are cut to their token's expiry, which a
+    /// session no longer outlives.
+    static let consoleSessionOrigins: SQL = """
+        ALTER TABLE console_sessions ADD COLUMN secret_version \(integer);
+        DELETE FROM console_sessions WHERE principal = 'secret-key';
+        UPDATE console_sessions SET expires_at = (
+            SELECT t.expires_at FROM admin_tokens t WHERE 'admin-token:' || t.id = console_sessions.principal)
+        WHERE EXISTS (
+            SELECT 1 FROM admin_tokens t
+            WHERE 'admin-token:' || t.id = console_sessions.principal AND t.expires_at < console_sessions.expires_at);
+        """
+
     /// Step 14: the admin console overview's counters (``OverviewStore``). `overview_minutes` holds each tenant's
     /// challenge counts per minute and kind, added to by every instance's batches (recorded in `overview_flushes`, so
     /// a batch sent again adds nothing) and by the expiry count; both kept two days. `overview_totals` holds each

@@ -18,6 +18,7 @@ enum SQLiteMigrations {
         (12, Schema.auditEntries.sqlite),
         (14, Schema.overviewStep.sqlite),
         (16, Schema.sweepIndexes.sqlite),
+        (17, Schema.consoleSessionOrigins.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

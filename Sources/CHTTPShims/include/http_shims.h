@@ -142,6 +142,10 @@ struct assent_http_head {
   unsigned content_lengths;
   /// How many `Transfer-Encoding` headers there are.
   unsigned transfer_encodings;
+  /// How many header names hold a space or tab: libmicrohttpd keeps the
+  /// whitespace a client put before the colon (`Transfer-Encoding : chunked`)
+  /// in the name, which RFC 9112 section 5.1 says to refuse with 400.
+  unsigned spaced_names;
 };
 struct assent_http_head assent_http_head_summary(struct MHD_Connection *_Nonnull connection);
 
