@@ -135,7 +135,13 @@
     drawTable(data);
   }
 
+  // Requests are numbered: the page carries the number of the last one started (data-overview-requested) and of the
+  // one it shows (data-overview-shown), so a reader can tell figures from a request made after a change.
+  var requested = 0;
+
   function refresh() {
+    var number = ++requested;
+    document.documentElement.setAttribute("data-overview-requested", String(number));
     fetch(source, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
       .then(function (response) {
         if (response.status === 401) {
@@ -149,6 +155,7 @@
       .then(function (data) {
         if (!data) return;
         render(data);
+        document.documentElement.setAttribute("data-overview-shown", String(number));
         text("overview-status", "Updated " + new Date(data.generatedAt).toISOString().slice(11, 19) + " UTC, every second.");
         schedule();
       })

@@ -47,8 +47,14 @@
     setTimeout(refresh, Math.max(0, 1000 - (Date.now() - started)));
   }
 
+  // Requests are numbered: the table carries the number of the last one started (data-requested) and of the one it
+  // shows (data-shown), so a reader can tell a row from a request made after a change.
+  var requested = 0;
+
   function refresh() {
     var started = Date.now();
+    var number = ++requested;
+    body.setAttribute("data-requested", String(number));
     fetch(api, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (response.status === 401) { throw new Error("signed out"); }
@@ -56,6 +62,7 @@
       })
       .then(function (data) {
         render(data.challenges || []);
+        body.setAttribute("data-shown", String(number));
         if (stamp) { stamp.textContent = ""; }
         again(started);
       })

@@ -1,8 +1,8 @@
 """The admin console's overview (/admin/) against a real assentd, in headless Chromium (Selenium).
 
 Signs in, enrols a device with the `assent` CLI, starts a push challenge through the server API, approves it with the
-CLI, and watches the overview's "approved" count and the chart's newest approved point change within 2 s without a
-reload; the totals show the enrolled user and authenticator. The overview data needs the console session. Screenshots
+CLI, and watches the overview's "approved" count and the chart's newest approved point change at the page's first
+refresh after the approval (it refreshes every second), without a reload; the totals show the enrolled user and authenticator. The overview data needs the console session. Screenshots
 at 360 px and desktop width go to $ASSENT_SCREENSHOT_DIR when set, else to a temporary directory. Runs on each store;
 everything stays on 127.0.0.1.
 """
@@ -59,7 +59,7 @@ def test_the_overview_data_needs_a_console_session(console):
     assert response.json()["errorCode"] == "unauthorized"
 
 
-def test_a_push_approved_with_the_cli_shows_on_the_overview_within_two_seconds(console, browser, shots):
+def test_a_push_approved_with_the_cli_shows_on_the_overview_at_its_next_refresh(console, browser, shots):
     browser.set_window_size(1280, 1000)
     browser.get(console.url + "/admin/")
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential"))
@@ -84,11 +84,14 @@ def test_a_push_approved_with_the_cli_shows_on_the_overview_within_two_seconds(c
         approve = ["approve"] + (["--code", started.json()["verificationCode"]]
                                  if started.json().get("verificationCode") else [])
         device(home, *approve)
-        approved_at = time.monotonic()
-        WebDriverWait(browser, 2, poll_frequency=0.05).until(
-            lambda d: text(d, "hour-approved") == "1" and approved_points(d) == "1")
-        seen_after = time.monotonic() - approved_at
-    assert seen_after <= 2.0
+        # The page asks again every second; the claim is that its first request made after the approval shows it
+        # (the overview reads the counts not yet flushed too). The request after the last one started now surely
+        # began after the approval. (A wall-time bound of 2 s measured the machine, not the page.)
+        state = ("const e = document.documentElement; return [Number(e.dataset.overviewRequested || 0), "
+                 "Number(e.dataset.overviewShown || 0)];")
+        after = browser.execute_script(state)[0] + 1
+        WebDriverWait(browser, WAIT, poll_frequency=0.05).until(lambda d: d.execute_script(state)[1] >= after)
+    assert text(browser, "hour-approved") == "1" and approved_points(browser) == "1"
     assert browser.execute_script("return window.assentOverviewLoad;") == "first"
     assert text(browser, "hour-started") == "1"
     WebDriverWait(browser, WAIT).until(lambda d: text(d, "count-users") == "1")

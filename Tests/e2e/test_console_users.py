@@ -1,7 +1,7 @@
 """The admin console's users, user and challenge pages against a real assentd, in headless Chromium, on each store.
 
 A user the `assent` CLI enrolled is found by an id prefix; a push challenge started through the API and approved by
-the CLI appears on the user page within 2 s without a reload; its challenge page shows the timeline. Removing an
+the CLI appears on the user page at its next refresh, without a reload; its challenge page shows the timeline. Removing an
 authenticator, blocking and unblocking an activation and deleting the user each need a confirmation, take effect
 (checked through the server API and the CLI device) and are recorded in the audit log as done from the console. A
 cross-site form post to one of these forms is refused and changes nothing. Screenshots at 360 px and desktop width go
@@ -17,7 +17,6 @@ import uuid
 import pytest
 import requests
 from authsignal.client import AuthsignalClient
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -147,20 +146,23 @@ def test_find_a_cli_enrolled_user_and_watch_a_cli_approval_appear_then_its_timel
 
         challenge_id = start_push(console, user)
         device(home, "push", "approve", "--challenge", challenge_id)
-        approved_at = time.monotonic()
+        # The page asks again every second (from the start of its last request). The claim is that it shows the
+        # approval at its first request made after the approval: no cache and no lag behind the store. The request
+        # after the last one started now surely began after the approval. (A wall-time bound of 2 s measured the
+        # machine instead, and failed on a busy one.)
+        after = int(browser.execute_script("return document.getElementById('recent-rows').dataset.requested || '0';")) + 1
         link = f"a[href='/admin/challenges/{challenge_id}']"
-        try:
-            WebDriverWait(browser, 2, poll_frequency=0.1).until(
-                lambda d: any(r.get_attribute("data-state") == "approved" and "Approved" in r.text
-                              for r in d.find_elements(By.CSS_SELECTOR, "#recent-rows tr")
-                              if r.find_elements(By.CSS_SELECTOR, link)))
-        except TimeoutException:
-            rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#recent-rows tr")]
-            pytest.fail(f"not shown approved {time.monotonic() - approved_at:.2f} s after the approval: {rows}")
-        assert time.monotonic() - approved_at < 2
+        read = ("const b = document.getElementById('recent-rows'); return [Number(b.dataset.shown || 0), "
+                "[...b.querySelectorAll('tr')].filter(r => r.querySelector(arguments[0]))"
+                ".map(r => [r.dataset.state, r.textContent])];")
+        WebDriverWait(browser, WAIT, poll_frequency=0.05).until(lambda d: d.execute_script(read, link)[0] >= after)
+        shown, rows = browser.execute_script(read, link)
+        assert any(state == "approved" and "Approved" in text for state, text in rows), \
+            f"request {shown} (the first after the approval is {after}) shows {rows}"
         both_widths(browser, shots, "user")
 
-        browser.find_element(By.CSS_SELECTOR, link).click()
+        # Clicked in one script: the table is redrawn every second, so a link found first could be gone by the click.
+        browser.execute_script("document.querySelector(arguments[0]).click();", link)
         WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "timeline"))
         assert browser.find_element(By.ID, "challenge-id").text == challenge_id
         assert browser.find_element(By.ID, "challenge-state").text == "Approved"

@@ -234,12 +234,16 @@ def test_a_wss_round_trip_does_not_wait_for_delayed_acks(tls_server):
                                      sslopt={"ca_certs": tls_server.ca.cert})
     try:
         times = []
-        for _ in range(9):
+        for _ in range(25):
             started = time.time()
             ws.send(json.dumps({"type": "CREATE_CHALLENGE", "data": {"challengeType": "QR_CODE", "actionCode": "signIn"}}))
             assert json.loads(ws.recv())["type"] == "CHALLENGE_CREATED"
             times.append(time.time() - started)
-        assert sorted(times)[len(times) // 2] < 0.025, times
+        # The first round trips may ride on the client's quick-ACK start; after them, a round trip that waits for a
+        # delayed ACK takes at least 40 ms (Linux's minimum), so with Nagle on every one of the later ones would. The
+        # fastest of those tells whatever else the machine is doing: each round trip also commits a challenge, and on a
+        # machine busy with the parallel suite the median was 31 ms, with the fastest at 23 ms.
+        assert min(times[10:]) < 0.035, times
     finally:
         ws.close()
 
