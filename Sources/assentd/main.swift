@@ -159,11 +159,16 @@ if let port = started.metricsPort, let host = configuration.metricsHost {
     FileHandle.standardOutput.write(Data("Metrics: http://\(shown):\(port)/metrics (this listener serves nothing else)\n".utf8))
 }
 
+// The console's address on every start: an operator who never read as far as the README's console section still sees
+// where it is (issue 22 §3.2). With --admin-listen it is there only; otherwise on the API listener.
+let consoleSignIn = "sign in with a tenant's secret key or a token from `assent admin token create`"
 if let port = started.adminPort, let host = configuration.adminHost {
     let shown = host.contains(":") ? "[\(host)]" : host
     let scheme = configuration.tlsCertificateFile == nil ? "http" : "https"
     FileHandle.standardOutput.write(Data(
-        "Admin console: \(scheme)://\(shown):\(port)/admin/ (only on this listener)\n".utf8))
+        "Admin console: \(scheme)://\(shown):\(port)/admin/ (only on this listener; \(consoleSignIn))\n".utf8))
+} else {
+    FileHandle.standardOutput.write(Data("Admin console: \(started.publicURL)/admin/ (\(consoleSignIn))\n".utf8))
 }
 
 // SIGHUP reloads the TLS certificate and key (new handshakes use them; open connections keep theirs).

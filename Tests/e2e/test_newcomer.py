@@ -159,6 +159,21 @@ def test_the_demo_pages_line_only_when_there_are_pages(store):
 
 
 @_sqlite_only
+def test_every_start_prints_the_consoles_address(store):
+    """Issue 22 §3.2: the console's address is on the start banner without --admin-listen too (it was not), and on the
+    admin listener when there is one."""
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "assent.sqlite")
+        port = free_port()
+        _, output = _run_assentd(port, database)
+        assert f"Admin console: http://127.0.0.1:{port}/admin/ (sign in with" in output, output
+        admin = free_port()
+        _, output = _run_assentd(free_port(), database, "--admin-listen", f"127.0.0.1:{admin}")
+        assert f"Admin console: http://127.0.0.1:{admin}/admin/ (only on this listener" in output, output
+        assert output.count("Admin console:") == 1, output
+
+
+@_sqlite_only
 def test_tenant_settings_prints_every_setting(store):
     """§6.6: what `--json` shows, a person reads too — one line per setting."""
     with tempfile.TemporaryDirectory() as directory:

@@ -61,6 +61,13 @@ def test_no_shell_block_calls_a_binary_that_is_not_on_the_readers_path():
     assert not bare, "README.md calls a bare assent/assentd (use .build/release/... or $A):\n" + "\n".join(bare)
 
 
+def test_two_commands_says_where_the_console_is():
+    """Issue 22 §3.2: a newcomer learns of the console in the first section, not near the end."""
+    text = open(README, encoding="utf-8").read()
+    first = text.split("\n## Two commands\n", 1)[1].split("\n## ", 1)[0]
+    assert "http://127.0.0.1:8420/admin/" in first, "README's Two commands does not name the console's address"
+
+
 def start_like_make_run(directory):
     """assentd --dev in `directory` with its default database; returns (process, url, tenant ID, secret key)."""
     port = free_port()
