@@ -334,7 +334,9 @@ SCHEMAS = {
                 ["userAuthenticatorId", "provider", "state", "attempts"],
             )},
             "timeline": {"type": "array", "items": obj(
-                "One entry, e.g. push.queued, push.delivered, push.failed.",
+                "One entry, oldest first: challenge.started, then what the server recorded (push.queued, "
+                "push.delivered, push.failed, webhook.delivered, ...), then challenge.claimed, challenge.approved, "
+                "challenge.denied or challenge.expired.",
                 {
                     "event": string(),
                     "at": string(TIMESTAMP),
@@ -775,7 +777,7 @@ OPERATIONS = {
         ],
         ok=ok("The entries.", "AuditList"), errors=[400, 401]),
     "GET /v1/challenges/{challengeId}/timeline": dict(
-        id="getChallengeTimeline", tag="Timeline", summary="A push challenge's deliveries and events.",
+        id="getChallengeTimeline", tag="Timeline", summary="A challenge's timeline (start, deliveries, answer or expiry), any kind, any push provider.",
         security=SERVER, parameters=[path_param("challengeId", "The push challenge.")],
         ok=ok("The timeline.", "ChallengeTimeline"), errors=[400, 401, 404]),
     "GET /v1/activations/{activationId}": dict(

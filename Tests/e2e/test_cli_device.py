@@ -1,6 +1,7 @@
 """The full push flow with the `assent` CLI as the device and Authsignal's Python SDK as the backend."""
 import json
 import os
+import re
 import subprocess
 import tempfile
 import uuid
@@ -86,3 +87,43 @@ def test_cli_device_signs_with_the_credential_id_kept_in_its_key_file(server):
         device(home, "remove")
         assert sdk.get_authenticators(user) == []
         assert credential_gets(server) == before
+
+
+def test_one_timeline_under_the_provider_none_in_the_api_the_cli_and_the_console(server):
+    """Issue 22 §3.3: with nothing delivered (provider `none`, the default) the API and the CLI answered `404 No delivery
+    records` while the console's challenge page showed the start and the approval. Now all three show one timeline."""
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-timeline")
+    sdk = AuthsignalClient(tenant["secretKey"], api_url=server.api)
+    user = f"cli-{uuid.uuid4().hex[:6]}"
+    with tempfile.TemporaryDirectory() as home:
+        token = sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        enrolled = device(home, "enrol", "--url", server.url, "--tenant", tenant["tenantId"], "--token", token)
+        bearer = {"Authorization": "Bearer " + sdk.track(user, "signIn", {"ipAddress": "192.0.2.8"})["token"]}
+        started = requests.post(f"{server.api}/client/challenge/push", json={"action": "signIn"}, headers=bearer,
+                                timeout=10).json()
+        assert started["deliveryResults"][0]["errorCode"] == "no_push_provider", started
+        challenge = started["challengeId"]
+        device(home, "approve")
+
+    r = requests.get(f"{server.api}/challenges/{challenge}/timeline", auth=(tenant["secretKey"], ""), timeout=10)
+    assert r.status_code == 200, r.text
+    api = r.json()
+    assert api["deliveries"] == []
+    assert [e["event"] for e in api["timeline"]] == ["challenge.started", "challenge.approved"], api
+    assert api["timeline"][1]["userAuthenticatorId"] == enrolled["credentialId"], (api, enrolled)
+
+    out = subprocess.run([os.path.join(BIN, "assent"), "admin", "challenge", "timeline", "--challenge", challenge,
+                          "--url", server.url, "--json"], capture_output=True, text=True, timeout=30,
+                         env={**os.environ, "ASSENT_SECRET_KEY": tenant["secretKey"]})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == api
+
+    signed_in = requests.post(server.url + "/admin/sign-in", data={"credential": tenant["secretKey"]},
+                              allow_redirects=False, headers={"Origin": server.url}, timeout=10)
+    page = requests.get(f"{server.url}/admin/challenges/{challenge}", cookies=signed_in.cookies, timeout=10)
+    assert page.status_code == 200, page.text
+    table = page.text.split('id="timeline"', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r"\b(?:challenge|push|webhook)\.[a-z_]+\b", table) == [e["event"] for e in api["timeline"]]
+
+    unknown = requests.get(f"{server.api}/challenges/{'0' * 64}/timeline", auth=(tenant["secretKey"], ""), timeout=10)
+    assert unknown.status_code == 404 and unknown.json()["errorCode"] == "not_found", unknown.text
