@@ -127,3 +127,28 @@ def test_one_timeline_under_the_provider_none_in_the_api_the_cli_and_the_console
 
     unknown = requests.get(f"{server.api}/challenges/{'0' * 64}/timeline", auth=(tenant["secretKey"], ""), timeout=10)
     assert unknown.status_code == 404 and unknown.json()["errorCode"] == "not_found", unknown.text
+
+
+def test_a_passphrase_mistake_says_what_to_do_without_internals(server):
+    """Issue 22 §3.6: a wrong or unexpected passphrase printed `KeyStoreError.protectionMismatch` and the key file's
+    absolute path. Now: what happened, in words, and which setting to change."""
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-passphrase")
+    sdk = AuthsignalClient(tenant["secretKey"], api_url=server.api)
+    for stored, given in [(None, "typed-by-mistake"), ("right-one", "wrong-one"), ("right-one", None)]:
+        with tempfile.TemporaryDirectory() as home:
+            env = {"PATH": "/usr/bin:/bin"}
+            if stored:
+                env["ASSENT_DEVICE_PASSPHRASE"] = stored
+            token = sdk.track(f"cli-{uuid.uuid4().hex[:6]}", "enrol", {"scope": "add:authenticators"})["token"]
+            enrolled = subprocess.run(
+                [os.path.join(BIN, "assent"), "device", "push", "enrol", "--home", home, "--url", server.url,
+                 "--tenant", tenant["tenantId"], "--token", token], capture_output=True, text=True, timeout=60, env=env)
+            assert enrolled.returncode == 0, enrolled.stderr
+            env.pop("ASSENT_DEVICE_PASSPHRASE", None)
+            if given:
+                env["ASSENT_DEVICE_PASSPHRASE"] = given
+            out = subprocess.run([os.path.join(BIN, "assent"), "device", "push", "challenge", "--home", home],
+                                 capture_output=True, text=True, timeout=60, env=env)
+            assert out.returncode == 1, (stored, given, out)
+            assert "KeyStoreError" not in out.stderr and home not in out.stderr, (stored, given, out.stderr)
+            assert "passphrase" in out.stderr and "ASSENT_DEVICE_PASSPHRASE" in out.stderr, (stored, given, out.stderr)

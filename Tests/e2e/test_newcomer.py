@@ -174,6 +174,23 @@ def test_every_start_prints_the_consoles_address(store):
 
 
 @_sqlite_only
+def test_an_unusable_database_path_says_what_happened_and_what_to_do(store):
+    """Issue 22 §3.6: `--database` under a regular file answered `a file operation failed (code 512)`."""
+    with tempfile.TemporaryDirectory() as directory:
+        regular = os.path.join(directory, "a-file")
+        open(regular, "w").close()
+        for database, said in [(os.path.join(regular, "sub", "assent.sqlite"), "Not a directory"),
+                               (directory, "Is a directory")]:
+            code, output = _run_assentd(free_port(), database)
+            assert code not in (None, 0), output
+            assert said in output and "--database" in output, output
+            assert "code 512" not in output and "openFailed" not in output and ".swift" not in output, output
+        out = _cli(directory, "admin", "tenant", "list", "--database", directory)
+        assert out.returncode == 1 and "Is a directory" in out.stderr and "--database" in out.stderr, out.stderr
+        assert "openFailed" not in out.stderr, out.stderr
+
+
+@_sqlite_only
 def test_tenant_settings_prints_every_setting(store):
     """§6.6: what `--json` shows, a person reads too — one line per setting."""
     with tempfile.TemporaryDirectory() as directory:

@@ -103,7 +103,7 @@ struct CommandRunner: Sendable {
         case let error as StoreError where error.code == .busy:
             return .failure("the database stayed locked too long; try again (\(error.reason))", errorCode: "database_busy")
         case let error as StoreError:
-            return .failure("database: \(error.code): \(error.reason)", errorCode: "database_error")
+            return .failure("database: \(error.reason)", errorCode: "database_error")  // the code is in --json's errorCode
         default:
             return .failure(ErrorText.describe(error))
         }
