@@ -1,4 +1,5 @@
 """The newcomer's first hour (issue 14 §6), tried as the README tells it, against real assentd and assent processes."""
+import base64
 import json
 import os
 import socket
@@ -97,9 +98,17 @@ def test_client_api_401s_name_the_expected_header_and_the_server_api_keeps_auths
     assert r.status_code == 401 and "Authorization: Basic" in r.json()["errorDescription"], r.text
     r = requests.post(f"{server.api}/client/challenge/push", json={}, timeout=10)
     assert r.status_code == 401 and "Authorization: Bearer" in r.json()["errorDescription"], r.text
-    r = requests.get(f"{server.api}/users/u1", timeout=10)
-    assert r.status_code == 401 and r.json()["errorDescription"] == (
-        "The request is unauthorized. Check that your API key and region base URL are correctly configured."), r.text
+    wording = "The request is unauthorized. Check that your API key and region base URL are correctly configured."
+    expected = "Authorization: Basic base64(SECRET_KEY + \":\")"
+    # Issue 22 §3.7: Authsignal's wording first, then the header expected, and what was wrong with the one sent.
+    for headers, told in [({}, "sent no Authorization header"),
+                          ({"Authorization": "Bearer " + server.secret}, "sent Authorization: Bearer"),
+                          ({"Authorization": "Basic " + base64.b64encode(b"sk_not_a_tenants:").decode()}, "no tenant's")]:
+        r = requests.get(f"{server.api}/users/u1", headers=headers, timeout=10)
+        body = r.json()
+        assert r.status_code == 401 and body["errorCode"] == "unauthorized" and body["error"], r.text
+        assert body["errorDescription"].startswith(wording) and expected in body["errorDescription"], r.text
+        assert told in body["errorDescription"] and server.secret not in body["errorDescription"], r.text
 
 
 def test_an_activation_with_another_tenants_token_is_refused_and_stores_nothing(server):

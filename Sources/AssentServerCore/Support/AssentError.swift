@@ -82,10 +82,16 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
     }
 
     /// The description the official SDKs show for a bad secret key.
-    package static func unauthorized(file: String = #fileID, line: Int = #line) -> AssentError {
+    package static let unauthorizedWording =
+        "The request is unauthorized. Check that your API key and region base URL are correctly configured."
+
+    /// The server API's 401: Authsignal's wording, which its SDKs' users know, then which header was expected and,
+    /// when one was sent, what was wrong with it (`sent`) — never the credential itself.
+    package static func unauthorized(sent: String? = nil, file: String = #fileID, line: Int = #line) -> AssentError {
         AssentError(
             .unauthorized,
-            "The request is unauthorized. Check that your API key and region base URL are correctly configured.",
+            unauthorizedWording + " The server API takes the tenant's secret key as HTTP Basic credentials: "
+                + "Authorization: Basic base64(SECRET_KEY + \":\")" + (sent.map { "; \($0)" } ?? "") + ".",
             file: file, line: line)
     }
 
