@@ -91,7 +91,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: assentd [options]              run the server
                assentd --version              print the version and exit
                assentd migrate [options]      apply pending database migrations and exit
-               assentd check-config [options] check flags, master key, database, TLS files, web root; exit 0 if good
+               assentd check-config [options] check flags, listen addresses, master key, database, TLS files, web root
                assentd copy-sqlite --from FILE.sqlite --to postgres://...   copy every table into an empty PostgreSQL
 
         Every option can also be set by its environment variable; flags win.

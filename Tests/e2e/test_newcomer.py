@@ -200,6 +200,48 @@ def test_an_unusable_database_path_says_what_happened_and_what_to_do(store):
 
 
 @_sqlite_only
+def test_a_start_with_every_listener_logs_no_libmicrohttpd_warning(store):
+    """Issue 22 §3.8: each of --metrics-listen and --admin-listen logged libmicrohttpd's "thread pool size 1 is
+    ignored" warning on every start, and a missing web root was logged once per listener."""
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "assent.sqlite")
+        _, output = _run_assentd(free_port(), database, "--metrics-listen", f"127.0.0.1:{free_port()}",
+                                 "--admin-listen", f"127.0.0.1:{free_port()}", "--threads", "1",
+                                 "--web-root", os.path.join(directory, "no-web"))
+        assert output.count('"msg":"http server started"') == 3, output
+        assert "libmicrohttpd" not in output and "thread pool" not in output, output
+        assert output.count("web root not found") == 1, output
+
+
+@_sqlite_only
+def test_check_config_refuses_a_taken_port_and_an_impossible_database(store):
+    """Issue 22 §3.8: check-config said "the configuration is good" while the listen port was taken."""
+    with tempfile.TemporaryDirectory() as directory, socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        database = os.path.join(directory, "assent.sqlite")
+        for flag in ("--listen", "--metrics-listen", "--admin-listen"):
+            others = [] if flag == "--listen" else ["--listen", f"127.0.0.1:{free_port()}"]
+            done = subprocess.run([os.path.join(BIN, "assentd"), "check-config", "--database", database, *others,
+                                   flag, f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=60,
+                                  env=MASTER_KEY)
+            assert done.returncode == 1, (flag, done)
+            assert f"127.0.0.1:{port} is already in use" in done.stdout and flag in done.stdout, (flag, done.stdout)
+            assert "the configuration is good" not in done.stdout
+        free = subprocess.run([os.path.join(BIN, "assentd"), "check-config", "--database", database,
+                               "--listen", f"127.0.0.1:{free_port()}"], capture_output=True, text=True, timeout=60,
+                              env=MASTER_KEY)
+        assert free.returncode == 0 and "is free to listen on" in free.stdout, free
+        regular = os.path.join(directory, "a-file")
+        open(regular, "w").close()
+        under = subprocess.run([os.path.join(BIN, "assentd"), "check-config", "--listen", f"127.0.0.1:{free_port()}",
+                                "--database", os.path.join(regular, "sub", "assent.sqlite")],
+                               capture_output=True, text=True, timeout=60, env=MASTER_KEY)
+        assert under.returncode == 1 and "is a file, not a directory" in under.stdout, under
+
+
+@_sqlite_only
 def test_tenant_settings_prints_every_setting(store):
     """§6.6: what `--json` shows, a person reads too — one line per setting."""
     with tempfile.TemporaryDirectory() as directory:
