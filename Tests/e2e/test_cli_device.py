@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 import uuid
 
 import requests
@@ -152,3 +153,44 @@ def test_a_passphrase_mistake_says_what_to_do_without_internals(server):
             assert out.returncode == 1, (stored, given, out)
             assert "KeyStoreError" not in out.stderr and home not in out.stderr, (stored, given, out.stderr)
             assert "passphrase" in out.stderr and "ASSENT_DEVICE_PASSPHRASE" in out.stderr, (stored, given, out.stderr)
+
+
+def test_small_inconsistencies_of_enrolment_and_user_lookup(server):
+    """Issue 22 §3.9: re-enrolling the same key answered a new createdAt where `admin authenticators list` kept the
+    first; `device qr enrol` left out the `expires:` line `device push enrol` prints; `admin user get` of a user the
+    tenant never saw exited 0 with `enrolled: no`."""
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-consistency")
+    sdk = AuthsignalClient(tenant["secretKey"], api_url=server.api)
+    env = {**os.environ, "ASSENT_SECRET_KEY": tenant["secretKey"], "ASSENT_URL": server.url}
+    user = f"cli-{uuid.uuid4().hex[:6]}"
+
+    def cli(*args):
+        return subprocess.run([os.path.join(BIN, "assent"), *args], capture_output=True, text=True, timeout=60, env=env)
+
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as qr_home:
+        first = device(home, "enrol", "--url", server.url, "--tenant", tenant["tenantId"],
+                       "--token", sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"])
+        time.sleep(1.1)  # a new verification time would differ from the first in its ISO-8601 milliseconds
+        again = device(home, "enrol", "--url", server.url, "--tenant", tenant["tenantId"],
+                       "--token", sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"])
+        assert again["credentialId"] == first["credentialId"] and again["createdAt"] == first["createdAt"], (first, again)
+        listed = json.loads(cli("admin", "authenticators", "list", "--user", user, "--json").stdout)
+        assert [a["createdAt"] for a in listed if a["userAuthenticatorId"] == first["credentialId"]] == \
+            [first["createdAt"]], (listed, first)
+
+        qr = cli("device", "qr", "enrol", "--home", qr_home, "--url", server.url, "--tenant", tenant["tenantId"],
+                 "--token", sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"])
+        assert qr.returncode == 0, qr.stderr
+        assert re.search(r"^expires:\s+never$", qr.stdout, re.M), qr.stdout
+        push = cli("device", "push", "show", "--home", home)
+        assert re.search(r"^expires:\s+\S+", push.stdout, re.M), push.stdout
+
+    nobody = cli("admin", "user", "get", "--user", f"nobody-{uuid.uuid4().hex[:6]}")
+    assert nobody.returncode == 1 and "no such user" in nobody.stderr, nobody
+    as_json = cli("admin", "user", "get", "--user", "nobody-json", "--json")
+    assert as_json.returncode == 1 and json.loads(as_json.stdout)["isEnrolled"] is False, as_json  # the wire answer
+    known = cli("admin", "user", "get", "--user", user)
+    assert known.returncode == 0 and re.search(r"^enrolled:\s+yes", known.stdout, re.M), known
+    sdk.track("tracked-only-" + user, "signIn")
+    tracked = cli("admin", "user", "get", "--user", "tracked-only-" + user)
+    assert tracked.returncode == 0 and re.search(r"^enrolled:\s+no", tracked.stdout, re.M), tracked

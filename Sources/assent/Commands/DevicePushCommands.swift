@@ -191,15 +191,15 @@ enum DevicePushCommands {
         var challenge: AppChallenge?
     }
 
-    /// A credential with where it is enrolled, for people; `leased` shows when it expires (push credentials have a
-    /// lease, QR code credentials do not).
-    static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment, leased: Bool = true) -> String {
+    /// A credential with where it is enrolled, for people, the same lines for push and QR code credentials: a QR code
+    /// credential has no lease, so its `expires` says `never` (it was left out, unlike push's; issue 22 §3.9).
+    static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment) -> String {
         Fields.render([
             ("credential", credential.credentialId),
             ("user", credential.userId),
             ("created", credential.createdAt),
             ("last used", credential.lastAuthenticatedAt ?? "never"),
-            ("expires", leased ? credential.expiresAt ?? "never" : nil),
+            ("expires", credential.expiresAt ?? "never"),
             ("tenant", enrolment.tenantId),
             ("server", enrolment.baseURL),
         ])

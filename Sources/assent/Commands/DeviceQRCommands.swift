@@ -58,7 +58,7 @@ enum DeviceQRCommands {
         try state.save(to: home)
         try invocation.output.result(DevicePushCommands.CredentialJSON(credential, state.enrolment)) {
             "Enrolled this device for QR codes for user \(credential.userId).\n"
-                + DevicePushCommands.describe(credential, state.enrolment, leased: false)
+                + DevicePushCommands.describe(credential, state.enrolment)
         }
     }
 
@@ -71,7 +71,7 @@ enum DeviceQRCommands {
         guard let credential = try await home.sdk(state.enrolment).qr.getCredential().value("cannot read the credential")
         else { throw CLIError.failure("the server returned no credential") }
         try invocation.output.result(DevicePushCommands.CredentialJSON(credential, state.enrolment)) {
-            DevicePushCommands.describe(credential, state.enrolment, leased: false)
+            DevicePushCommands.describe(credential, state.enrolment)
         }
     }
 
@@ -184,9 +184,9 @@ enum DeviceQRCommands {
         Fields.render([
             ("challenge", claim.challengeId),
             ("action", claim.actionCode),
-            ("from IP address", claim.ipAddress),
+            ("from IP address", claim.ipAddress.isEmpty ? "(not known)" : claim.ipAddress),
             ("location", claim.location),
-            ("user agent", claim.userAgent),
+            ("user agent", claim.userAgent.isEmpty ? "(none sent)" : claim.userAgent),
             ("idempotency key", claim.idempotencyKey),
             ("details", claim.custom.flatMap(Fields.json)),
             ("user details", claim.user?.custom.flatMap(Fields.json)),

@@ -33,13 +33,15 @@ enum ServerConnection {
 
     /// Sends one request to `endpoint` (its `{...}` path parameters filled with `parameters`, in order) and prints the answer: with `--json` the body as received, otherwise what `human` makes of
     /// the body decoded as `T`. A non-200 answer becomes a failure carrying the server's `errorCode` and description.
+    /// `refuse` may turn a 200 answer into a failure (it sees the headers; with `--json` the body is still printed).
     static func call<T: Decodable>(
         _ invocation: Invocation, _ endpoint: Endpoint, _ parameters: [String], body: [String: JSONValue]? = nil,
-        decoding type: T.Type, human: (T) -> String
+        decoding type: T.Type, refuse: (ServerAPIClient.Response) throws -> Void = { _ in }, human: (T) -> String
     ) async throws {
         let client = try client(invocation)
         let response = try await client.send(endpoint, parameters, body: body)
         guard response.status == 200 else { throw error(from: response) }
+        try refuse(response)
         guard (try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])) != nil else {
             throw CLIError.failure(
                 "\(endpoint.method) \(client.baseURL)/v1/... answered 200 without a JSON body", errorCode: "unexpected_response")
