@@ -194,3 +194,43 @@ def test_small_inconsistencies_of_enrolment_and_user_lookup(server):
     sdk.track("tracked-only-" + user, "signIn")
     tracked = cli("admin", "user", "get", "--user", "tracked-only-" + user)
     assert tracked.returncode == 0 and re.search(r"^enrolled:\s+no", tracked.stdout, re.M), tracked
+
+
+def test_enrol_takes_the_android_key_policy_and_track_takes_a_location(server):
+    """Issue 22 §3.5: `device push|qr enrol` take what addCredential takes on Android (userAuthenticationRequired,
+    timeout, authorizationType), recorded with the key; `admin track --location` reaches the device's QR claim."""
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-policy")
+    env = {**os.environ, "ASSENT_SECRET_KEY": tenant["secretKey"], "ASSENT_URL": server.url}
+    user = f"cli-{uuid.uuid4().hex[:6]}"
+
+    def cli(*args):
+        return subprocess.run([os.path.join(BIN, "assent"), *args], capture_output=True, text=True, timeout=60, env=env)
+
+    def enrol_token():
+        return json.loads(cli("admin", "track", "--user", user, "--action", "enrol", "--scope", "add:authenticators",
+                              "--json").stdout)["token"]
+
+    with tempfile.TemporaryDirectory() as push_home, tempfile.TemporaryDirectory() as qr_home:
+        misuse = cli("device", "push", "enrol", "--home", push_home, "--tenant", tenant["tenantId"], "--token", "t",
+                     "--timeout", "30")
+        assert misuse.returncode == 2 and "--user-authentication-required" in misuse.stderr, misuse
+        for kind, home, mask, recorded in [("push", push_home, "BIOMETRIC", "BIOMETRIC"),
+                                           ("qr", qr_home, "1", "DEVICE_CREDENTIAL")]:
+            out = cli("device", kind, "enrol", "--home", home, "--tenant", tenant["tenantId"], "--token", enrol_token(),
+                      "--user-authentication-required", "--timeout", "30", "--authorization-type", mask)
+            assert out.returncode == 0, out.stderr
+            keys = [json.load(open(os.path.join(home, "keys", f))) for f in os.listdir(os.path.join(home, "keys"))
+                    if f.endswith(".key")]
+            assert [(k["userAuthenticationRequired"], k["timeout"], k["authorizationType"]) for k in keys] == [
+                (True, 30, recorded)], (kind, keys)
+
+    with tempfile.TemporaryDirectory() as home:
+        assert cli("device", "qr", "enrol", "--home", home, "--tenant", tenant["tenantId"],
+                   "--token", enrol_token()).returncode == 0
+        tracked = json.loads(cli("admin", "track", "--user", user, "--action", "signIn", "--location",
+                                 "Wellington, New Zealand", "--json").stdout)
+        started = requests.post(f"{server.api}/client/challenge/qr-code", json={},
+                                headers={"Authorization": "Bearer " + tracked["token"]}, timeout=10).json()
+        claimed = cli("device", "qr", "claim", "--home", home, "--payload", started["qrPayload"], "--json")
+        assert claimed.returncode == 0, claimed.stderr
+        assert json.loads(claimed.stdout)["location"] == "Wellington, New Zealand"

@@ -34,6 +34,7 @@ enum DeviceQRCommands {
         guard let token = try options.nonEmpty("--token") else { throw CLIError.usage("--token is required") }
         let givenURL = try options.nonEmpty("--url").map(DeviceHome.sdkBaseURL)
         let givenTenant = try options.nonEmpty("--tenant")
+        let policy = try DeviceHome.keyPolicy(options)
         let existing = try DeviceQRState.load(from: home)
         let known = try existing.map { ($0.tenantId, $0.baseURL) }
             ?? home.existingEnrolment().map { ($0.tenantId, $0.baseURL) }
@@ -49,7 +50,9 @@ enum DeviceQRCommands {
         let device = try DeviceHome.device(options)
         var state = DeviceQRState(tenantId: tenant, baseURL: baseURL)
         let response = await home.sdk(state.enrolment, device: device).qr.addCredential(
-            token: token, userPresenceRequired: options.flag("--user-presence"))
+            token: token, userPresenceRequired: policy.userPresenceRequired,
+            userAuthenticationRequired: policy.userAuthenticationRequired, timeout: policy.timeout,
+            authorizationType: policy.authorizationType)
         guard let credential = try response.value("enrolment failed") else {
             throw CLIError.failure("enrolment failed: the server returned no credential")
         }
