@@ -74,6 +74,8 @@ SCHEMAS = {
             "error": string("Deprecated duplicate of errorCode, read by older clients."),
             "errorCode": string("A stable, machine-readable code such as unauthorized or invalid_request."),
             "errorDescription": string("What went wrong, for a person."),
+            "hint": string("More for a person where errorDescription keeps Authsignal's wording word for word: on a "
+                           "server-API 401, the Authorization header it takes and what was wrong with the one sent."),
         },
         ["error", "errorCode", "errorDescription"],
     ),

@@ -23,6 +23,8 @@ struct SecretKeyAuthentication: Sendable {
                 }
                 return try await handler(request, parameters, tenant)
             } catch {
+                // No WWW-Authenticate: with it, Foundation's URLSession on Linux answered the 401 with an
+                // authentication challenge that never ended (the CLI hung); the body's `hint` names the header.
                 return APIResponses.failure(error, request: request, logger: logger)
             }
         }

@@ -75,8 +75,10 @@ enum ServerConnection {
             let text = response.text.trimmingCharacters(in: .whitespacesAndNewlines)
             description = "HTTP status \(response.status)" + (text.isEmpty ? "" : ": " + String(text.prefix(200)))
         }
+        // The server API's extra `hint` (beside Authsignal's exact wording), e.g. which header a 401 expected.
+        let hint = ((parsed as? [String: Any])?["hint"] as? String).map { " " + $0 } ?? ""
         return CLIError(
-            .failure, "\(code): \(description)", errorCode: code,
+            .failure, "\(code): \(description)\(hint)", errorCode: code,
             jsonBody: parsed == nil ? nil : response.text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
