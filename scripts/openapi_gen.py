@@ -725,7 +725,11 @@ OPERATIONS = {
         errors=[400, 401, 415]),
     "GET /v1/users/{userId}": dict(
         id="getUser", tag="Server API", summary="Read a user.", security=SERVER, parameters=[USER_ID],
-        ok=ok("The user (an unknown user is not enrolled).", "UserResponse"), errors=[400, 401]),
+        ok={**ok("The user (an unknown user is not enrolled).", "UserResponse"), "headers": {"Assent-User-Known": {
+            "description": "true when the tenant knows the user (tracked, updated or enrolled), false otherwise; the "
+                           "body answers both alike, as Authsignal's does.",
+            "schema": {"type": "string", "enum": ["true", "false"]}}}},
+        errors=[400, 401]),
     "PATCH /v1/users/{userId}": dict(
         id="updateUser", tag="Server API", summary="Update a user's attributes.", security=SERVER,
         parameters=[USER_ID], body=json_body("UpdateUserRequest", False), ok=ok("The user.", "UserResponse"),
