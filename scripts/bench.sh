@@ -255,9 +255,11 @@ status=0
 for round in $(seq "$repeat"); do
     (( repeat > 1 )) && say "round $round of $repeat"
     results=
-    # Appended to, not truncated: with BENCH_REPEAT, a `>` on /dev/stdout would cut a file the caller
-    # redirected this script's output to back to empty at every round.
-    bench_out=/dev/stdout
+    # assent-bench's report goes to fd 4: this script's own stdout, duplicated (never reopened through /dev/stdout:
+    # that makes a second open file with its own offset, so with `bench.sh > log 2>&1` the progress lines on stderr,
+    # written at the first file's offset, overwrote the report table's first lines), or the round's results file.
+    exec 4>&1
+    bench_out=
     round_args=()
     if [[ -n ${BENCH_RESULTS:-} ]]; then
         mkdir -p "$BENCH_RESULTS"
@@ -275,18 +277,19 @@ print(json.dumps({"type": "run", "store": store, "instances": int(instances), "s
 PY
         round_args+=(--json)
         bench_out=$workdir/results.jsonl
-        : >"$bench_out"
+        exec 4>"$bench_out"
         say "results go to $results"
     fi
     ASSENT_BENCH_SECRET=$secret ASSENT_BENCH_TENANT=$tenant_id ${bench_nice[@]+"${bench_nice[@]}"} \
         "$bench_bin/assent-bench" --url "$url" \
         --scenario "$scenarios" --concurrency "$concurrency" \
         --duration "$duration" --warmup "$warmup" ${bench_args[@]+"${bench_args[@]}"} \
-        ${round_args[@]+"${round_args[@]}"} "$@" >>"$bench_out" &
+        ${round_args[@]+"${round_args[@]}"} "$@" >&4 &
     bench_pid=$!
     round_status=0
     wait "$bench_pid" || round_status=$?
     bench_pid=
+    exec 4>&-
     (( round_status > status )) && status=$round_status
     if [[ -n $results ]]; then
         cat "$bench_out" >>"$results"

@@ -74,6 +74,8 @@ SCHEMAS = {
             "error": string("Deprecated duplicate of errorCode, read by older clients."),
             "errorCode": string("A stable, machine-readable code such as unauthorized or invalid_request."),
             "errorDescription": string("What went wrong, for a person."),
+            "hint": string("More for a person where errorDescription keeps Authsignal's wording word for word: on a "
+                           "server-API 401, the Authorization header it takes and what was wrong with the one sent."),
         },
         ["error", "errorCode", "errorDescription"],
     ),
@@ -334,7 +336,9 @@ SCHEMAS = {
                 ["userAuthenticatorId", "provider", "state", "attempts"],
             )},
             "timeline": {"type": "array", "items": obj(
-                "One entry, e.g. push.queued, push.delivered, push.failed.",
+                "One entry, oldest first: challenge.started, then what the server recorded (push.queued, "
+                "push.delivered, push.failed, webhook.delivered, ...), then challenge.claimed, challenge.approved, "
+                "challenge.denied or challenge.expired.",
                 {
                     "event": string(),
                     "at": string(TIMESTAMP),
@@ -721,7 +725,11 @@ OPERATIONS = {
         errors=[400, 401, 415]),
     "GET /v1/users/{userId}": dict(
         id="getUser", tag="Server API", summary="Read a user.", security=SERVER, parameters=[USER_ID],
-        ok=ok("The user (an unknown user is not enrolled).", "UserResponse"), errors=[400, 401]),
+        ok={**ok("The user (an unknown user is not enrolled).", "UserResponse"), "headers": {"Assent-User-Known": {
+            "description": "true when the tenant knows the user (tracked, updated or enrolled), false otherwise; the "
+                           "body answers both alike, as Authsignal's does.",
+            "schema": {"type": "string", "enum": ["true", "false"]}}}},
+        errors=[400, 401]),
     "PATCH /v1/users/{userId}": dict(
         id="updateUser", tag="Server API", summary="Update a user's attributes.", security=SERVER,
         parameters=[USER_ID], body=json_body("UpdateUserRequest", False), ok=ok("The user.", "UserResponse"),
@@ -775,7 +783,7 @@ OPERATIONS = {
         ],
         ok=ok("The entries.", "AuditList"), errors=[400, 401]),
     "GET /v1/challenges/{challengeId}/timeline": dict(
-        id="getChallengeTimeline", tag="Timeline", summary="A push challenge's deliveries and events.",
+        id="getChallengeTimeline", tag="Timeline", summary="A challenge's timeline (start, deliveries, answer or expiry), any kind, any push provider.",
         security=SERVER, parameters=[path_param("challengeId", "The push challenge.")],
         ok=ok("The timeline.", "ChallengeTimeline"), errors=[400, 401, 404]),
     "GET /v1/activations/{activationId}": dict(

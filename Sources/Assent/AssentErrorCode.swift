@@ -18,6 +18,8 @@ public enum AssentErrorCode {
     public static let apiError = "api_error"
     /// A 200 answer whose body is not what the operation expects.
     public static let decodingError = "decoding_error"
+    /// An Android `authorizationType` bit mask other than 0 to 3; nothing was created or sent.
+    public static let invalidAuthorizationType = "invalid_authorization_type"
 
     // Codes the server sends, listed for convenience.
 

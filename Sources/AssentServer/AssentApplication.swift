@@ -143,7 +143,7 @@ package final class AssentApplication: Sendable {
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, deliveries: store, configuration: try PushConfiguration(
+                tenants: tenants, challenges: store, deliveries: store, clock: clock, configuration: try PushConfiguration(
                     masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
             qrCode: QRCodeAdministration(tenants: tenants),

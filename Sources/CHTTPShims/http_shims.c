@@ -315,7 +315,11 @@ assent_http_daemon *assent_http_start(int listen_fd, const assent_http_options *
       flags, 0, NULL, NULL, &access_handler, d,
       MHD_OPTION_EXTERNAL_LOGGER, &log_message, d,  // first, so start-up errors reach it
       MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
-      MHD_OPTION_THREAD_POOL_SIZE, options->thread_pool_size,
+      // A pool only above one thread: for 1 (and for 0) libmicrohttpd logs a warning that the size is ignored, as
+      // every start with --metrics-listen or --admin-listen did. Without a pool the option's place repeats the
+      // connection limit (same value, same unsigned int argument), since a variadic list cannot leave it out.
+      options->thread_pool_size > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_CONNECTION_LIMIT,
+      options->thread_pool_size > 1 ? options->thread_pool_size : options->connection_limit,
       MHD_OPTION_CONNECTION_LIMIT, options->connection_limit,
       MHD_OPTION_PER_IP_CONNECTION_LIMIT, options->per_ip_connection_limit,
       MHD_OPTION_CONNECTION_TIMEOUT, options->connection_timeout_seconds,

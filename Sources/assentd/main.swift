@@ -91,7 +91,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: assentd [options]              run the server
                assentd --version              print the version and exit
                assentd migrate [options]      apply pending database migrations and exit
-               assentd check-config [options] check flags, master key, database, TLS files, web root; exit 0 if good
+               assentd check-config [options] check flags, listen addresses, master key, database, TLS files, web root
                assentd copy-sqlite --from FILE.sqlite --to postgres://...   copy every table into an empty PostgreSQL
 
         Every option can also be set by its environment variable; flags win.
@@ -159,11 +159,16 @@ if let port = started.metricsPort, let host = configuration.metricsHost {
     FileHandle.standardOutput.write(Data("Metrics: http://\(shown):\(port)/metrics (this listener serves nothing else)\n".utf8))
 }
 
+// The console's address on every start: an operator who never read as far as the README's console section still sees
+// where it is (issue 22 §3.2). With --admin-listen it is there only; otherwise on the API listener.
+let consoleSignIn = "sign in with a tenant's secret key or a token from `assent admin token create`"
 if let port = started.adminPort, let host = configuration.adminHost {
     let shown = host.contains(":") ? "[\(host)]" : host
     let scheme = configuration.tlsCertificateFile == nil ? "http" : "https"
     FileHandle.standardOutput.write(Data(
-        "Admin console: \(scheme)://\(shown):\(port)/admin/ (only on this listener)\n".utf8))
+        "Admin console: \(scheme)://\(shown):\(port)/admin/ (only on this listener; \(consoleSignIn))\n".utf8))
+} else {
+    FileHandle.standardOutput.write(Data("Admin console: \(started.publicURL)/admin/ (\(consoleSignIn))\n".utf8))
 }
 
 // SIGHUP reloads the TLS certificate and key (new handshakes use them; open connections keep theirs).

@@ -19,6 +19,30 @@ import Testing
         }
     }
 
+    @Test func `a directory that cannot be created says why, never a bare Foundation code`() throws {
+        // Issue 22 §3.6: an unusable --database answered "a file operation failed (code 512)".
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("assent-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            try OwnerOnlyFiles.createDirectory(file + "/data")
+            Issue.record("created a directory under a regular file")
+        } catch {
+            let text = ErrorText.describe(error)
+            #expect(text == "\(file)/data: Not a directory", "\(text)")
+            #expect(!text.contains("code"))
+        }
+        let underlying = NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileWriteUnknown.rawValue, userInfo: [
+            NSFilePathErrorKey: "/x", NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES)),
+        ])
+        #expect(ErrorText.describe(underlying) == "/x: Permission denied")
+    }
+
+    @Test func `a store error is its reason, without its code or source line`() {
+        let text = ErrorText.describe(StoreError(.openFailed, "cannot use /x as the SQLite database"))
+        #expect(text == "cannot use /x as the SQLite database")
+    }
+
     @Test func `bad JSON is described without Swift type names`() throws {
         for (json, expected) in [
             ("{", "not valid JSON"),

@@ -120,6 +120,37 @@ import AssentTestSupport
         }
     }
 
+    @Test func `passphrase refusals name the key and what to do, not the absolute path`() async throws {
+        // Issue 22 §3.6: the CLI printed "KeyStoreError.protectionMismatch: the key in /home/…/push.key …".
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let plain = temporary.file("plain"), sealed = temporary.file("sealed")
+        _ = try await FileKeyStore(directory: plain).createKey(named: name, userPresenceRequired: false)
+        _ = try await FileKeyStore(directory: sealed, passphrase: "right", iterations: rounds)
+            .createKey(named: name, userPresenceRequired: false)
+        for (store, advice) in [
+            (FileKeyStore(directory: plain, passphrase: "p"), "open the store without a passphrase"),
+            (FileKeyStore(directory: sealed, passphrase: "wrong"), "with the passphrase it was stored with"),
+            (FileKeyStore(directory: sealed), "open the store with that passphrase"),
+        ] {
+            do {
+                _ = try await store.loadKey(named: name)
+                Issue.record("opened \(store.directory)")
+            } catch let error as KeyStoreError {
+                #expect(error.reason.contains(name) && error.reason.contains(advice), "\(error.reason)")
+                #expect(!error.reason.contains(temporary.path), "\(error.reason)")
+            }
+        }
+        // What an app (and the CLI) reads from the SDK: the reason, without the Swift type and code.
+        let assent = Assent(tenantID: "t", baseURL: "http://assent.test/v1",
+                            keyStore: FileKeyStore(directory: plain, passphrase: "p"), transport: FakeTransport(),
+                            clock: .system)
+        let response = await assent.push.getChallenge()
+        #expect(response.errorCode == "key_store_error")
+        #expect(response.error?.contains("open the store without a passphrase") == true, "\(response.error ?? "")")
+        #expect(response.error?.contains("KeyStoreError") == false && response.error?.contains(temporary.path) == false)
+    }
+
     @Test func `an edited attribute, a swapped file or a lost key file is refused as corrupted`() async throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.remove() }

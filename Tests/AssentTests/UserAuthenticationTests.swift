@@ -32,6 +32,29 @@ import AssentTestSupport
         func answers() -> Int { transport.requests("POST", PushFixture.credentialPath + "/challenge").count }
     }
 
+    @Test(arguments: [(0, "BIOMETRIC_OR_DEVICE_CREDENTIAL"), (1, "DEVICE_CREDENTIAL"), (2, "BIOMETRIC"),
+                      (3, "BIOMETRIC_OR_DEVICE_CREDENTIAL")])
+    func `the Android Int authorizationType the documents show enrols with that policy`(
+        _ mask: Int, _ sent: String
+    ) async throws {
+        let fixture = Fixture()
+        let added = await fixture.assent.push.addCredential(
+            token: "t", userAuthenticationRequired: true, timeout: 30, authorizationType: mask)
+        #expect(added.data != nil, "\(added.error ?? "")")
+        let body = try fixture.transport.requests[0].jsonBody()
+        #expect(body["authorizationType"] as? String == sent && body["timeout"] as? Int == 30)
+    }
+
+    @Test func `an Int authorizationType outside Android's masks is refused before anything is made or sent`() async {
+        let fixture = Fixture()
+        let push = await fixture.assent.push.addCredential(token: "t", userAuthenticationRequired: true, authorizationType: 7)
+        let qr = await fixture.assent.qr.addCredential(token: "t", userAuthenticationRequired: true, authorizationType: -1)
+        for response in [push, qr] {
+            #expect(response.errorCode == "invalid_authorization_type" && response.data == nil)
+        }
+        #expect(fixture.transport.requests.isEmpty)
+    }
+
     @Test func `timeout 0 prompts before every use of the key`() async throws {
         let fixture = Fixture()
         let added = await fixture.assent.push.addCredential(token: "t", userAuthenticationRequired: true, timeout: 0)

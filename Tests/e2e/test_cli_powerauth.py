@@ -73,3 +73,27 @@ def test_cli_device_meets_a_possession_biometry_approval_policy(server):
 
         status = device(home, "status")
         assert status["state"] == "ACTIVE" and status["failCount"] == 0 and status["counterDistance"] == 0
+
+
+def test_activate_takes_the_platform_and_the_setup_prompt_switch(server):
+    """Issue 22 §3.5: what the SDK's PowerAuthConfiguration and DeviceInfo take, `device activate` now takes too:
+    `--platform` (iOS never prompts when the biometry factor is added) and `--no-biometric-prompt-at-setup` (Android's
+    authenticateOnBiometricKeySetup = false). The simulated sensor is told to fail its next prompt: adding the factor
+    fails where it prompts and succeeds where it does not."""
+    tenant = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-activate-options")
+    master = assent("admin", "tenant", "powerauth", "--database", server.database, "--tenant", tenant["tenantId"])
+    sdk = AuthsignalClient(tenant["secretKey"], api_url=server.api)
+    for flags, prompts in [([], True), (["--platform", "android"], True), (["--platform", "ios"], False),
+                           (["--platform", "android", "--no-biometric-prompt-at-setup"], False)]:
+        with tempfile.TemporaryDirectory() as home:
+            user = f"pa-{uuid.uuid4().hex[:6]}"
+            token = sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+            activated = device(home, "activate", "--url", server.url, "--tenant", tenant["tenantId"], "--token", token,
+                               "--master-public-key", master["masterPublicKey"], *flags, password="2468")
+            assert activated["activationStatus"] == "ACTIVE", flags
+            device(home, "biometry", "simulate", "--next", "fail")
+            added = device(home, "biometry", "add", password="2468", ok=not prompts)
+            if prompts:
+                assert added["errorCode"] == "user_authentication_failed", (flags, added)
+            else:
+                assert added == {"added": True}, (flags, added)

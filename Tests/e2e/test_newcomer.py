@@ -1,4 +1,5 @@
 """The newcomer's first hour (issue 14 §6), tried as the README tells it, against real assentd and assent processes."""
+import base64
 import json
 import os
 import socket
@@ -97,9 +98,19 @@ def test_client_api_401s_name_the_expected_header_and_the_server_api_keeps_auths
     assert r.status_code == 401 and "Authorization: Basic" in r.json()["errorDescription"], r.text
     r = requests.post(f"{server.api}/client/challenge/push", json={}, timeout=10)
     assert r.status_code == 401 and "Authorization: Bearer" in r.json()["errorDescription"], r.text
-    r = requests.get(f"{server.api}/users/u1", timeout=10)
-    assert r.status_code == 401 and r.json()["errorDescription"] == (
-        "The request is unauthorized. Check that your API key and region base URL are correctly configured."), r.text
+    wording = "The request is unauthorized. Check that your API key and region base URL are correctly configured."
+    expected = "Authorization: Basic base64(SECRET_KEY + \":\")"
+    # Issue 22 §3.7: Authsignal's wording first, then the header expected, and what was wrong with the one sent.
+    for headers, told in [({}, "sent no Authorization header"),
+                          ({"Authorization": "Bearer " + server.secret}, "sent Authorization: Bearer"),
+                          ({"Authorization": "Basic " + base64.b64encode(b"sk_not_a_tenants:").decode()}, "no tenant's")]:
+        r = requests.get(f"{server.api}/users/u1", headers=headers, timeout=10)
+        body = r.json()
+        assert r.status_code == 401 and body["errorCode"] == "unauthorized" and body["error"], r.text
+        assert body["errorDescription"] == wording, r.text  # the official SDKs' own tests compare it
+        assert expected in body["hint"] and told in body["hint"] and server.secret not in body["hint"], r.text
+    out = _cli(ROOT, "admin", "user", "get", "--user", "u1", "--url", server.url, env={"ASSENT_SECRET_KEY": "sk_wrong"})
+    assert out.returncode == 1 and wording in out.stderr and expected in out.stderr, out.stderr
 
 
 def test_an_activation_with_another_tenants_token_is_refused_and_stores_nothing(server):
@@ -156,6 +167,80 @@ def test_the_demo_pages_line_only_when_there_are_pages(store):
         assert "assentd is listening" in without and "Demo pages" not in without, without
         _, with_pages = _run_assentd(free_port(), database, "--web-root", os.path.join(ROOT, "web"))
         assert "Demo pages" in with_pages, with_pages
+
+
+@_sqlite_only
+def test_every_start_prints_the_consoles_address(store):
+    """Issue 22 §3.2: the console's address is on the start banner without --admin-listen too (it was not), and on the
+    admin listener when there is one."""
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "assent.sqlite")
+        port = free_port()
+        _, output = _run_assentd(port, database)
+        assert f"Admin console: http://127.0.0.1:{port}/admin/ (sign in with" in output, output
+        admin = free_port()
+        _, output = _run_assentd(free_port(), database, "--admin-listen", f"127.0.0.1:{admin}")
+        assert f"Admin console: http://127.0.0.1:{admin}/admin/ (only on this listener" in output, output
+        assert output.count("Admin console:") == 1, output
+
+
+@_sqlite_only
+def test_an_unusable_database_path_says_what_happened_and_what_to_do(store):
+    """Issue 22 §3.6: `--database` under a regular file answered `a file operation failed (code 512)`."""
+    with tempfile.TemporaryDirectory() as directory:
+        regular = os.path.join(directory, "a-file")
+        open(regular, "w").close()
+        for database, said in [(os.path.join(regular, "sub", "assent.sqlite"), "Not a directory"),
+                               (directory, "Is a directory")]:
+            code, output = _run_assentd(free_port(), database)
+            assert code not in (None, 0), output
+            assert said in output and "--database" in output, output
+            assert "code 512" not in output and "openFailed" not in output and ".swift" not in output, output
+        out = _cli(directory, "admin", "tenant", "list", "--database", directory)
+        assert out.returncode == 1 and "Is a directory" in out.stderr and "--database" in out.stderr, out.stderr
+        assert "openFailed" not in out.stderr, out.stderr
+
+
+@_sqlite_only
+def test_a_start_with_every_listener_logs_no_libmicrohttpd_warning(store):
+    """Issue 22 §3.8: each of --metrics-listen and --admin-listen logged libmicrohttpd's "thread pool size 1 is
+    ignored" warning on every start, and a missing web root was logged once per listener."""
+    with tempfile.TemporaryDirectory() as directory:
+        database = os.path.join(directory, "assent.sqlite")
+        _, output = _run_assentd(free_port(), database, "--metrics-listen", f"127.0.0.1:{free_port()}",
+                                 "--admin-listen", f"127.0.0.1:{free_port()}", "--threads", "1",
+                                 "--web-root", os.path.join(directory, "no-web"))
+        assert output.count('"msg":"http server started"') == 3, output
+        assert "libmicrohttpd" not in output and "thread pool" not in output, output
+        assert output.count("web root not found") == 1, output
+
+
+@_sqlite_only
+def test_check_config_refuses_a_taken_port_and_an_impossible_database(store):
+    """Issue 22 §3.8: check-config said "the configuration is good" while the listen port was taken."""
+    with tempfile.TemporaryDirectory() as directory, socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        database = os.path.join(directory, "assent.sqlite")
+        for flag in ("--listen", "--metrics-listen", "--admin-listen"):
+            others = [] if flag == "--listen" else ["--listen", f"127.0.0.1:{free_port()}"]
+            done = subprocess.run([os.path.join(BIN, "assentd"), "check-config", "--database", database, *others,
+                                   flag, f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=60,
+                                  env=MASTER_KEY)
+            assert done.returncode == 1, (flag, done)
+            assert f"127.0.0.1:{port} is already in use" in done.stdout and flag in done.stdout, (flag, done.stdout)
+            assert "the configuration is good" not in done.stdout
+        free = subprocess.run([os.path.join(BIN, "assentd"), "check-config", "--database", database,
+                               "--listen", f"127.0.0.1:{free_port()}"], capture_output=True, text=True, timeout=60,
+                              env=MASTER_KEY)
+        assert free.returncode == 0 and "is free to listen on" in free.stdout, free
+        regular = os.path.join(directory, "a-file")
+        open(regular, "w").close()
+        under = subprocess.run([os.path.join(BIN, "assentd"), "check-config", "--listen", f"127.0.0.1:{free_port()}",
+                                "--database", os.path.join(regular, "sub", "assent.sqlite")],
+                               capture_output=True, text=True, timeout=60, env=MASTER_KEY)
+        assert under.returncode == 1 and "is a file, not a directory" in under.stdout, under
 
 
 @_sqlite_only

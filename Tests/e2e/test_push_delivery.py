@@ -177,8 +177,8 @@ def test_apns_gets_exact_headers_a_verified_es256_jwt_and_only_opaque_ids(env):
     assert set(got["body"]) == {"aps", "challengeId"} and "alert" in got["body"]["aps"]
     assert "zq-4242" not in json.dumps(got["body"]) and "never" not in json.dumps(got["body"])
     t = tenant.wait_timeline(started["challengeId"], "push.delivered")
-    assert [e["event"] for e in t["timeline"]] == ["push.queued", "push.delivered"]
-    assert t["deliveries"][0]["state"] == "delivered" and t["timeline"][1]["status"] == 200
+    assert [e["event"] for e in t["timeline"]] == ["challenge.started", "push.queued", "push.delivered"]
+    assert t["deliveries"][0]["state"] == "delivered" and t["timeline"][2]["status"] == 200
     # The provider token is reused, and so is the one HTTP/2 connection.
     tracked, r, _ = tenant.start("apns-user")
     second = apns.wait_for(before + 2)[before + 1]
@@ -230,7 +230,8 @@ def test_apns_throttling_and_server_errors_are_retried_with_backoff(env):
     _, r, _ = tenant.start("retry-user")
     challenge = r.json()["challengeId"]
     t = tenant.wait_timeline(challenge, "push.delivered")
-    events = [(e["event"], e.get("status"), e.get("attempt")) for e in t["timeline"] if e["event"] != "push.queued"]
+    sends = [e for e in t["timeline"] if e["event"] not in ("challenge.started", "push.queued")]
+    events = [(e["event"], e.get("status"), e.get("attempt")) for e in sends]
     assert events == [("push.retry", 429, 1), ("push.retry", 503, 2), ("push.retry", 500, 3), ("push.delivered", 200, 4)]
     assert t["deliveries"][0]["attempts"] == 4
     # The same timeline through the CLI.
@@ -239,7 +240,7 @@ def test_apns_throttling_and_server_errors_are_retried_with_backoff(env):
                          env={**os.environ, "ASSENT_SECRET_KEY": tenant.secret})
     assert out.returncode == 0, out.stderr
     assert [e["event"] for e in json.loads(out.stdout)["timeline"]] == [e["event"] for e in t["timeline"]]
-    times = [datetime.fromisoformat(e["at"].replace("Z", "+00:00")) for e in t["timeline"][1:]]
+    times = [datetime.fromisoformat(e["at"].replace("Z", "+00:00")) for e in sends]
     gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
     assert gaps[0] >= 0.04 and gaps[1] >= 0.09 and gaps[2] >= 0.19, gaps  # 0.05 s doubling
     assert gaps[0] < 0.6 and gaps[1] < 0.7 and gaps[2] < 0.8, gaps  # and not later than that (plus slack)
@@ -379,7 +380,7 @@ def test_webhook_provider_sends_signed_push_created_and_its_failure_fails_the_st
         assert r.json()["deliveryResults"] == [{"userAuthenticatorId": device.authenticator_id, "errorCode": "webhook_failed"}]
         assert device.challenge().json()["challengeId"] == r.json()["challengeId"]
         t = tenant.timeline(r.json()["challengeId"])
-        assert [(e["event"], e.get("status")) for e in t["timeline"]] == [("webhook.failed", 500)]
+        assert [(e["event"], e.get("status")) for e in t["timeline"]] == [("challenge.started", None), ("webhook.failed", 500)]
     finally:
         hook.status, hook.delay = 200, 0
 

@@ -1,6 +1,8 @@
 """QR code verification over the wire in REST polling mode: anonymous and token-bound challenges, exactly one claim
 wins a race, only the claimer answers, only the device-code holder learns the result."""
 import base64
+import http.client
+import json
 import threading
 import uuid
 
@@ -80,6 +82,22 @@ def test_anonymous_qr_flow_binds_the_claiming_user(tenant):
     valid = tenant.sdk.validate_challenge({"token": result["accessToken"]})
     assert valid["is_valid"] is True and valid["user_id"] == device.user and valid["verification_method"] == "DEVICE"
     assert tenant.sdk.validate_challenge({"token": result["accessToken"]})["is_valid"] is False
+
+
+def test_a_claim_always_carries_ip_address_and_user_agent(tenant):
+    """Issue 22 §3.9: the QR document marks both required, and the SDK types them as plain strings: a page that sent
+    no User-Agent gets an empty one, never a missing field."""
+    device = tenant.enrol(f"qr-{uuid.uuid4().hex[:6]}")
+    # http.client sends no User-Agent of its own (requests and urllib3 always add one).
+    connection = http.client.HTTPConnection("127.0.0.1", tenant.server.port, timeout=10)
+    connection.request("POST", "/v1/client/challenge/qr-code", body=json.dumps({"action": "signIn"}),
+                       headers={**tenant.basic, "Content-Type": "application/json"})
+    started = connection.getresponse()
+    assert started.status == 200
+    challenge_id = json.loads(started.read())["challengeId"]
+    connection.close()
+    c = claim(device, challenge_id).json()
+    assert c["userAgent"] == "" and c["ipAddress"] == "127.0.0.1", c
 
 
 def test_token_bound_qr_flow_and_decline(tenant):

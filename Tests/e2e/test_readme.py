@@ -3,9 +3,15 @@
 are executed in order, in one shell session's worth of variables and functions, against a live assentd started as
 `make run` starts it (`--dev`, the default database `.assent/assent.sqlite` in a fresh working directory), with the
 values it prints substituted for the README's placeholders: the tenant ID, the secret key, the base URL, and the
-binaries' path. The CLI's device keys go to a fresh HOME. SQLite only, as `make run` is."""
+binaries' path. The CLI's device keys go to a fresh HOME. SQLite only, as `make run` is.
+
+The blocks run as a reader's shell runs them: the binaries are NOT on PATH (a reader has `.build/release/assent`, which
+the blocks name or keep in `$A`), so a block calling a bare `assent` fails here as it fails for the reader (issue 22
+§3.1: the tenant and audit blocks did, unseen, while PATH held the binaries). Every file or directory the README's
+prose names under `~/` must exist in that HOME once the blocks ran (it named `~/.assent/device`, which never did)."""
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -15,7 +21,12 @@ import pytest
 from conftest import BIN, ROOT, free_port
 
 README = os.path.join(ROOT, "README.md")
-BLOCK = re.compile(r"^```sh\n(.*?)^```$", re.M | re.S)
+# Every shell-like fence, also indented ones and other spellings of the language, so none escapes the mark check.
+BLOCK = re.compile(r"^(?P<indent>[ \t]*)```(?:sh|bash|shell|console|zsh)[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+                   re.M | re.S)
+# A command word `assent` or `assentd` at the start of a command (line start, after ; & | ( or $( ): not on a reader's PATH.
+BARE_BINARY = re.compile(r"(?:^|[;&|(]|\$\()\s*(assentd?)\s")
+HOME_PATH = re.compile(r"`~/([^`\s]+)`")
 MARK = re.compile(r"^<!-- readme-test: (run|skip \((?P<reason>[^)]+(?:\([^)]*\)[^)]*)*)\)) -->$")
 
 
@@ -27,7 +38,8 @@ def blocks():
         previous = text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1]
         mark = MARK.match(previous)
         kind = None if mark is None else ("run" if mark.group(1) == "run" else "skip")
-        found.append((text[:match.start()].count("\n") + 1, kind, match.group(1)))
+        body = "\n".join(l[len(match.group("indent")):] for l in match.group("body").split("\n"))
+        found.append((text[:match.start()].count("\n") + 1, kind, body))
     return found
 
 
@@ -36,6 +48,24 @@ def test_every_shell_block_says_whether_the_readme_test_runs_it():
     assert not unmarked, (f"README.md has ```sh blocks without <!-- readme-test: run --> or <!-- readme-test: skip "
                           f"(reason) --> on the line before, at lines {unmarked}")
     assert any(kind == "run" for _, kind, _ in blocks())
+
+
+def test_no_shell_block_calls_a_binary_that_is_not_on_the_readers_path():
+    """Skipped blocks too: a reader copies them by hand. `make` puts the binaries in .build/release, not on PATH."""
+    bare = []
+    for line, _, block in blocks():
+        for offset, command in enumerate(block.split("\n")):
+            code = re.sub(r"(^|\s)#.*$", "", command)
+            if BARE_BINARY.search(code):
+                bare.append(f"line {line + 1 + offset}: {command.strip()}")
+    assert not bare, "README.md calls a bare assent/assentd (use .build/release/... or $A):\n" + "\n".join(bare)
+
+
+def test_two_commands_says_where_the_console_is():
+    """Issue 22 §3.2: a newcomer learns of the console in the first section, not near the end."""
+    text = open(README, encoding="utf-8").read()
+    first = text.split("\n## Two commands\n", 1)[1].split("\n## ", 1)[0]
+    assert "http://127.0.0.1:8420/admin/" in first, "README's Two commands does not name the console's address"
 
 
 def start_like_make_run(directory):
@@ -90,7 +120,8 @@ def test_the_readmes_shell_blocks_run_against_a_live_server(store):
         os.makedirs(home)
         process, url, tenant, secret = start_like_make_run(directory)
         state, functions = os.path.join(directory, ".readme-vars"), os.path.join(directory, ".readme-functions")
-        env = {"PATH": f"{BIN}:/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"}
+        env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"}
+        assert shutil.which("assent", path=env["PATH"]) is None, "an installed assent would hide a bare `assent`"
         ran = 0
         try:
             for line, kind, block in blocks():
@@ -114,6 +145,9 @@ def test_the_readmes_shell_blocks_run_against_a_live_server(store):
                     assert re.search(pattern, done.stdout, re.M), (
                         f"README.md block at line {line} ({heading_before(line)}) did not show /{pattern}/:\n{output}")
                 ran += 1
+            named = sorted(set(HOME_PATH.findall(open(README, encoding="utf-8").read())))
+            missing = [f"~/{path}" for path in named if not os.path.exists(os.path.join(home, path))]
+            assert not missing, f"README.md names {missing} in HOME, which the blocks never created"
         finally:
             process.terminate()
             process.wait(timeout=30)

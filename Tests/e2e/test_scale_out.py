@@ -331,7 +331,8 @@ def test_push_notifications_queued_through_both_instances_are_each_sent_once():
             assert sorted(sent) == sorted(started), f"{len(sent)} sends for {len(set(sent))} of {len(started)} challenges"
             for challenge_id in started[:4]:
                 r = requests.get(f"{p.b.api}/challenges/{challenge_id}/timeline", auth=(tenant.secret, ""), timeout=10)
-                assert [e["event"] for e in r.json()["timeline"]] == ["push.queued", "push.delivered"], r.text
+                assert [e["event"] for e in r.json()["timeline"]] == [
+                    "challenge.started", "push.queued", "push.delivered"], r.text
         finally:
             p.stop()
             apns.stop()

@@ -10,7 +10,7 @@ import tempfile
 
 import pytest
 
-from conftest import BIN, ROOT
+from conftest import BIN, ROOT, free_port
 
 UNIT = os.path.join(ROOT, "deploy", "assentd.service")
 # Debian's `systemd` package, which `make test` installs (TEST_PACKAGES).
@@ -73,7 +73,30 @@ def test_execstart_flags_are_ones_assentd_takes():
                          for a in shlex.split(command)[1:]]
             if arguments[0] == "check-config":
                 arguments = arguments[1:]
+            # check-config binds the listen address for a moment: a free port, so an assentd on 8420 cannot fail this.
+            arguments += ["--listen", f"127.0.0.1:{free_port()}"]
             out = subprocess.run([os.path.join(BIN, "assentd"), "check-config", *arguments], capture_output=True,
                                  text=True, timeout=60, env={"PATH": os.environ.get("PATH", "")})
             assert out.returncode == 0, out.stdout + out.stderr
             assert "the configuration is good" in out.stdout
+
+
+def test_the_header_and_documentation_lead_somewhere_true():
+    """Issue 22 §3.8: the Documentation= URL was a placeholder, the TLS renewal comment said both reload and restart,
+    and nothing said how to make the first tenant of a service that runs without --dev."""
+    text = open(UNIT).read()
+    header = "".join(line[1:] for line in text.splitlines(keepends=True) if line.startswith("#"))
+    for line in text.splitlines():
+        if line.startswith("Documentation="):
+            for uri in line.split("=", 1)[1].split():
+                assert uri.startswith("file:/usr/local/share/assent/"), uri
+                installed = uri.removeprefix("file:/usr/local/share/assent/")
+                assert installed.split("/")[0] in header.split("cp -r", 1)[1].split("/usr/local/share/assent/")[0], uri
+                assert os.path.exists(os.path.join(ROOT, installed)), uri
+    assert "--dev" not in next(line for line in text.splitlines() if line.startswith("ExecStart="))
+    assert "assent admin tenant create" in header and "/usr/local/bin/assent admin" in header
+    assert "install -m 0755 .build/release/assentd .build/release/assent " in header
+    # LoadCredential= copies are made at start: renewal is a restart; a reload (SIGHUP) only with readable files.
+    renewal = " ".join(header.split())
+    assert "after renewing the files run `systemctl restart assentd`" in renewal
+    assert "instead of using LoadCredential=, and run `systemctl reload assentd`" in renewal

@@ -96,7 +96,7 @@ struct CredentialKey: Sendable {
         do {
             return try await context.keyStore.loadKey(named: name)
         } catch {
-            throw ClientFailure("The key store could not read the credential's key: \(error)", AssentErrorCode.keyStoreError)
+            throw ClientFailure("The key store could not read the credential's key: \(KeyStoreError.text(error))", AssentErrorCode.keyStoreError)
         }
     }
 
@@ -125,7 +125,7 @@ struct CredentialKey: Sendable {
         do {
             return try await context.keyStore.createKey(named: name, accessPolicy: policy)
         } catch {
-            throw ClientFailure("Failed to create a key pair: \(error)", AssentErrorCode.createKeyPairFailed)
+            throw ClientFailure("Failed to create a key pair: \(KeyStoreError.text(error))", AssentErrorCode.createKeyPairFailed)
         }
     }
 
@@ -181,7 +181,7 @@ struct CredentialKey: Sendable {
             try await context.keyStore.deleteKey(named: name)
             await memory.forget(for: key)  // a plain key store keeps the id apart from the key
         } catch {
-            let local = "The key could not be deleted from this device: \(error)"
+            let local = "The key could not be deleted from this device: \(KeyStoreError.text(error))"
             let message = serverFailure.map { "\($0.error) \(local)" } ?? local
             return AssentResponse(data: false, error: message, errorCode: serverFailure?.errorCode ?? AssentErrorCode.keyStoreError)
         }

@@ -52,7 +52,7 @@ extension AssentPowerAuth {
         do {
             return try await keyStore.loadSecret(named: name)
         } catch {
-            throw ClientFailure("The key store could not read the activation: \(error)", AssentErrorCode.keyStoreError)
+            throw ClientFailure("The key store could not read the activation: \(KeyStoreError.text(error))", AssentErrorCode.keyStoreError)
         }
     }
 
@@ -60,7 +60,7 @@ extension AssentPowerAuth {
         do {
             try await keyStore.storeSecret(bytes, named: name)
         } catch {
-            throw ClientFailure("The key store could not save the activation: \(error)", AssentErrorCode.keyStoreError)
+            throw ClientFailure("The key store could not save the activation: \(KeyStoreError.text(error))", AssentErrorCode.keyStoreError)
         }
     }
 
@@ -68,7 +68,7 @@ extension AssentPowerAuth {
         do {
             try await keyStore.deleteSecret(named: name)
         } catch {
-            throw ClientFailure("The key store could not delete \(name): \(error)", AssentErrorCode.keyStoreError)
+            throw ClientFailure("The key store could not delete \(name): \(KeyStoreError.text(error))", AssentErrorCode.keyStoreError)
         }
     }
 

@@ -227,11 +227,16 @@ public final class FileKeyStore: KeyStore {
         else { throw KeyStoreError(.corrupted, "\(path) is malformed") }
         let sealingKey: [UInt8]
         switch (file.protection, passphrase) {
+        // The three passphrase refusals name the key, not its absolute path (a person reads them; the path says
+        // nothing about what to do), and say what to do.
         case (.passphrase, nil):
-            throw KeyStoreError(.passphraseRequired, "the key in \(path) is sealed under a passphrase; none was given")
+            throw KeyStoreError(
+                .passphraseRequired,
+                "“\(file.name)” is sealed under a passphrase and none was given: open the store with that passphrase")
         case (.keyfile, .some):
             throw KeyStoreError(
-                .protectionMismatch, "the key in \(path) was stored without a passphrase; open the store without one")
+                .protectionMismatch,
+                "“\(file.name)” was stored without a passphrase but one was given: open the store without a passphrase")
         case (.passphrase, .some(let passphrase)):
             guard let kdf = file.kdf, kdf.algorithm == Self.kdfAlgorithm,
                   (1...Self.maximumIterations).contains(kdf.iterations), let salt = Base64.decodeStrict(kdf.salt)
@@ -244,7 +249,9 @@ public final class FileKeyStore: KeyStore {
             return try AES.GCM.open(ciphertext, tag: tag, key: sealingKey, nonce: nonce, authenticating: file.associatedData)
         } catch {
             if file.protection == .passphrase {
-                throw KeyStoreError(.wrongPassphrase, "the passphrase does not open the key in \(path)")
+                throw KeyStoreError(
+                    .wrongPassphrase,
+                    "the passphrase given does not open “\(file.name)”: open the store with the passphrase it was stored with")
             }
             throw KeyStoreError(.corrupted, "the key in \(path) does not open with \(Self.keyFileName)")
         }

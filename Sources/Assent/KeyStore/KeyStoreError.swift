@@ -56,3 +56,12 @@ public struct KeyStoreError: Error, Hashable, CustomStringConvertible, Sendable 
     /// Hashes ``code`` only.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
+
+extension KeyStoreError {
+    /// `error`, from a key store, as the SDK's messages quote it: a ``KeyStoreError``'s ``reason`` alone (written for
+    /// people; the type name and code are for code, which has ``AssentResponse/errorCode``), anything else as it
+    /// describes itself.
+    static func text(_ error: any Error) -> String {
+        (error as? KeyStoreError)?.reason ?? String(describing: error)
+    }
+}

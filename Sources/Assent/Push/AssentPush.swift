@@ -49,6 +49,24 @@ public final class AssentPush: Sendable {
             pushToken: pushToken)
     }
 
+    /// Enrols this device with an Android key policy whose `authorizationType` is Android's bit mask, as the push
+    /// document's Android example writes it (`authorizationType = 0`): 0 the platform default (either method),
+    /// 1 device credential, 2 biometric, 3 either. Otherwise the same as
+    /// ``addCredential(token:userPresenceRequired:userAuthenticationRequired:timeout:authorizationType:pushToken:)``.
+    ///
+    /// - Returns: As that method, or `invalid_authorization_type` for another mask (nothing created, nothing sent).
+    public func addCredential(
+        token: String? = nil, userAuthenticationRequired: Bool, timeout: Int = 0, authorizationType: Int,
+        pushToken: String? = nil
+    ) async -> AssentResponse<AppCredential> {
+        guard let type = AuthorizationType(androidValue: authorizationType) else {
+            return AuthorizationType.invalid(authorizationType)
+        }
+        return await addCredential(
+            token: token, userAuthenticationRequired: userAuthenticationRequired, timeout: timeout,
+            authorizationType: type, pushToken: pushToken)
+    }
+
     /// The credential on this device as the server knows it.
     ///
     /// - Returns: The credential, or `credential_not_found` when the device holds no key, `invalid_credential` when

@@ -55,6 +55,23 @@ public final class AssentQRCode: Sendable {
                 timeout: timeout, authorizationType: authorizationType))
     }
 
+    /// Enrols this device with an Android key policy whose `authorizationType` is Android's bit mask, as the QR code
+    /// document's Android example writes it: 0 the platform default (either method), 1 device credential,
+    /// 2 biometric, 3 either. Otherwise the same as
+    /// ``addCredential(token:userPresenceRequired:userAuthenticationRequired:timeout:authorizationType:)``.
+    ///
+    /// - Returns: As that method, or `invalid_authorization_type` for another mask (nothing created, nothing sent).
+    public func addCredential(
+        token: String? = nil, userAuthenticationRequired: Bool, timeout: Int = 0, authorizationType: Int
+    ) async -> AssentResponse<AppCredential> {
+        guard let type = AuthorizationType(androidValue: authorizationType) else {
+            return AuthorizationType.invalid(authorizationType)
+        }
+        return await addCredential(
+            token: token, userAuthenticationRequired: userAuthenticationRequired, timeout: timeout,
+            authorizationType: type)
+    }
+
     /// The QR code credential on this device as the server knows it.
     ///
     /// - Returns: The credential, or `credential_not_found` when the device holds no QR key, `invalid_credential`

@@ -10,9 +10,10 @@ public struct ClaimedChallenge: Codable, Sendable, Hashable {
     /// True when this device now holds the claim (the server answers an error otherwise).
     public var success: Bool
     /// The IP address of the page that started the challenge (or of the tracked action, for a token-bound one).
-    public var ipAddress: String?
-    /// The user agent of that page (or of the tracked action).
-    public var userAgent: String?
+    /// Required, as the QR code document has it: `assentd` always sends it; empty when it was not known.
+    public var ipAddress: String
+    /// The user agent of that page (or of the tracked action). Always sent; empty when the page sent none.
+    public var userAgent: String
     /// The action being approved, e.g. `kioskSignIn`.
     public var actionCode: String?
     /// The action's idempotency key (for an anonymous challenge, the action the claim created for this user).
@@ -28,7 +29,7 @@ public struct ClaimedChallenge: Codable, Sendable, Hashable {
 
     /// Creates the value.
     public init(
-        challengeId: String, success: Bool, ipAddress: String? = nil, userAgent: String? = nil,
+        challengeId: String, success: Bool, ipAddress: String, userAgent: String,
         actionCode: String? = nil, idempotencyKey: String? = nil, custom: [String: JSONValue]? = nil,
         user: ChallengeUser? = nil, location: String? = nil
     ) {
@@ -45,8 +46,8 @@ public struct ClaimedChallenge: Codable, Sendable, Hashable {
 
     init(challengeId: String, _ response: ClaimChallengeResponse) {
         self.init(
-            challengeId: challengeId, success: response.success, ipAddress: response.ipAddress,
-            userAgent: response.userAgent, actionCode: response.actionCode, idempotencyKey: response.idempotencyKey,
+            challengeId: challengeId, success: response.success, ipAddress: response.ipAddress ?? "",
+            userAgent: response.userAgent ?? "", actionCode: response.actionCode, idempotencyKey: response.idempotencyKey,
             custom: response.custom, user: response.user, location: response.location)
     }
 }

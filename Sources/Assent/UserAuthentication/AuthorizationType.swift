@@ -19,6 +19,14 @@ public enum AuthorizationType: String, Sendable, Hashable, Codable, CaseIterable
         }
     }
 
+    /// The `addCredential(…authorizationType: Int…)` overloads' answer to a mask ``init(androidValue:)`` refuses.
+    static func invalid<T>(_ value: Int) -> AssentResponse<T> {
+        AssentResponse(
+            error: "authorizationType \(value) is not an Android authenticator mask: use 0 (the platform default), "
+                + "1 (device credential), 2 (biometric) or 3 (either)",
+            errorCode: AssentErrorCode.invalidAuthorizationType)
+    }
+
     /// Whether an authentication by `method` satisfies this type.
     public func allows(_ method: AuthenticationMethod) -> Bool {
         switch (self, method) {

@@ -27,14 +27,19 @@ package struct HTTPResponse: Sendable, Equatable {
     }
 
     /// A JSON error response with the body
-    /// `{"error":code,"errorCode":code,"errorDescription":description}`, both strings JSON-escaped.
-    package static func error(_ status: Int, code: String, description: String) -> HTTPResponse {
+    /// `{"error":code,"errorCode":code,"errorDescription":description}`, both strings JSON-escaped, and `"hint"` after
+    /// them when one is given.
+    package static func error(_ status: Int, code: String, description: String, hint: String? = nil) -> HTTPResponse {
         var text = "{\"error\":"
         JSONText.appendString(code, to: &text)
         text += ",\"errorCode\":"
         JSONText.appendString(code, to: &text)
         text += ",\"errorDescription\":"
         JSONText.appendString(description, to: &text)
+        if let hint {
+            text += ",\"hint\":"
+            JSONText.appendString(hint, to: &text)
+        }
         text += "}"
         return json(status, Array(text.utf8))
     }

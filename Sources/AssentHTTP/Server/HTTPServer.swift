@@ -108,7 +108,7 @@ package final class HTTPServer: Sendable {
                 configuration.host, UInt16(configuration.port), Int32(configuration.listenBacklog),
                 &fd, &boundPort, &ipv6
             )
-            guard bindResult == 0 else { throw Self.bindError(bindResult, configuration) }
+            guard bindResult == 0 else { throw Self.bindError(bindResult, host: configuration.host, port: configuration.port) }
 
             var options = assent_http_options(
                 thread_pool_size: UInt32(configuration.threads),
@@ -203,12 +203,24 @@ package final class HTTPServer: Sendable {
     /// Request boxes currently alive; `0` once every request has been released.
     var liveRequestCount: Int { core.liveRequests.load(ordering: .relaxed) }
 
-    private static func bindError(_ result: Int32, _ configuration: Configuration) -> HTTPServerError {
-        let address = "\(configuration.host):\(configuration.port)"
+    /// Whether `host:port` can be listened on now: binds it as ``start()`` would and lets it go at once. Throws the
+    /// error ``start()`` would (`addressInUse` when another process holds the port). For `assentd check-config`; the
+    /// answer holds only for the moment it was asked.
+    package static func checkListen(host: String, port: Int) throws(HTTPServerError) {
+        var fd: Int32 = -1
+        var boundPort: UInt16 = 0
+        var ipv6: Int32 = 0
+        let result = assent_http_listen(host, UInt16(clamping: port), 1, &fd, &boundPort, &ipv6)
+        guard result == 0 else { throw bindError(result, host: host, port: port) }
+        close(fd)
+    }
+
+    private static func bindError(_ result: Int32, host: String, port: Int) -> HTTPServerError {
+        let address = "\(host):\(port)"
         switch result {
-        case -1: return HTTPServerError(.hostNotResolved, "cannot resolve host '\(configuration.host)'")
+        case -1: return HTTPServerError(.hostNotResolved, "cannot resolve host '\(host)'")
         case EADDRINUSE: return HTTPServerError(.addressInUse, "\(address) is already in use")
-        case EADDRNOTAVAIL: return HTTPServerError(.addressNotAvailable, "\(configuration.host) is not an address of this machine")
+        case EADDRNOTAVAIL: return HTTPServerError(.addressNotAvailable, "\(host) is not an address of this machine")
         case EACCES: return HTTPServerError(.permissionDenied, "no permission to bind \(address)")
         default: return HTTPServerError(.bindFailed, "cannot listen on \(address): errno \(result)")
         }

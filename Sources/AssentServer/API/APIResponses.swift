@@ -39,7 +39,8 @@ enum APIResponses {
     static func failure(_ error: any Error, request: HTTPRequest, logger: Logger) -> HTTPResponse {
         switch error {
         case let error as AssentError:
-            var response = HTTPResponse.error(error.code.status, code: error.code.wire, description: error.reason)
+            var response = HTTPResponse.error(
+                error.code.status, code: error.code.wire, description: error.reason, hint: error.hint)
             if let seconds = error.retryAfterSeconds { response.headers.replace("Retry-After", String(seconds)) }
             return response
         case let error as StoreError where error.code == .busy:

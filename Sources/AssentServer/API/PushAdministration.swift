@@ -4,11 +4,13 @@ import AssentWire
 import Foundation
 
 /// The tenant's own push settings and delivery records over the server API (secret-key Basic auth):
-/// `GET`/`PATCH /v1/tenant/push` and `GET /v1/challenges/{challengeId}/timeline`. Credentials go in, never out:
-/// answers say only whether they are configured, with their public parts.
+/// `GET`/`PATCH /v1/tenant/push` and `GET /v1/challenges/{challengeId}/timeline` (any challenge's, not only a push's).
+/// Credentials go in, never out: answers say only whether they are configured, with their public parts.
 struct PushAdministration: Sendable {
     let tenants: TenantDirectory
+    let challenges: any ChallengeStore
     let deliveries: any PushDeliveryStore
+    let clock: WallClock
     let configuration: PushConfiguration
 
     /// `GET /v1/tenant/push`.
@@ -50,13 +52,19 @@ struct PushAdministration: Sendable {
         return APIResponses.ok(PushConfiguration.view(updated.settings))
     }
 
-    /// `GET /v1/challenges/{challengeId}/timeline`: the challenge's deliveries and every recorded event.
+    /// `GET /v1/challenges/{challengeId}/timeline`: the challenge's deliveries and its timeline — the console's, from
+    /// ``ChallengeTimeline``: the start and the answer from the challenge, and every event the store recorded. A
+    /// challenge of any kind has one, whatever the push provider; `404` only when the tenant has neither the challenge
+    /// nor a record of it.
     func timeline(_ tenant: Tenant, challengeID: String) async throws -> HTTPResponse {
-        let entries = try await deliveries.challengeTimeline(tenantID: tenant.id, challengeID: challengeID)
+        let challenge = try await challenges.challenge(tenantID: tenant.id, id: challengeID)
+        let recorded = try await deliveries.challengeTimeline(tenantID: tenant.id, challengeID: challengeID)
         let queued = try await deliveries.pushDeliveries(tenantID: tenant.id, challengeID: challengeID)
-        guard !entries.isEmpty || !queued.isEmpty else {
-            throw AssentError(.notFound, "No delivery records for this challenge.")
+        guard challenge != nil || !recorded.isEmpty || !queued.isEmpty else {
+            throw AssentError(
+                .notFound, "This tenant has no such challenge (challenges and their timelines are kept a day).")
         }
+        let entries = ChallengeTimeline.entries(challenge: challenge, recorded: recorded, now: clock.nowMilliseconds())
         return APIResponses.ok(
             ChallengeTimelineResponse(
                 challengeId: challengeID,

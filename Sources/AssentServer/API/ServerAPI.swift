@@ -103,9 +103,17 @@ struct ServerAPI: Sendable {
 
     // MARK: Users
 
+    /// Set on `GET /v1/users/{userId}`: whether the tenant knows the user (`assent admin user get` says "no such user"
+    /// when not). Defined once for both sides in ``UserResponse/knownHeader``.
+    static let userKnownHeader = UserResponse.knownHeader
+
     private func getUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
-        let (user, authenticators) = try await users.user(tenant: tenant, userID: try PathParameter.userID(parameters))
-        return APIResponses.ok(Self.response(user, authenticators))
+        let (user, authenticators, known) = try await users.lookUp(
+            tenant: tenant, userID: try PathParameter.userID(parameters))
+        var response = APIResponses.ok(Self.response(user, authenticators))
+        // The body stays Authsignal's (an unknown user reads as not enrolled); this header lets a tool say more.
+        response.headers.replace(Self.userKnownHeader, known ? "true" : "false")
+        return response
     }
 
     private func updateUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {

@@ -76,8 +76,11 @@ final class WebPages: Sendable {
         let absolute = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
         self.root = absolute
         var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            logger.log(.warning, "web root not found; the demo pages answer 404", ["webRoot": .string(absolute)])
+        // Logged by one of the two instances an admin listener makes (the console's files and the rest), not twice.
+        if files != .console,
+           !FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            logger.log(.warning, "web root not found; the demo pages and the console's style sheets answer 404",
+                       ["webRoot": .string(absolute)])
         }
     }
 

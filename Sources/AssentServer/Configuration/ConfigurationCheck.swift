@@ -4,8 +4,8 @@ import AssentStorage
 import Foundation
 
 /// `assentd check-config`: everything `assentd` would check at start, without starting or changing anything — the
-/// flags (already parsed into the configuration), the master key, the database and its schema, the TLS files and the
-/// web root. An operator runs it before a restart (systemd's `ExecStartPre=`, a deploy script).
+/// flags (already parsed into the configuration), the listen addresses, the master key, the database and its schema,
+/// the TLS files and the web root. An operator runs it before a restart (systemd's `ExecStartPre=`, a deploy script).
 package struct ConfigurationCheck: Sendable {
     /// One thing checked.
     package struct Finding: Sendable, Equatable {
@@ -14,7 +14,7 @@ package struct ConfigurationCheck: Sendable {
 
         /// How it went.
         package var level: Level
-        /// The part checked: `master key`, `database`, `tls`, `web root`.
+        /// The part checked: `listen`, `metrics listen`, `admin listen`, `master key`, `database`, `tls`, `web root`.
         package var subject: String
         /// What was found.
         package var message: String
@@ -29,7 +29,36 @@ package struct ConfigurationCheck: Sendable {
 
     /// Runs every check, in order; never throws (a failure is a finding).
     package func run() -> [Finding] {
-        [masterKey(), database(), tls(), webRoot()].compactMap { $0 }
+        listeners() + [masterKey(), database(), tls(), webRoot()].compactMap { $0 }
+    }
+
+    /// Each address assentd would listen on (`--listen`, `--metrics-listen`, `--admin-listen`), bound for a moment as
+    /// the server binds it: a port another process holds is an error here, not first at start (issue 22 §3.8).
+    private func listeners() -> [Finding] {
+        var addresses = [("listen", "--listen", configuration.host, configuration.port)]
+        if let host = configuration.metricsHost, let port = configuration.metricsPort {
+            addresses.append(("metrics listen", "--metrics-listen", host, port))
+        }
+        if let host = configuration.adminHost, let port = configuration.adminPort {
+            addresses.append(("admin listen", "--admin-listen", host, port))
+        }
+        return addresses.map { subject, flag, host, port in
+            let shown = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            do {
+                try HTTPServer.checkListen(host: host, port: port)
+                return Finding(level: .ok, subject: subject, message: port == 0
+                    ? "\(host) can be listened on (port 0: a free port is picked at start)"
+                    : "\(shown) is free to listen on")
+            } catch let error as HTTPServerError where error.code == .addressInUse {
+                return Finding(level: .error, subject: subject, message: """
+                    \(shown) is already in use by another process (a running assentd?): stop it or choose another \(flag)
+                    """)
+            } catch let error as HTTPServerError {
+                return Finding(level: .error, subject: subject, message: "\(error.reason) (\(flag))")
+            } catch {
+                return Finding(level: .error, subject: subject, message: "\(ErrorText.describe(error)) (\(flag))")
+            }
+        }
     }
 
     private func masterKey() -> Finding {
@@ -71,7 +100,19 @@ package struct ConfigurationCheck: Sendable {
         }
         guard status.exists else {
             let directory = (configuration.sqlitePath as NSString).deletingLastPathComponent
-            let parent = directory.isEmpty ? "." : directory
+            // The nearest existing ancestor decides whether the directories can be made (a regular file there is
+            // "Not a directory" at start).
+            var parent = directory.isEmpty ? "." : directory
+            var isDirectory: ObjCBool = false
+            while !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), parent != "/", parent != "." {
+                let up = (parent as NSString).deletingLastPathComponent
+                parent = up.isEmpty ? "." : up
+            }
+            if FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return Finding(level: .error, subject: "database", message: """
+                    \(location.redacted) cannot be created: \(parent) is a file, not a directory; choose another --database
+                    """)
+            }
             if FileManager.default.fileExists(atPath: parent), !FileManager.default.isWritableFile(atPath: parent) {
                 return Finding(level: .error, subject: "database", message: "\(location.redacted) does not exist and \(parent) is not writable")
             }

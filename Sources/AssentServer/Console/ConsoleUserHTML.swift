@@ -262,31 +262,16 @@ enum ConsoleUserHTML {
         current: ConsoleSessions.Current, csrf: String, challenge c: Challenge, timeline: [ChallengeTimelineEntry],
         deliveries: [PushDelivery], now: Int64
     ) -> String {
-        var events: [(at: Int64, event: String, who: String, detail: String)] = [
-            (c.createdAt, "challenge.started", c.targetAuthenticatorID ?? "", c.ipAddress.map { "from \($0)" } ?? ""),
-        ]
-        for entry in timeline {
-            let detail = [
+        // The same timeline as `GET /v1/challenges/{id}/timeline` and `assent admin challenge timeline`.
+        let ordered = ChallengeTimeline.entries(challenge: c, recorded: timeline, now: now)
+        let timelineRows = ordered.map { (entry: ChallengeTimelineEntry) -> String in
+            let parts: [String?] = [
                 entry.provider, entry.attempt.map { "attempt \($0)" }, entry.status.map { "HTTP \($0)" }, entry.detail,
-            ].compactMap { $0 }.joined(separator: " · ")
-            events.append((entry.at, entry.event, entry.authenticatorID ?? "", detail))
-        }
-        if let answered = c.answeredAt {
-            let event = switch c.state {
-            case .claimed: "challenge.claimed"
-            case .approved: "challenge.approved"
-            case .denied: "challenge.denied"
-            case .pending: "challenge.answered"
-            }
-            events.append((answered, event, c.answeredBy ?? "", ""))
-        } else if now >= c.expiresAt {
-            events.append((c.expiresAt, "challenge.expired", "", ""))
-        }
-        // Stable: the start first, then what the store recorded in its order, the answer last at equal times.
-        let ordered = events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
-        let timelineRows = ordered.map {
-            "<tr>" + timeCell("When", $0.at) + cell("Event", $0.event) + cell("Authenticator", $0.who.isEmpty ? "—" : $0.who)
-                + cell("Detail", $0.detail) + "</tr>"
+            ]
+            let detail = parts.compactMap { $0 }.joined(separator: " · ")
+            let who = entry.authenticatorID ?? "—"
+            return "<tr>" + timeCell("When", entry.at) + cell("Event", entry.event) + cell("Authenticator", who)
+                + cell("Detail", detail) + "</tr>"
         }.joined(separator: "\n")
         let deliveryRows = deliveries.map {
             "<tr data-provider=\"\(escape($0.provider.rawValue))\" data-state=\"\(escape($0.state.rawValue))\">"

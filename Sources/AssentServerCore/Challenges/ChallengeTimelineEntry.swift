@@ -1,5 +1,5 @@
 /// One thing that happened to a challenge's notifications: queued, skipped, an attempt and its answer, a webhook
-/// call. Kept beside the challenge and shown by the server API (`GET /v1/challenges/{challengeId}/timeline`).
+/// call. Kept beside the challenge; ``ChallengeTimeline`` adds the start and the answer for every place that shows it.
 package struct ChallengeTimelineEntry: Sendable, Hashable, Codable {
     /// What happened. Stable names: `push.queued`, `push.skipped`, `push.delivered`, `push.retry`,
     /// `push.stale_token`, `push.failed`, `push.expired`, `webhook.delivered`, `webhook.failed`, `push.fraud_reported`.

@@ -2,9 +2,11 @@ import AssentWire
 
 extension Authenticator {
     /// Re-enrolment: the device enrolled a key that is already enrolled for the same user (reinstalling the app, or a
-    /// retried enrolment). The stored credential stays — its id, creation, last verification, contact and default
-    /// flag — and takes from `candidate` what describes the device now: its name and platform, its push token (the
-    /// stored one stays when the device sent none), the verification time, the lease end and the key's use policy.
+    /// retried enrolment). The stored credential stays — its id, creation and verification time, last verification,
+    /// contact and default flag — and takes from `candidate` what describes the device now: its name and platform, its
+    /// push token (the stored one stays when the device sent none), the lease end and the key's use policy. The
+    /// verification time stays because the enrolment answers it (`verifiedAt`, the SDK's `createdAt`): a new one there
+    /// contradicted the server API's `createdAt` for the same credential (issue 22 §3.9).
     /// A delivery error recorded against the old push token is cleared. The signature scheme never goes down: a
     /// credential enrolled `bound` stays bound whatever a later enrolment of the same key asks for (a box on the
     /// path of a re-enrolment cannot strip it).
@@ -15,7 +17,6 @@ extension Authenticator {
         deviceName = candidate.deviceName
         devicePlatform = candidate.devicePlatform
         pushToken = candidate.pushToken ?? pushToken
-        verifiedAt = candidate.verifiedAt
         expiresAt = candidate.expiresAt
         userPresenceRequired = candidate.userPresenceRequired
         userAuthenticationRequired = candidate.userAuthenticationRequired

@@ -126,8 +126,11 @@ package struct QRChallengeService: Sendable {
         if anonymous == nil, let key = claimed.idempotencyKey {
             location = try await store.action(tenantID: tenant.id, idempotencyKey: key)?.location
         }
+        // ipAddress and userAgent are always sent, as the QR document marks them required: an empty string when the
+        // page (or the tracked action) gave none, so the SDK can type them as plain strings.
         return ClaimChallengeResponse(
-            success: true, ipAddress: claimed.ipAddress, userAgent: claimed.userAgent, actionCode: claimed.actionCode,
+            success: true, ipAddress: claimed.ipAddress ?? "", userAgent: claimed.userAgent ?? "",
+            actionCode: claimed.actionCode,
             idempotencyKey: claimed.idempotencyKey,
             custom: tenant.settings.publicCustom(claimed.custom),
             user: userCustom.map { ChallengeUser(custom: $0) }, location: location)

@@ -61,14 +61,19 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
     package let line: Int
     /// When to try again, seconds (sent as `Retry-After`); nil when not said.
     package let retryAfterSeconds: Int?
+    /// More for a person, sent as the envelope's extra `hint` field where ``reason`` must stay word for word what
+    /// Authsignal's SDKs expect (their own test suites compare it); nil when there is nothing to add.
+    package let hint: String?
 
     /// Creates an error.
     package init(
-        _ code: Code, _ reason: String, retryAfterSeconds: Int? = nil, file: String = #fileID, line: Int = #line
+        _ code: Code, _ reason: String, retryAfterSeconds: Int? = nil, hint: String? = nil, file: String = #fileID,
+        line: Int = #line
     ) {
         self.code = code
         self.reason = reason
         self.retryAfterSeconds = retryAfterSeconds
+        self.hint = hint
         self.file = file
         self.line = line
     }
@@ -82,10 +87,17 @@ package struct AssentError: Error, Hashable, CustomStringConvertible, Sendable {
     }
 
     /// The description the official SDKs show for a bad secret key.
-    package static func unauthorized(file: String = #fileID, line: Int = #line) -> AssentError {
+    package static let unauthorizedWording =
+        "The request is unauthorized. Check that your API key and region base URL are correctly configured."
+
+    /// The server API's 401: `errorDescription` is Authsignal's wording, word for word (the official SDKs' own test
+    /// suites compare it); the `hint` says which header was expected and, when one was sent, what was wrong with it
+    /// (`sent`) — never the credential itself.
+    package static func unauthorized(sent: String? = nil, file: String = #fileID, line: Int = #line) -> AssentError {
         AssentError(
-            .unauthorized,
-            "The request is unauthorized. Check that your API key and region base URL are correctly configured.",
+            .unauthorized, unauthorizedWording,
+            hint: "The server API takes the tenant's secret key as HTTP Basic credentials: "
+                + "Authorization: Basic base64(SECRET_KEY + \":\")" + (sent.map { "; \($0)" } ?? "") + ".",
             file: file, line: line)
     }
 

@@ -13,11 +13,16 @@ package enum ErrorText {
             return "a value could not be written as JSON"
         case let error as POSIXError:
             return String(cString: strerror(error.code.rawValue))
+        case let error as StoreError:
+            return error.reason  // written for people; the code and source line are for code and logs
         default:
             let ns = error as NSError
             switch ns.domain {
             case NSCocoaErrorDomain:  // CocoaError (any NSError casts to it, so it is told apart by its domain)
-                return file(CocoaError.Code(rawValue: ns.code), path: ns.userInfo[NSFilePathErrorKey] as? String)
+                return file(
+                    CocoaError.Code(rawValue: ns.code), path: ns.userInfo[NSFilePathErrorKey] as? String,
+                    said: ns.userInfo[NSLocalizedDescriptionKey] as? String,
+                    underlying: ns.userInfo[NSUnderlyingErrorKey] as? NSError)
             case "NSURLErrorDomain":  // URLError, whose type lives in FoundationNetworking (libcurl), not here
                 return "network error: \(network(ns.code))"
             case NSPOSIXErrorDomain:
@@ -28,7 +33,9 @@ package enum ErrorText {
         }
     }
 
-    private static func file(_ code: CocoaError.Code, path: String?) -> String {
+    /// A file error in words: its kind when it has a known one, else what it says of itself (`said`: Assent's own
+    /// file errors carry `strerror`'s text there) or the POSIX error beneath it — never a bare Foundation code.
+    private static func file(_ code: CocoaError.Code, path: String?, said: String?, underlying: NSError?) -> String {
         let what: String
         switch code {
         case .fileNoSuchFile, .fileReadNoSuchFile: what = "no such file"
@@ -38,7 +45,14 @@ package enum ErrorText {
         case .fileReadCorruptFile, .fileReadUnknownStringEncoding, .fileReadInapplicableStringEncoding:
             what = "the file cannot be read as expected"
         case .fileReadTooLarge: what = "the file is too large"
-        default: what = "a file operation failed (code \(code.rawValue))"
+        default:
+            if let said, !said.isEmpty {
+                what = said
+            } else if let underlying, underlying.domain == NSPOSIXErrorDomain {
+                what = String(cString: strerror(Int32(underlying.code)))
+            } else {
+                what = "a file operation failed"
+            }
         }
         return path.map { "\($0): \(what)" } ?? what
     }

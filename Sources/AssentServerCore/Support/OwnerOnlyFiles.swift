@@ -19,7 +19,7 @@ package enum OwnerOnlyFiles {
         for directory in missing.reversed() {
             if mkdir(directory, directoryMode) != 0, errno != EEXIST {
                 throw CocoaError(.fileWriteUnknown, userInfo: [
-                    NSFilePathErrorKey: directory, NSLocalizedDescriptionKey: "cannot create \(directory): \(String(cString: strerror(errno)))",
+                    NSFilePathErrorKey: directory, NSLocalizedDescriptionKey: String(cString: strerror(errno)),
                 ])
             }
             chmod(directory, directoryMode)  // mkdir applied the umask
@@ -33,7 +33,7 @@ package enum OwnerOnlyFiles {
         if descriptor < 0 {
             if errno == EEXIST { return }
             throw CocoaError(.fileWriteUnknown, userInfo: [
-                NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot create \(path): \(String(cString: strerror(errno)))",
+                NSFilePathErrorKey: path, NSLocalizedDescriptionKey: String(cString: strerror(errno)),
             ])
         }
         fchmod(descriptor, fileMode)  // open applied the umask

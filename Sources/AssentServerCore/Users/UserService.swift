@@ -21,9 +21,17 @@ package struct UserService: Sendable {
 
     /// The user and authenticators. An unknown user is an empty, not-enrolled user (as the official SDKs expect).
     package func user(tenant: Tenant, userID: String) async throws -> (User, [Authenticator]) {
-        let user = try await store.user(tenantID: tenant.id, userID: userID)
-            ?? User(tenantID: tenant.id, userID: userID, now: clock.nowMilliseconds())
-        return (user, try await store.authenticators(tenantID: tenant.id, userID: userID))
+        let (user, authenticators, _) = try await lookUp(tenant: tenant, userID: userID)
+        return (user, authenticators)
+    }
+
+    /// The user as ``user(tenant:userID:)`` answers it, and whether the tenant knows the user at all (tracked,
+    /// updated or enrolled): the wire answers an unknown user as a fresh one, which a tool may want to tell apart.
+    package func lookUp(tenant: Tenant, userID: String) async throws -> (User, [Authenticator], known: Bool) {
+        let stored = try await store.user(tenantID: tenant.id, userID: userID)
+        let authenticators = try await store.authenticators(tenantID: tenant.id, userID: userID)
+        let user = stored ?? User(tenantID: tenant.id, userID: userID, now: clock.nowMilliseconds())
+        return (user, authenticators, stored != nil || !authenticators.isEmpty)
     }
 
     /// Applies `changes` (a field that is absent stays as it is; `.some(nil)` clears it), creating the user when unknown.

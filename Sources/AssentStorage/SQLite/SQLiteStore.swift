@@ -27,13 +27,28 @@ package final class SQLiteStore: SQLStore {
         self.metrics = metrics
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try OwnerOnlyFiles.createDirectory(directory)
+        var isDirectory: ObjCBool = false
+        do {
+            if !directory.isEmpty {
+                try OwnerOnlyFiles.createDirectory(directory)
+            }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw POSIXError(.EISDIR)
+            }
+            if path != ":memory:" {
+                try OwnerOnlyFiles.createFileIfMissing(path)
+            }
+        } catch {
+            // Said for the person who chose the path (`--database`), not as a file-system error code.
+            throw StoreError(.openFailed, "cannot use \(path) as the SQLite database (\(ErrorText.describe(error))); "
+                + Self.choosePath)
         }
-        if path != ":memory:" {
-            try OwnerOnlyFiles.createFileIfMissing(path)
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path)
+        } catch let error as StoreError {
+            throw StoreError(error.code, error.reason + "; " + Self.choosePath)
         }
-        let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.execute("PRAGMA foreign_keys = ON")
@@ -41,6 +56,10 @@ package final class SQLiteStore: SQLStore {
         writer = SQLiteWriter(connection: connection)
         readers = AssentLock([])
     }
+
+    /// What to do about a database path that cannot be used.
+    private static let choosePath =
+        "name a file in a directory this user can create or write with --database (or ASSENT_DATABASE)"
 
     package var databaseKind: String { "sqlite" }
 

@@ -302,9 +302,10 @@ public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable 
 public struct ClaimChallengeResponse: Codable, Sendable, Hashable {
     /// True when this device now holds the claim.
     public var success: Bool
-    /// The initiating page's IP address.
+    /// The initiating page's IP address. `assentd` always sends it (empty when unknown); optional here so an answer
+    /// without it still decodes.
     public var ipAddress: String?
-    /// The initiating page's user agent.
+    /// The initiating page's user agent. `assentd` always sends it (empty when the page sent none).
     public var userAgent: String?
     /// The action code.
     public var actionCode: String?

@@ -1,4 +1,5 @@
-/// `GET /v1/challenges/{challengeId}/timeline`: a push challenge's queued notifications and every recorded event.
+/// `GET /v1/challenges/{challengeId}/timeline`: a challenge's queued notifications and its timeline (the start, every
+/// recorded event, the answer or the expiry).
 public struct ChallengeTimelineResponse: Codable, Sendable, Hashable {
     /// One notification queued for one device.
     public struct Delivery: Codable, Sendable, Hashable {
@@ -23,7 +24,7 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable {
         }
     }
 
-    /// One entry of the timeline (e.g. `push.queued`, `push.delivered`, `push.failed`).
+    /// One entry of the timeline (e.g. `challenge.started`, `push.queued`, `push.delivered`, `challenge.approved`).
     public struct Event: Codable, Sendable, Hashable {
         /// What happened.
         public var event: String

@@ -1,5 +1,9 @@
 /// `GET` and `PATCH /v1/users/{userId}`: what Assent knows about a user.
 public struct UserResponse: Codable, Sendable, Hashable {
+    /// The response header of `GET /v1/users/{userId}` that says whether the tenant knows the user at all (`true` or
+    /// `false`), beside a body that answers an unknown user as not enrolled, as Authsignal's does.
+    public static let knownHeader = "Assent-User-Known"
+
     /// The user.
     public var userId: String
     /// Whether the user has at least one authenticator. An unknown user is simply not enrolled.

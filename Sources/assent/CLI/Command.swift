@@ -32,6 +32,12 @@ struct Command: Sendable {
         Command(name: name, summary: summary, details: details, kind: .leaf(options: options + [.json], run: run))
     }
 
+    /// The names of a group's commands (none for a leaf).
+    var childNames: [String] {
+        guard case .group(let children) = kind else { return [] }
+        return children.map(\.name)
+    }
+
     /// The child named `name`, for a group.
     func child(_ name: String) -> Command? {
         guard case .group(let children) = kind else { return nil }

@@ -31,7 +31,9 @@ struct CommandRunner: Sendable {
             default:
                 guard let child = command.child(word) else {
                     let what = word.hasPrefix("-") ? "unknown option \(word)" : "unknown command '\(word)'"
-                    return usageError(CLIError.usage("\(what) for '\(path.joined(separator: " "))'"), path, json: wantsJSON)
+                    let hint = word.hasPrefix("-") ? "" : Suggestion.hint(for: word, among: command.childNames, quoted: true)
+                    return usageError(
+                        CLIError.usage("\(what) for '\(path.joined(separator: " "))'\(hint)"), path, json: wantsJSON)
                 }
                 command = child
                 path.append(word)
@@ -67,7 +69,8 @@ struct CommandRunner: Sendable {
         var fullPath = [root.name]
         for word in path.dropFirst() + topics {
             guard let child = command.child(word) else {
-                Output.error("no help for '\((fullPath + [word]).joined(separator: " "))': unknown command",
+                let suggestion = Suggestion.hint(for: word, among: command.childNames, quoted: true)
+                Output.error("no help for '\((fullPath + [word]).joined(separator: " "))': unknown command\(suggestion)",
                              hint: usageHint(fullPath))
                 return CLIError.Code.usage.exitStatus
             }
@@ -103,7 +106,7 @@ struct CommandRunner: Sendable {
         case let error as StoreError where error.code == .busy:
             return .failure("the database stayed locked too long; try again (\(error.reason))", errorCode: "database_busy")
         case let error as StoreError:
-            return .failure("database: \(error.code): \(error.reason)", errorCode: "database_error")
+            return .failure("database: \(error.reason)", errorCode: "database_error")  // the code is in --json's errorCode
         default:
             return .failure(ErrorText.describe(error))
         }

@@ -29,7 +29,8 @@ struct ParsedOptions: Sendable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options[name] else {
-                throw CLIError.usage("unknown option \(name)")
+                let shown = list.filter { !$0.isHidden }.map(\.name)
+                throw CLIError.usage("unknown option \(name)\(Suggestion.hint(for: name, among: shown, quoted: false))")
             }
             let value: String
             if option.valueName == nil {

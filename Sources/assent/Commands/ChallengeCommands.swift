@@ -1,13 +1,15 @@
 import AssentWire
 import Foundation
 
-/// `assent admin challenge timeline`: a push challenge's notifications and every recorded attempt (server API).
+/// `assent admin challenge timeline`: a challenge's timeline — its start, its notifications and every recorded attempt,
+/// its answer or expiry — the one the console shows (server API).
 enum ChallengeCommands {
     static let group = Command.group("challenge", "inspect challenges (server API)", [timeline])
 
     static let timeline = Command.leaf(
-        "timeline", "show a challenge's push deliveries and every recorded event",
-        details: "GET /v1/challenges/{challengeId}/timeline. Kept for a day after the challenge.",
+        "timeline", "show a challenge's timeline: its start, push deliveries and every recorded event, its answer",
+        details: "GET /v1/challenges/{challengeId}/timeline, the timeline the console's challenge page shows, for push and QR "
+            + "challenges under every push provider. Kept for a day after the challenge.",
         options: ServerConnection.options + [.required("--challenge", "ID", "the challenge id")]
     ) { invocation in
         let id = try invocation.options.required("--challenge")

@@ -22,7 +22,13 @@ enum DeviceActivationCommands {
             .optional("--name", "NAME", "the activation's name (default: the host name)"),
             DevicePassword.option,
             .flag("--keep-biometry-after-change",
-                  "keep the biometry factor when the enrolled biometrics change (default: invalidate it)"),
+                  "keep the biometry factor when the enrolled biometrics change (default: the platform's — iOS keeps "
+                    + "it, Android and others invalidate it)"),
+            .optional("--platform", "P", "the platform this device presents itself as: ios, android, linux, ... "
+                + "(default linux); it decides the biometry defaults, as biometry-setup.md describes"),
+            .flag("--no-biometric-prompt-at-setup",
+                  "Android's authenticateOnBiometricKeySetup = false: adding the biometry factor does not prompt "
+                    + "(iOS never prompts at setup)"),
         ]
     ) { invocation in
         let options = invocation.options
@@ -50,7 +56,10 @@ enum DeviceActivationCommands {
         let password = try DevicePassword.read(invocation, prompt: "Choose a password: ")
         try home.prepare()
         let state = DevicePowerAuthState(
-            masterPublicKey: masterKey, invalidateBiometricFactorAfterChange: !options.flag("--keep-biometry-after-change"))
+            masterPublicKey: masterKey,
+            invalidateBiometricFactorAfterChange: options.flag("--keep-biometry-after-change") ? false : nil,
+            platform: try options.nonEmpty("--platform")?.lowercased(),
+            authenticateOnBiometricKeySetup: options.flag("--no-biometric-prompt-at-setup") ? false : nil)
         let sensor = try DevicePowerAuthState.sensor(in: home)
         let assent = state.sdk(enrolment, home: home, sensor: sensor)
         let created = try await assent.powerAuth.createActivation(

@@ -131,7 +131,13 @@ struct DeviceHome: Sendable {
 
     /// The options every `enrol` takes besides its token: key policy and how the device presents itself.
     static let enrolOptions: [Option] = [
-        .flag("--user-presence", "record that every use of the key needs the user's presence"),
+        .flag("--user-presence", "record that every use of the key needs the user's presence (iOS style)"),
+        .flag("--user-authentication-required",
+              "Android style: every use of the key needs a user authentication at most --timeout seconds old"),
+        .optional("--timeout", "SECONDS", "with --user-authentication-required: how long one authentication keeps the "
+            + "key usable (default 0: every use authenticates)"),
+        .optional("--authorization-type", "TYPE", "with --user-authentication-required: BIOMETRIC, DEVICE_CREDENTIAL or "
+            + "BIOMETRIC_OR_DEVICE_CREDENTIAL (default), or Android's mask 0-3"),
         .optional("--device-name", "NAME", "the name shown for this device (default: the host name)"),
         .optional("--platform", "P", "the platform sent to the server: ios, android, linux, ... (default linux)"),
     ]
@@ -147,6 +153,36 @@ struct DeviceHome: Sendable {
     /// `--tenant` / `ASSENT_TENANT`, the tenant a device enrols with; `required` as for ``urlOption(required:)``.
     static func tenantOption(required: Bool) -> Option {
         Option(name: "--tenant", valueName: "ID", help: "the tenant ID", isRequired: required, environment: "ASSENT_TENANT")
+    }
+
+    /// The key policy the enrol options ask for: iOS style (`--user-presence`) or Android style
+    /// (`--user-authentication-required` with `--timeout` and `--authorization-type`), as the SDK's `addCredential`
+    /// takes it.
+    static func keyPolicy(_ options: ParsedOptions) throws -> KeyAccessPolicy {
+        var policy = KeyAccessPolicy(userPresenceRequired: options.flag("--user-presence"))
+        let android = options.flag("--user-authentication-required")
+        guard android else {
+            for option in ["--timeout", "--authorization-type"] where options.isGiven(option) {
+                throw CLIError.usage("\(option) needs --user-authentication-required")
+            }
+            return policy
+        }
+        policy.userAuthenticationRequired = true
+        if let text = try options.nonEmpty("--timeout") {
+            guard let seconds = Int(text), seconds >= 0, seconds <= 86_400 else {
+                throw CLIError.usage("--timeout must be 0 to 86400 seconds, got '\(text)'")
+            }
+            policy.timeout = seconds
+        }
+        if let text = try options.nonEmpty("--authorization-type") {
+            guard let type = AuthorizationType(rawValue: text.uppercased()) ?? Int(text).flatMap(AuthorizationType.init(androidValue:))
+            else {
+                throw CLIError.usage(
+                    "--authorization-type must be BIOMETRIC, DEVICE_CREDENTIAL, BIOMETRIC_OR_DEVICE_CREDENTIAL or 0-3, got '\(text)'")
+            }
+            policy.authorizationType = type
+        }
+        return policy
     }
 
     /// This device as `--device-name` and `--platform` present it.

@@ -8,8 +8,15 @@ import Foundation
 struct DevicePowerAuthState: Codable, Sendable, Equatable {
     /// The tenant's PowerAuth master public key (Base64 SEC1), pinned at activation.
     var masterPublicKey: String
-    /// Whether a change of the (simulated) enrolled biometrics invalidates the biometry factor.
-    var invalidateBiometricFactorAfterChange: Bool
+    /// Whether a change of the (simulated) enrolled biometrics invalidates the biometry factor; nil: the platform's
+    /// default (iOS keeps it, Android and the rest invalidate it), as ``PowerAuthConfiguration`` has it.
+    var invalidateBiometricFactorAfterChange: Bool?
+    /// The platform the device presents itself as (`--platform`, default linux), which decides the defaults above and
+    /// below as biometry-setup.md describes them. Nil in state written before the option existed.
+    var platform: String?
+    /// Android's `authenticateOnBiometricKeySetup`: whether adding the biometry factor prompts (never on iOS). Nil
+    /// in state written before the option existed: true, the SDK's default.
+    var authenticateOnBiometricKeySetup: Bool?
 
     static func path(in home: DeviceHome) -> String { (home.path as NSString).appendingPathComponent("powerauth.json") }
     static func sensorPath(in home: DeviceHome) -> String {
@@ -63,15 +70,19 @@ struct DevicePowerAuthState: Codable, Sendable, Equatable {
 
     /// The SDK for `enrolment` with PowerAuth configured from this state and the simulated sensor.
     func sdk(_ enrolment: DeviceHome.Enrolment, home: DeviceHome, sensor: SimulatedBiometricAuthenticator) -> Assent {
-        Self.sdk(enrolment, home: home, sensor: sensor, configuration: PowerAuthConfiguration(
-            masterPublicKey: masterPublicKey, invalidateBiometricFactorAfterChange: invalidateBiometricFactorAfterChange))
+        Self.sdk(enrolment, home: home, sensor: sensor, platform: platform, configuration: PowerAuthConfiguration(
+            masterPublicKey: masterPublicKey, invalidateBiometricFactorAfterChange: invalidateBiometricFactorAfterChange,
+            authenticateOnBiometricKeySetup: authenticateOnBiometricKeySetup ?? true))
     }
 
     static func sdk(
         _ enrolment: DeviceHome.Enrolment, home: DeviceHome, sensor: SimulatedBiometricAuthenticator,
-        configuration: PowerAuthConfiguration
+        platform: String? = nil, configuration: PowerAuthConfiguration
     ) -> Assent {
-        Assent(tenantID: enrolment.tenantId, baseURL: enrolment.baseURL, keyStore: home.keyStore,
-               transport: URLSessionTransport(), clock: .system, userAuthenticator: sensor, powerAuth: configuration)
+        var device = DeviceInfo.current
+        if let platform { device.platform = platform }
+        return Assent(tenantID: enrolment.tenantId, baseURL: enrolment.baseURL, keyStore: home.keyStore,
+                      transport: URLSessionTransport(), clock: .system, device: device, userAuthenticator: sensor,
+                      powerAuth: configuration)
     }
 }

@@ -28,6 +28,7 @@ enum DevicePushCommands {
         let baseURL = try DeviceHome.sdkBaseURL(try options.required("--url"))
         guard let tenant = try options.nonEmpty("--tenant") else { throw CLIError.usage("--tenant is required") }
         guard let token = try options.nonEmpty("--token") else { throw CLIError.usage("--token is required") }
+        let policy = try DeviceHome.keyPolicy(options)
         if let existing = try home.existingEnrolment(), existing.tenantId != tenant || existing.baseURL != baseURL {
             throw CLIError.failure(
                 "this device is enrolled with tenant \(existing.tenantId) at \(existing.baseURL); run "
@@ -37,8 +38,9 @@ enum DevicePushCommands {
         let device = try DeviceHome.device(options)
         var enrolment = DeviceHome.Enrolment(tenantId: tenant, baseURL: baseURL)
         let response = await home.sdk(enrolment, device: device).push.addCredential(
-            token: token, userPresenceRequired: options.flag("--user-presence"),
-            pushToken: try options.nonEmpty("--push-token"))
+            token: token, userPresenceRequired: policy.userPresenceRequired,
+            userAuthenticationRequired: policy.userAuthenticationRequired, timeout: policy.timeout,
+            authorizationType: policy.authorizationType, pushToken: try options.nonEmpty("--push-token"))
         guard let credential = try response.value("enrolment failed") else {
             throw CLIError.failure("enrolment failed: the server returned no credential")
         }
@@ -191,15 +193,15 @@ enum DevicePushCommands {
         var challenge: AppChallenge?
     }
 
-    /// A credential with where it is enrolled, for people; `leased` shows when it expires (push credentials have a
-    /// lease, QR code credentials do not).
-    static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment, leased: Bool = true) -> String {
+    /// A credential with where it is enrolled, for people, the same lines for push and QR code credentials: a QR code
+    /// credential has no lease, so its `expires` says `never` (it was left out, unlike push's; issue 22 §3.9).
+    static func describe(_ credential: AppCredential, _ enrolment: DeviceHome.Enrolment) -> String {
         Fields.render([
             ("credential", credential.credentialId),
             ("user", credential.userId),
             ("created", credential.createdAt),
             ("last used", credential.lastAuthenticatedAt ?? "never"),
-            ("expires", leased ? credential.expiresAt ?? "never" : nil),
+            ("expires", credential.expiresAt ?? "never"),
             ("tenant", enrolment.tenantId),
             ("server", enrolment.baseURL),
         ])

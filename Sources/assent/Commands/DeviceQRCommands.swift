@@ -34,6 +34,7 @@ enum DeviceQRCommands {
         guard let token = try options.nonEmpty("--token") else { throw CLIError.usage("--token is required") }
         let givenURL = try options.nonEmpty("--url").map(DeviceHome.sdkBaseURL)
         let givenTenant = try options.nonEmpty("--tenant")
+        let policy = try DeviceHome.keyPolicy(options)
         let existing = try DeviceQRState.load(from: home)
         let known = try existing.map { ($0.tenantId, $0.baseURL) }
             ?? home.existingEnrolment().map { ($0.tenantId, $0.baseURL) }
@@ -49,7 +50,9 @@ enum DeviceQRCommands {
         let device = try DeviceHome.device(options)
         var state = DeviceQRState(tenantId: tenant, baseURL: baseURL)
         let response = await home.sdk(state.enrolment, device: device).qr.addCredential(
-            token: token, userPresenceRequired: options.flag("--user-presence"))
+            token: token, userPresenceRequired: policy.userPresenceRequired,
+            userAuthenticationRequired: policy.userAuthenticationRequired, timeout: policy.timeout,
+            authorizationType: policy.authorizationType)
         guard let credential = try response.value("enrolment failed") else {
             throw CLIError.failure("enrolment failed: the server returned no credential")
         }
@@ -58,7 +61,7 @@ enum DeviceQRCommands {
         try state.save(to: home)
         try invocation.output.result(DevicePushCommands.CredentialJSON(credential, state.enrolment)) {
             "Enrolled this device for QR codes for user \(credential.userId).\n"
-                + DevicePushCommands.describe(credential, state.enrolment, leased: false)
+                + DevicePushCommands.describe(credential, state.enrolment)
         }
     }
 
@@ -71,7 +74,7 @@ enum DeviceQRCommands {
         guard let credential = try await home.sdk(state.enrolment).qr.getCredential().value("cannot read the credential")
         else { throw CLIError.failure("the server returned no credential") }
         try invocation.output.result(DevicePushCommands.CredentialJSON(credential, state.enrolment)) {
-            DevicePushCommands.describe(credential, state.enrolment, leased: false)
+            DevicePushCommands.describe(credential, state.enrolment)
         }
     }
 
@@ -184,9 +187,9 @@ enum DeviceQRCommands {
         Fields.render([
             ("challenge", claim.challengeId),
             ("action", claim.actionCode),
-            ("from IP address", claim.ipAddress),
+            ("from IP address", claim.ipAddress.isEmpty ? "(not known)" : claim.ipAddress),
             ("location", claim.location),
-            ("user agent", claim.userAgent),
+            ("user agent", claim.userAgent.isEmpty ? "(none sent)" : claim.userAgent),
             ("idempotency key", claim.idempotencyKey),
             ("details", claim.custom.flatMap(Fields.json)),
             ("user details", claim.user?.custom.flatMap(Fields.json)),

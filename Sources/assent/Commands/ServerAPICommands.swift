@@ -14,6 +14,8 @@ enum ServerAPICommands {
             .optional("--ip", "IP", "the initiating request's IP address"),
             .optional("--user-agent", "UA", "the initiating request's user agent"),
             .optional("--device-id", "ID", "the initiating device"),
+            .optional("--location", "TEXT", "where the initiating request came from, e.g. \"Wellington, New Zealand\" "
+                + "(a QR claim shows it)"),
             .optional("--custom", "JSON", "a JSON object kept with the action"),
         ]
     ) { invocation in
@@ -23,7 +25,7 @@ enum ServerAPICommands {
         var body: [String: JSONValue] = [:]
         for (option, field) in [
             ("--idempotency-key", "idempotencyKey"), ("--scope", "scope"), ("--ip", "ipAddress"),
-            ("--user-agent", "userAgent"), ("--device-id", "deviceId"),
+            ("--user-agent", "userAgent"), ("--device-id", "deviceId"), ("--location", "location"),
         ] {
             if let value = try options.nonEmpty(option) { body[field] = .string(value) }
         }

@@ -7,10 +7,21 @@ enum UserCommands {
         "user", "read, update or delete a user (server API); reset their push throttle (database)",
         [getUser, updateUser, deleteUser, pushReset])
 
-    static let getUser = ServerAPICommands.userCommand(
-        "get", "show a user", details: "GET /v1/users/{user}. An unknown user is shown as not enrolled.", .getUser,
-        decoding: UserResponse.self
-    ) { user, _ in describe(user) }
+    static let getUser = Command.leaf(
+        "get", "show a user",
+        details: """
+            GET /v1/users/{user}. A user the tenant does not know is "no such user" (exit 1, errorCode user_not_found);             with --json the server's answer is printed as received (an unknown user reads as not enrolled there).
+            """,
+        options: ServerConnection.options + [ServerAPICommands.userOption]
+    ) { invocation in
+        let user = try ServerAPICommands.userID(invocation.options)
+        try await ServerConnection.call(invocation, .getUser, [user], decoding: UserResponse.self, refuse: { response in
+            guard response.headers[UserResponse.knownHeader.lowercased()] == "false" else { return }
+            throw CLIError(
+                .failure, "no such user '\(user)' in this tenant (never tracked, updated or enrolled)",
+                errorCode: "user_not_found", jsonBody: response.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }) { describe($0) }
+    }
 
     static let updateUser = Command.leaf(
         "update", "change a user's details; an empty value clears a field",

@@ -14,6 +14,8 @@ struct ServerAPIClient: Sendable {
         let status: Int
         /// The body, unchanged.
         let body: Data
+        /// The response headers, by lower-cased name.
+        var headers: [String: String] = [:]
         /// The body as text.
         var text: String { String(decoding: body, as: UTF8.self) }
     }
@@ -66,7 +68,11 @@ struct ServerAPIClient: Sendable {
         guard let http = response as? HTTPURLResponse else {
             throw CLIError.failure("\(baseURL) did not answer over HTTP", errorCode: "network_error")
         }
-        return Response(status: http.statusCode, body: data)
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return Response(status: http.statusCode, body: data, headers: headers)
     }
 
     /// `BASE` + the endpoint's path, every parameter percent-encoded so `/`, `?`, `#` and spaces stay inside it.

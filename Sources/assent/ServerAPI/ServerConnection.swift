@@ -33,13 +33,15 @@ enum ServerConnection {
 
     /// Sends one request to `endpoint` (its `{...}` path parameters filled with `parameters`, in order) and prints the answer: with `--json` the body as received, otherwise what `human` makes of
     /// the body decoded as `T`. A non-200 answer becomes a failure carrying the server's `errorCode` and description.
+    /// `refuse` may turn a 200 answer into a failure (it sees the headers; with `--json` the body is still printed).
     static func call<T: Decodable>(
         _ invocation: Invocation, _ endpoint: Endpoint, _ parameters: [String], body: [String: JSONValue]? = nil,
-        decoding type: T.Type, human: (T) -> String
+        decoding type: T.Type, refuse: (ServerAPIClient.Response) throws -> Void = { _ in }, human: (T) -> String
     ) async throws {
         let client = try client(invocation)
         let response = try await client.send(endpoint, parameters, body: body)
         guard response.status == 200 else { throw error(from: response) }
+        try refuse(response)
         guard (try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed])) != nil else {
             throw CLIError.failure(
                 "\(endpoint.method) \(client.baseURL)/v1/... answered 200 without a JSON body", errorCode: "unexpected_response")
@@ -73,8 +75,10 @@ enum ServerConnection {
             let text = response.text.trimmingCharacters(in: .whitespacesAndNewlines)
             description = "HTTP status \(response.status)" + (text.isEmpty ? "" : ": " + String(text.prefix(200)))
         }
+        // The server API's extra `hint` (beside Authsignal's exact wording), e.g. which header a 401 expected.
+        let hint = ((parsed as? [String: Any])?["hint"] as? String).map { " " + $0 } ?? ""
         return CLIError(
-            .failure, "\(code): \(description)", errorCode: code,
+            .failure, "\(code): \(description)\(hint)", errorCode: code,
             jsonBody: parsed == nil ? nil : response.text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
