@@ -34,7 +34,9 @@ test-deps:
 # Each stage in turn, with its wall time; the last lines sum them up. The debug builds all pass SWIFT_TEST_FLAGS, so
 # one build serves every stage (another flag set would rebuild everything) and a compiler warning fails the run.
 # Tests write their temporary files under TEST_TMP (TMPDIR), which must be empty again at the end: a test that leaves
-# files behind fails the run. The compiler's own scratch folders go to BUILD_TMP, which is emptied after each build.
+# files behind fails the run. Every SwiftPM command (build or test, even one with nothing to do) leaves five empty
+# TemporaryDirectory.* folders and four lock files in $TMPDIR, so SwiftPM runs with TMPDIR=BUILD_TMP, emptied after
+# each build, and the Swift tests run as their test bundle itself (what `swift test --skip-build` starts) under TEST_TMP.
 TEST_STAGES := test-deps module-graph swift-build swift-test bench-test e2e
 SWIFT_TEST_FLAGS := -Xswiftc -warnings-as-errors
 TEST_TMP := $(CURDIR)/.build/test-tmp
@@ -62,15 +64,16 @@ swift-build:
 	$(SWIFT_BUILD) --build-tests $(SWIFT_TEST_FLAGS)
 	@rm -rf $(BUILD_TMP)
 
+SWIFT_TESTS := .build/debug/AssentPackageTests.xctest --testing-library swift-testing
 swift-test: swift-build
-	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)'
-	$(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
+	$(SWIFT_TESTS) --filter '$(TIMED_SUITES)'
+	$(SWIFT_TESTS) --skip '$(TIMED_SUITES)'
 
 # The load generator's own tests: Benchmarks/ is a package of its own that depends on this one.
 bench-test:
 	$(SWIFT_BUILD) --build-tests --package-path Benchmarks $(SWIFT_TEST_FLAGS)
 	@rm -rf $(BUILD_TMP)
-	$(SWIFT) test --skip-build --package-path Benchmarks
+	Benchmarks/.build/debug/AssentBenchmarksPackageTests.xctest --testing-library swift-testing
 
 # E2E_WORKERS pytest-xdist workers: a test mostly waits on a server it started, so more workers than cores.
 E2E_WORKERS ?= 6
