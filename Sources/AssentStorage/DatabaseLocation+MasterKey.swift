@@ -20,6 +20,14 @@ extension DatabaseLocation {
     /// whose key is not named, or for a key file every user can read; a group-readable one is reported to `warn`.
     package func loadMasterKey(base64: String?, file: String?, warn: (String) -> Void = { _ in }) throws -> [UInt8] {
         if base64 == nil, file == nil, isShared { throw MasterKey.Invalid(description: Self.sharedMasterKeyAdvice) }
+        // A directory named as the database would get a master key made up beside it, in its parent, before the
+        // database fails to open: refuse first, with the store's own words, so a start that fails leaves nothing.
+        if base64 == nil, file == nil, case .sqlite(let path) = self {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw SQLiteStore.unusable(path, POSIXError(.EISDIR))
+            }
+        }
         return try MasterKey.load(base64: base64, file: file ?? defaultMasterKeyFile ?? "master.key", warn: warn)
     }
 }

@@ -37,7 +37,7 @@ def test_a_start_on_a_taken_port_keeps_the_development_tenant_for_the_next_start
         taken.listen(1)
         code, output = _run_assentd(taken.getsockname()[1], database, "--dev")
         assert code not in (None, 0), f"assentd served on a taken port:\n{output}"
-        assert "secret key" not in output and "development tenant" not in output, output
+        assert "secret key:" not in output and "sk_" not in output and "development tenant" not in output, output
         assert assent("admin", "tenant", "list", "--database", database) == [], "the failed start created a tenant"
 
         code, output = _run_assentd(free_port(), database, "--dev")
@@ -190,15 +190,19 @@ def test_an_unusable_database_path_says_what_happened_and_what_to_do(store):
     with tempfile.TemporaryDirectory() as directory:
         regular = os.path.join(directory, "a-file")
         open(regular, "w").close()
+        folder = os.path.join(directory, "a-folder")
+        os.mkdir(folder)
         for database, said in [(os.path.join(regular, "sub", "assent.sqlite"), "Not a directory"),
-                               (directory, "Is a directory")]:
+                               (folder, "Is a directory")]:
             code, output = _run_assentd(free_port(), database)
             assert code not in (None, 0), output
             assert said in output and "--database" in output, output
             assert "code 512" not in output and "openFailed" not in output and ".swift" not in output, output
-        out = _cli(directory, "admin", "tenant", "list", "--database", directory)
+        out = _cli(directory, "admin", "tenant", "list", "--database", folder)
         assert out.returncode == 1 and "Is a directory" in out.stderr and "--database" in out.stderr, out.stderr
         assert "openFailed" not in out.stderr, out.stderr
+        # Nothing made up beside the directory named as the database (a master key appeared in its parent).
+        assert sorted(os.listdir(directory)) == ["a-file", "a-folder"] and os.listdir(folder) == []
 
 
 @_sqlite_only

@@ -39,9 +39,7 @@ package final class SQLiteStore: SQLStore {
                 try OwnerOnlyFiles.createFileIfMissing(path)
             }
         } catch {
-            // Said for the person who chose the path (`--database`), not as a file-system error code.
-            throw StoreError(.openFailed, "cannot use \(path) as the SQLite database (\(ErrorText.describe(error))); "
-                + Self.choosePath)
+            throw Self.unusable(path, error)
         }
         let connection: SQLiteConnection
         do {
@@ -55,6 +53,12 @@ package final class SQLiteStore: SQLStore {
         try SQLiteMigrations.apply(to: connection)
         writer = SQLiteWriter(connection: connection)
         readers = AssentLock([])
+    }
+
+    /// `path` cannot be the database because of `error`: said for the person who chose the path (`--database`), not
+    /// as a file-system error code.
+    static func unusable(_ path: String, _ error: any Error) -> StoreError {
+        StoreError(.openFailed, "cannot use \(path) as the SQLite database (\(ErrorText.describe(error))); " + choosePath)
     }
 
     /// What to do about a database path that cannot be used.
