@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentLog
 import AssentServerCore
 import AssentWire
 import Foundation
@@ -111,8 +112,8 @@ struct ConsolePushPage: Sendable {
         }
         let apns = view.apns, fcm = view.fcm
         let fcmFacts = fcm.configured
-            ? "<dl class=\"facts\"><dt>Project</dt><dd id=\"fcm-project\">\(ConsoleHTML.escape(fcm.projectId ?? ""))</dd>"
-                + "<dt>Service account</dt><dd id=\"fcm-client-email\">\(ConsoleHTML.escape(fcm.clientEmail ?? ""))</dd></dl>"
+            ? "<dl class=\"facts\"><dt>Project</dt><dd id=\"fcm-project\">\(MarkupText.escape(fcm.projectId ?? ""))</dd>"
+                + "<dt>Service account</dt><dd id=\"fcm-client-email\">\(MarkupText.escape(fcm.clientEmail ?? ""))</dd></dl>"
             : ""
         return ConsoleFormHTML.page(
             title: "Push providers", current: current, csrf: console.csrf(current), section: .push, main: """
@@ -122,7 +123,7 @@ struct ConsolePushPage: Sendable {
                 service accounts are write-only: this page says whether they are configured and never shows them; paste
                 one to replace it. A change is recorded in the <a href="\(Endpoint.consoleAudit.path)">audit log</a>.</p>
                 <form method="post" action="\(Endpoint.consolePushChange.path)" id="push-form" class="settings" novalidate>
-                <input type="hidden" name="csrf" value="\(ConsoleHTML.escape(console.csrf(current)))">
+                <input type="hidden" name="csrf" value="\(MarkupText.escape(console.csrf(current)))">
                 \(field(Field.provider, "Provider", "Who delivers push challenges: apns or fcm for every device, default for APNs on iOS and FCM on the rest, webhook for your backend's push.created, none to let devices pull.", nil, .choice(PushSettings.Provider.allCases.map(\.rawValue)), push.provider.rawValue))
                 <fieldset>
                 <legend>Webhook</legend>
