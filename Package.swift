@@ -41,7 +41,7 @@ let package = Package(
         // The server side, one module per dependency boundary (see docs/architecture.md).
         .target(name: "AssentLog", dependencies: ["AssentSync"]),
         .target(name: "AssentHTTP", dependencies: ["AssentSync", "AssentLog", "AssentCrypto", "CMicroHTTPD", "CHTTPShims"]),
-        .target(name: "AssentQRRender", dependencies: ["CQREncode", "CZlib"]),
+        .target(name: "AssentQRRender", dependencies: ["AssentLog", "CQREncode", "CZlib"]),
         .target(name: "AssentServerCore", dependencies: ["AssentSync", "AssentCrypto", "AssentWire", "AssentLog"]),
         .target(name: "AssentStorage", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
         .target(name: "AssentHTTPClient", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CCurl", "CCurlShims"]),

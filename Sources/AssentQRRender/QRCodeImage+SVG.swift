@@ -1,3 +1,5 @@
+import AssentLog
+
 extension QRCodeImage {
     /// The symbol as a standalone SVG document that can also be inlined in HTML.
     ///
@@ -39,7 +41,7 @@ extension QRCodeImage {
 
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(pixels)" height="\(pixels)" viewBox="0 0 \(side) \(side)" \
-            shape-rendering="crispEdges" role="img"><title>\(escaped(title ?? "QR code"))</title>\
+            shape-rendering="crispEdges" role="img"><title>\(MarkupText.escape(title ?? "QR code"))</title>\
             <rect width="\(side)" height="\(side)" fill="\(lightColor)"/><path fill="\(darkColor)" d="\(path)"/></svg>
             """
     }
@@ -55,23 +57,5 @@ extension QRCodeImage {
         guard allowed, (1...64).contains(color.utf8.count) else {
             throw QRCodeImageError(.invalidColor, "\(name) must be a CSS colour of 1 to 64 characters such as #000")
         }
-    }
-
-    /// `text` as XML character data: markup characters escaped, characters XML 1.0 forbids replaced by U+FFFD.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

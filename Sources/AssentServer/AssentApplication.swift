@@ -143,7 +143,7 @@ package final class AssentApplication: Sendable {
             users: UserService(store: store, clock: clock, webhooks: webhookEvents),
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, challenges: store, deliveries: store, clock: clock, configuration: try PushConfiguration(
+                tenants: tenants, challenges: store, deliveries: store, clock: clock, editor: try PushSettingsEditor(
                     masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
             qrCode: QRCodeAdministration(tenants: tenants),
@@ -181,7 +181,7 @@ package final class AssentApplication: Sendable {
         var adminRouter = Router()
         let consolePages = ConsolePages(
             console: console, tenants: tenants, audit: audit,
-            push: try PushConfiguration(masterKey: masterKey, destinations: configuration.outboundURLPolicy),
+            push: try PushSettingsEditor(masterKey: masterKey, destinations: configuration.outboundURLPolicy),
             destinations: configuration.outboundURLPolicy)
         let consoleUsers = ConsoleUsers(
             console: console, directory: store, users: UserService(store: store, clock: clock, webhooks: webhookEvents),

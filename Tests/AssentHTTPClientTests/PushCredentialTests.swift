@@ -33,46 +33,46 @@ import Testing
     }
 
     @Test func `configuring APNs checks the key, seals it and shows only its public parts`() throws {
-        let configuration = try PushConfiguration(masterKey: Self.masterKey, destinations: Self.destinations)
+        let editor = try PushSettingsEditor(masterKey: Self.masterKey, destinations: Self.destinations)
         var settings = TenantSettings()
-        var change = PushConfiguration.Change()
+        var change = PushSettingsEditor.Change()
         change.provider = .apns
         change.apnsKeyPEM = Self.p8
         change.apnsKeyID = "K"
         change.apnsTeamID = "T"
         change.apnsTopic = "com.example"
-        try configuration.apply(change, to: &settings, tenantID: "t1")
-        let view = PushConfiguration.view(settings)
+        try editor.apply(change, to: &settings, tenantID: "t1")
+        let view = PushSettingsEditor.view(settings)
         #expect(view.apns == .init(configured: true, keyId: "K", teamId: "T", topic: "com.example", environment: "production"))
         let shown = String(decoding: try JSONEncoder().encode(view), as: UTF8.self)
         #expect(!shown.contains("PRIVATE") && !shown.contains("v1."))
         let stored = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         #expect(!stored.contains("MIGHAgEAMBMG"))
 
-        var bad = PushConfiguration.Change()
+        var bad = PushSettingsEditor.Change()
         bad.apnsKeyPEM = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"
-        #expect(throws: AssentError(.invalidRequest, "")) { try configuration.apply(bad, to: &settings, tenantID: "t1") }
-        var environment = PushConfiguration.Change()
+        #expect(throws: AssentError(.invalidRequest, "")) { try editor.apply(bad, to: &settings, tenantID: "t1") }
+        var environment = PushSettingsEditor.Change()
         environment.apnsEnvironment = "staging"
-        #expect(throws: AssentError(.invalidRequest, "")) { try configuration.apply(environment, to: &settings, tenantID: "t1") }
-        var webhook = PushConfiguration.Change()
+        #expect(throws: AssentError(.invalidRequest, "")) { try editor.apply(environment, to: &settings, tenantID: "t1") }
+        var webhook = PushSettingsEditor.Change()
         webhook.provider = .webhook
-        #expect(throws: AssentError(.invalidRequest, "")) { try configuration.apply(webhook, to: &settings, tenantID: "t1") }
+        #expect(throws: AssentError(.invalidRequest, "")) { try editor.apply(webhook, to: &settings, tenantID: "t1") }
         #expect(settings.push?.provider == .apns, "a refused change changes nothing")
     }
 
     @Test func `the APNs provider token is reused for 50 minutes, then renewed`() throws {
         let now = AssentLock<Int64>(1_800_000_000_000)
         let clock = WallClock { now.withLock { $0 } }
-        let configuration = try PushConfiguration(masterKey: Self.masterKey, destinations: Self.destinations)
+        let editor = try PushSettingsEditor(masterKey: Self.masterKey, destinations: Self.destinations)
         var settings = TenantSettings()
-        var change = PushConfiguration.Change()
+        var change = PushSettingsEditor.Change()
         change.provider = .apns
         change.apnsKeyPEM = Self.p8
         change.apnsKeyID = "KEYID"
         change.apnsTeamID = "TEAMID"
         change.apnsTopic = "com.example"
-        try configuration.apply(change, to: &settings, tenantID: "t1")
+        try editor.apply(change, to: &settings, tenantID: "t1")
         let tenant = Tenant(id: "t1", name: "T", secretHash: [], secretVersion: 1, keyVersion: 1, settings: settings, createdAt: 0)
         let client = try HTTP2Client()
         defer { client.stop() }

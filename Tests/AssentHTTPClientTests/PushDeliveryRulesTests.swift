@@ -71,6 +71,6 @@ import Testing
     @Test func `tenants stored before push delivery decode with no provider`() throws {
         let old = try JSONDecoder().decode(TenantSettings.self, from: Data(#"{"unenrolledState":"ALLOW"}"#.utf8))
         #expect(old.push == nil)
-        #expect(PushConfiguration.view(old).provider == "none")
+        #expect(PushSettingsEditor.view(old).provider == "none")
     }
 }

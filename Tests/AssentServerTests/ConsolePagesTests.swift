@@ -43,7 +43,7 @@ import Testing
             var router = Router()
             ConsolePages(
                 console: console, tenants: tenants, audit: audit,
-                push: try PushConfiguration(masterKey: ConsolePagesTests.masterKey, destinations: policy),
+                push: try PushSettingsEditor(masterKey: ConsolePagesTests.masterKey, destinations: policy),
                 destinations: policy
             ).register(in: &router)
             self.router = router

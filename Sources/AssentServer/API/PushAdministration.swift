@@ -11,16 +11,16 @@ struct PushAdministration: Sendable {
     let challenges: any ChallengeStore
     let deliveries: any PushDeliveryStore
     let clock: WallClock
-    let configuration: PushConfiguration
+    let editor: PushSettingsEditor
 
     /// `GET /v1/tenant/push`.
     func settings(_ tenant: Tenant) -> HTTPResponse {
-        APIResponses.ok(PushConfiguration.view(tenant.settings))
+        APIResponses.ok(PushSettingsEditor.view(tenant.settings))
     }
 
     /// `PATCH /v1/tenant/push` (``UpdatePushSettingsRequest``). All checked before anything changes.
     func update(_ request: UpdatePushSettingsRequest, _ tenant: Tenant) async throws -> HTTPResponse {
-        var change = PushConfiguration.Change()
+        var change = PushSettingsEditor.Change()
         if let name = request.provider {
             guard let provider = PushSettings.Provider(rawValue: name) else {
                 let names = PushSettings.Provider.allCases.map(\.rawValue)
@@ -45,11 +45,11 @@ struct PushAdministration: Sendable {
             change.fcmServiceAccountJSON = String(decoding: try encoder.encode(object), as: UTF8.self)
         default: break
         }
-        try await configuration.checkDestinations(of: change)
+        try await editor.checkDestinations(of: change)
         let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: "secret-key") { settings in
-            try configuration.apply(change, to: &settings, tenantID: tenant.id)
+            try editor.apply(change, to: &settings, tenantID: tenant.id)
         }
-        return APIResponses.ok(PushConfiguration.view(updated.settings))
+        return APIResponses.ok(PushSettingsEditor.view(updated.settings))
     }
 
     /// `GET /v1/challenges/{challengeId}/timeline`: the challenge's deliveries and its timeline — the console's, from

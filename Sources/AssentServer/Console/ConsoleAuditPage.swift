@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentLog
 import AssentServerCore
 import AssentWire
 import Foundation
@@ -116,7 +117,7 @@ struct ConsoleAuditPage: Sendable {
     private func render(
         _ current: ConsoleSessions.Current, _ filters: Filters, _ entries: [AuditEntry], hasOlder: Bool, verification: String
     ) -> String {
-        let e = ConsoleHTML.escape
+        let e = MarkupText.escape
         let kindOptions: [(String, String)] = [("", "any kind")] + Self.kinds.map { ($0.rawValue, $0.rawValue) }
             + (filters.kind.isEmpty || Self.kinds.contains(AuditKind(rawValue: filters.kind)) ? [] : [(filters.kind, filters.kind)])
         let options = kindOptions.map { value, title in

@@ -1,8 +1,9 @@
+import AssentLog
 import AssentServerCore
 
 /// Labelled form controls for the console's settings and push pages: every control has a `<label>`, a sentence on
 /// its effect and what it accepts (tied to it with `aria-describedby`), and its error beside it
-/// (`aria-invalid`, `role="alert"`). Values are escaped with ``ConsoleHTML/escape(_:)``.
+/// (`aria-invalid`, `role="alert"`). Values are escaped with ``MarkupText/escape(_:)``.
 enum ConsoleFormHTML {
     /// How a control is typed.
     enum Kind {
@@ -34,7 +35,7 @@ enum ConsoleFormHTML {
     static func field(
         name: String, label: String, effect: String, accepts: String?, kind: Kind, value: String, error: String?
     ) -> String {
-        let e = ConsoleHTML.escape
+        let e = MarkupText.escape
         var described = ["\(name)-effect"]
         if accepts != nil { described.append("\(name)-accepts") }
         if error != nil { described.append("\(name)-error") }
@@ -79,6 +80,6 @@ enum ConsoleFormHTML {
     /// A notice at the top of a page: `role="status"` for news, `role="alert"` for a refusal.
     static func notice(_ text: String, isError: Bool) -> String {
         "<p class=\"\(isError ? "notice" : "saved")\" id=\"notice\" role=\"\(isError ? "alert" : "status")\">"
-            + ConsoleHTML.escape(text) + "</p>"
+            + MarkupText.escape(text) + "</p>"
     }
 }

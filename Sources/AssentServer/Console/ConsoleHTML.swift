@@ -1,25 +1,10 @@
+import AssentLog
 import AssentServerCore
 
-/// The console's pages, written as HTML text on the server: no template engine, every value escaped with ``escape(_:)``.
-/// Styles and scripts come from the web root (`/web/console.css`), which the pages' `Content-Security-Policy` allows.
+/// The console's pages, written as HTML text on the server: no template engine, every value escaped with
+/// ``MarkupText/escape(_:)`` (the one escaping the QR code's SVG uses too). Styles and scripts come from the web root
+/// (`/web/console.css`), which the pages' `Content-Security-Policy` allows.
 enum ConsoleHTML {
-    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in element content and quoted attributes.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     /// A whole page: `title` (escaped) around `body` (already HTML).
     static func page(title: String, body: String) -> String {
         """
@@ -28,7 +13,7 @@ enum ConsoleHTML {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title)) · Assent console</title>
+        <title>\(MarkupText.escape(title)) · Assent console</title>
         <link rel="stylesheet" href="/web/console.css">
         <link rel="icon" href="/web/icon.svg">
         </head>
@@ -49,7 +34,7 @@ enum ConsoleHTML {
 
     /// The sign-in page, with a notice when the last attempt failed.
     static func signIn(notice: String?) -> String {
-        let message = notice.map { "<p class=\"notice\" id=\"notice\" role=\"alert\">\(escape($0))</p>" } ?? ""
+        let message = notice.map { "<p class=\"notice\" id=\"notice\" role=\"alert\">\(MarkupText.escape($0))</p>" } ?? ""
         return page(title: "Sign in", body: """
             <main class="narrow">
             <h1>Assent console</h1>
@@ -71,7 +56,7 @@ enum ConsoleHTML {
         let main = """
             <main>
             <h1>Page not found</h1>
-            <p id="not-found">The console has no page <code>\(escape(path))</code>.</p>
+            <p id="not-found">The console has no page <code>\(MarkupText.escape(path))</code>.</p>
             <p><a href="/admin/" id="console-home">\(signedIn == nil ? "Sign in to the console" : "Go to the overview")</a></p>
             </main>
             """
@@ -84,14 +69,14 @@ enum ConsoleHTML {
     static func header(tenant: String, csrf: String, current: ConsoleSection?) -> String {
         let links = ConsoleSection.allCases.map { section in
             let marked = section == current ? " aria-current=\"page\"" : ""
-            return "<a href=\"\(section.path)\" id=\"\(section.elementID)\"\(marked)>\(escape(section.title))</a>"
+            return "<a href=\"\(section.path)\" id=\"\(section.elementID)\"\(marked)>\(MarkupText.escape(section.title))</a>"
         }.joined(separator: "\n")
         return """
             <header class="bar">
             <span class="brand">Assent console</span>
-            <span class="tenant" id="tenant-name">\(escape(tenant))</span>
+            <span class="tenant" id="tenant-name">\(MarkupText.escape(tenant))</span>
             <form method="post" action="/admin/sign-out" class="inline">
-            <input type="hidden" name="csrf" value="\(escape(csrf))">
+            <input type="hidden" name="csrf" value="\(MarkupText.escape(csrf))">
             <button type="submit" id="sign-out">Sign out</button>
             </form>
             <nav aria-label="Console sections">

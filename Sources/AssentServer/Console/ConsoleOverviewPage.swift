@@ -1,3 +1,4 @@
+import AssentLog
 import AssentServerCore
 
 /// The overview page's `<main>`: totals, the last hour's counts, a chart of challenges per minute with a legend whose
@@ -63,8 +64,8 @@ enum ConsoleOverviewPage {
             <section aria-labelledby="session-heading">
             <h2 id="session-heading">This session</h2>
             <dl class="facts">
-            <dt>Tenant</dt><dd id="tenant-id">\(ConsoleHTML.escape(current.tenant.id))</dd>
-            <dt>Signed in with</dt><dd id="principal">\(ConsoleHTML.escape(AdminConsole.describe(current.session.principal)))</dd>
+            <dt>Tenant</dt><dd id="tenant-id">\(MarkupText.escape(current.tenant.id))</dd>
+            <dt>Signed in with</dt><dd id="principal">\(MarkupText.escape(AdminConsole.describe(current.session.principal)))</dd>
             <dt>Session ends</dt><dd>\(AdminConsole.iso8601(min(current.session.idleExpiresAt, current.session.expiresAt))) \
             unless used (at the latest \(AdminConsole.iso8601(current.session.expiresAt)))</dd>
             </dl>

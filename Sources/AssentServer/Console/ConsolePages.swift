@@ -8,14 +8,14 @@ struct ConsolePages: Sendable {
     let console: AdminConsole
     let tenants: TenantDirectory
     let audit: AuditLog
-    let push: PushConfiguration
+    let push: PushSettingsEditor
     /// Where URLs a tenant gives may lead (``ServerConfiguration/allowPrivateURLs``).
     let destinations: OutboundURLPolicy
 
     func register(in router: inout Router) {
         console.register(in: &router)
         ConsoleSettingsPage(console: console, tenants: tenants, destinations: destinations).register(in: &router)
-        ConsolePushPage(console: console, tenants: tenants, configuration: push).register(in: &router)
+        ConsolePushPage(console: console, tenants: tenants, editor: push).register(in: &router)
         ConsoleAuditPage(console: console, audit: audit).register(in: &router)
     }
 }

@@ -1,21 +1,22 @@
 import AssentHTTP
+import AssentLog
 import AssentServerCore
 import AssentWire
 import Foundation
 
 /// The console's push providers page (`/admin/push`): the tenant's push settings as `GET /v1/tenant/push` shows them
-/// (``PushConfiguration/view(_:)``), editable.
+/// (``PushSettingsEditor/view(_:)``), editable.
 ///
 /// Credentials are write-only: the page says whether the APNs key and the FCM service account are configured and
 /// offers an empty field to replace each, never their text (nor is a submitted one ever sent back). A post (same-site,
-/// with the session's CSRF token) becomes a ``PushConfiguration/Change`` of the values that differ from the stored
-/// ones, checked and applied by ``PushConfiguration`` as the server API's `PATCH /v1/tenant/push` is; a refused change
+/// with the session's CSRF token) becomes a ``PushSettingsEditor/Change`` of the values that differ from the stored
+/// ones, checked and applied by ``PushSettingsEditor`` as the server API's `PATCH /v1/tenant/push` is; a refused change
 /// re-renders the form with the reason and changes nothing. A change is audited as `tenant.push_provider_changed`
 /// with the session's principal.
 struct ConsolePushPage: Sendable {
     let console: AdminConsole
     let tenants: TenantDirectory
-    let configuration: PushConfiguration
+    let editor: PushSettingsEditor
 
     /// The form's fields (element ids too).
     enum Field {
@@ -46,9 +47,9 @@ struct ConsolePushPage: Sendable {
         do {
             let change = try Self.change(form, from: current.tenant.settings)
             guard !change.isEmpty else { return AdminConsole.redirect(Endpoint.consolePush.path + "?saved=0") }
-            try await configuration.checkDestinations(of: change)
+            try await editor.checkDestinations(of: change)
             _ = try await tenants.updateSettings(tenantID: current.tenant.id, actor: current.session.principal) {
-                try configuration.apply(change, to: &$0, tenantID: current.tenant.id)
+                try editor.apply(change, to: &$0, tenantID: current.tenant.id)
             }
             return AdminConsole.redirect(Endpoint.consolePush.path + "?saved=1")
         } catch let error as AssentError where error.code == .invalidRequest {
@@ -59,9 +60,9 @@ struct ConsolePushPage: Sendable {
 
     /// The change a submitted form asks for: each value that differs from `settings`, a credential when one was
     /// pasted, a removal when ticked.
-    static func change(_ form: [String: String], from settings: TenantSettings) throws -> PushConfiguration.Change {
+    static func change(_ form: [String: String], from settings: TenantSettings) throws -> PushSettingsEditor.Change {
         let push = settings.push ?? PushSettings()
-        var change = PushConfiguration.Change()
+        var change = PushSettingsEditor.Change()
         func text(_ name: String) -> String? {
             form[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
@@ -98,7 +99,7 @@ struct ConsolePushPage: Sendable {
     private func render(_ current: ConsoleSessions.Current, values: [String: String], notice: String) -> String {
         let settings = current.tenant.settings
         let push = settings.push ?? PushSettings()
-        let view = PushConfiguration.view(settings)
+        let view = PushSettingsEditor.view(settings)
         func value(_ name: String, _ stored: String) -> String { values[name] ?? stored }
         func field(
             _ name: String, _ label: String, _ effect: String, _ accepts: String?, _ kind: ConsoleFormHTML.Kind, _ stored: String
@@ -111,8 +112,8 @@ struct ConsolePushPage: Sendable {
         }
         let apns = view.apns, fcm = view.fcm
         let fcmFacts = fcm.configured
-            ? "<dl class=\"facts\"><dt>Project</dt><dd id=\"fcm-project\">\(ConsoleHTML.escape(fcm.projectId ?? ""))</dd>"
-                + "<dt>Service account</dt><dd id=\"fcm-client-email\">\(ConsoleHTML.escape(fcm.clientEmail ?? ""))</dd></dl>"
+            ? "<dl class=\"facts\"><dt>Project</dt><dd id=\"fcm-project\">\(MarkupText.escape(fcm.projectId ?? ""))</dd>"
+                + "<dt>Service account</dt><dd id=\"fcm-client-email\">\(MarkupText.escape(fcm.clientEmail ?? ""))</dd></dl>"
             : ""
         return ConsoleFormHTML.page(
             title: "Push providers", current: current, csrf: console.csrf(current), section: .push, main: """
@@ -122,7 +123,7 @@ struct ConsolePushPage: Sendable {
                 service accounts are write-only: this page says whether they are configured and never shows them; paste
                 one to replace it. A change is recorded in the <a href="\(Endpoint.consoleAudit.path)">audit log</a>.</p>
                 <form method="post" action="\(Endpoint.consolePushChange.path)" id="push-form" class="settings" novalidate>
-                <input type="hidden" name="csrf" value="\(ConsoleHTML.escape(console.csrf(current)))">
+                <input type="hidden" name="csrf" value="\(MarkupText.escape(console.csrf(current)))">
                 \(field(Field.provider, "Provider", "Who delivers push challenges: apns or fcm for every device, default for APNs on iOS and FCM on the rest, webhook for your backend's push.created, none to let devices pull.", nil, .choice(PushSettings.Provider.allCases.map(\.rawValue)), push.provider.rawValue))
                 <fieldset>
                 <legend>Webhook</legend>

@@ -1,4 +1,5 @@
 import AssentHTTP
+import AssentLog
 import AssentServerCore
 import AssentWire
 
@@ -44,7 +45,7 @@ struct ConsoleSettingsPage: Sendable {
         guard outcome.errors.isEmpty else {
             // The notice names each refused field and links to it, so a keyboard (or a phone's narrow page) gets there.
             let links = ConsoleSettingField.all.filter { outcome.errors[$0.name] != nil }.map {
-                "<a href=\"#\($0.name)\">\(ConsoleHTML.escape($0.label))</a>"
+                "<a href=\"#\($0.name)\">\(MarkupText.escape($0.label))</a>"
             }
             let notice = "<p class=\"notice\" id=\"notice\" role=\"alert\">Nothing was saved; not valid: "
                 + links.joined(separator: ", ") + ".</p>"
@@ -76,7 +77,7 @@ struct ConsoleSettingsPage: Sendable {
                 accepts: "Accepts " + field.accepts + "." + stored,
                 kind: kind, value: values[field.name] ?? field.current(settings), error: errors[field.name])
         }
-        let e = ConsoleHTML.escape
+        let e = MarkupText.escape
         let groups = ConsoleSettingField.Group.allCases.map { group in
             """
             <fieldset id="\(group.elementID)">
@@ -102,7 +103,7 @@ struct ConsoleSettingsPage: Sendable {
                 \(contents)
                 </nav>
                 <form method="post" action="\(Endpoint.consoleSettingsChange.path)" id="settings-form" class="settings grouped" novalidate>
-                <input type="hidden" name="csrf" value="\(ConsoleHTML.escape(console.csrf(current)))">
+                <input type="hidden" name="csrf" value="\(MarkupText.escape(console.csrf(current)))">
                 \(groups)
                 <button type="submit" id="save-settings">Save settings</button>
                 </form>

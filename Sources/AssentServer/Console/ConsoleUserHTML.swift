@@ -1,10 +1,11 @@
 import AssentHTTP
+import AssentLog
 import AssentWire
 import AssentServerCore
 import Foundation
 
 /// The HTML of the users section's pages (``ConsoleUsers``, ``ConsoleChallengePage``): every value escaped with
-/// ``ConsoleHTML/escape(_:)``, every path segment percent-encoded, every control labelled, tables that scroll sideways
+/// ``MarkupText/escape(_:)``, every path segment percent-encoded, every control labelled, tables that scroll sideways
 /// on a narrow screen instead of widening the page.
 enum ConsoleUserHTML {
     // MARK: Paths
@@ -38,7 +39,7 @@ enum ConsoleUserHTML {
             ? "expired" : challenge.state.rawValue
     }
 
-    private static func escape(_ text: String) -> String { ConsoleHTML.escape(text) }
+    private static func escape(_ text: String) -> String { MarkupText.escape(text) }
 
     /// A cell; `label` names its column where a narrow screen shows rows as cards (`data-label`, see console.css).
     private static func cell(_ label: String, _ text: String) -> String {

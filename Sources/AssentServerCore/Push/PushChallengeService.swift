@@ -187,10 +187,3 @@ package struct PushChallengeService: Sendable {
         self.wake = wake
     }
 }
-
-extension String {
-    /// The string with leading zeros up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -32,7 +32,7 @@ enum PushCommand {
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let options = invocation.options
-        var change = PushConfiguration.Change()
+        var change = PushSettingsEditor.Change()
         if let name = options.string("--provider") {
             guard let provider = PushSettings.Provider(rawValue: name.lowercased()) else {
                 throw CLIError.usage("--provider must be webhook, apns, fcm, default or none, got '\(name)'")
@@ -61,14 +61,14 @@ enum PushCommand {
         change.removeFCM = options.flag("--remove-fcm")
         let view = try await TenantDatabase.withDirectory(invocation) { directory, masterKey in
             let tenant = try await TenantDatabase.tenant(tenantID, in: directory)
-            if change.isEmpty { return PushConfiguration.view(tenant.settings) }
-            let configuration = try PushConfiguration(
+            if change.isEmpty { return PushSettingsEditor.view(tenant.settings) }
+            let editor = try PushSettingsEditor(
                 masterKey: masterKey, destinations: PrivateURLs.policy(invocation.options))
-            try await configuration.checkDestinations(of: change)
+            try await editor.checkDestinations(of: change)
             let updated = try await directory.updateSettings(tenantID: tenantID) {
-                try configuration.apply(change, to: &$0, tenantID: tenantID)
+                try editor.apply(change, to: &$0, tenantID: tenantID)
             }
-            return PushConfiguration.view(updated.settings)
+            return PushSettingsEditor.view(updated.settings)
         }
         try invocation.output.result(view) { describe(view) }
     }
@@ -80,7 +80,7 @@ enum PushCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func describe(_ view: PushConfiguration.View) -> String {
+    private static func describe(_ view: PushSettingsEditor.View) -> String {
         var lines = ["provider:            \(view.provider)"]
         lines.append("webhook URL:         \(view.webhookUrl ?? "none")\(view.webhookBestEffort ? " (best effort)" : "")")
         if view.apns.configured {

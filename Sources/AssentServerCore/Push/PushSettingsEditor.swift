@@ -1,9 +1,9 @@
 import AssentCrypto
 import Foundation
 
-/// Changes a tenant's push settings (from the admin CLI or the server API): checks every value, parses the
-/// credentials to prove they work, seals them, and shows the result without any secret.
-package struct PushConfiguration: Sendable {
+/// Edits a tenant's ``PushSettings`` (from the admin CLI, the server API or the console): checks every value, parses
+/// the credentials to prove they work, seals them, and shows the result without any secret.
+package struct PushSettingsEditor: Sendable {
     /// What to change; nil leaves a value as it is.
     package struct Change: Sendable {
         /// The provider.

@@ -1,0 +1,51 @@
+import AssentCrypto
+package import AssentWire
+import Foundation
+
+extension ActivationService {
+    /// Creates an activation for the track token's user from the device's ECDH public key.
+    package func create(tenant: Tenant, claims: TokenClaims, request: CreateActivationRequest) async throws -> CreateActivationResponse {
+        guard claims.hasScope("add:authenticators") else {
+            throw AssentError(.forbidden, "The token lacks the add:authenticators scope.")
+        }
+        guard let deviceKeyBytes = Base64.decode(request.devicePublicKey), deviceKeyBytes.count == 65,
+              let deviceKey = try? P256.PublicKey(x962: deviceKeyBytes)
+        else {
+            throw AssentError(.invalidRequest, "devicePublicKey must be Base64 of a 65-byte uncompressed P-256 point.")
+        }
+        let application = try await application(tenantID: tenant.id)
+        let masterKey = try P256.PrivateKey(
+            rawRepresentation: sealer.open(application.sealedMasterPrivateKey, context: Self.masterKeyContext(tenant.id)))
+        let id = UUID().uuidString.lowercased()
+        // The per-activation server key lives only for this ECDH; the master secret is what gets stored (sealed).
+        let serverKey = P256.PrivateKey()
+        let masterSecret = try PowerAuth.masterSecret(privateKey: serverKey, publicKey: deviceKey)
+        let counterData = SecureRandom.bytes(16)
+        let fingerprint = PowerAuthFingerprint.compute(devicePublicKey: deviceKey, activationID: id, serverPublicKey: serverKey.publicKey)
+        let now = clock.nowMilliseconds()
+        let status: ActivationStatus = tenant.settings.requireActivationCommit ? .pendingCommit : .active
+        let record = ActivationRecord(
+            id: id, tenantID: tenant.id, userID: claims.sub, name: request.activationName, status: status,
+            devicePublicKey: deviceKey.x962Uncompressed, serverPublicKey: serverKey.publicKey.x962Uncompressed,
+            sealedMasterSecret: try sealer.seal(masterSecret, context: Self.masterSecretContext(id)), counterData: counterData,
+            fingerprint: fingerprint, enrolmentKey: claims.idk, createdAt: now, updatedAt: now)
+        do {
+            try await store.insertActivation(record)
+        } catch is EnrolmentTokenUsed {
+            throw AssentError.enrolmentTokenUsed()
+        } catch let error as StoreError where error.code == .constraintViolation {
+            // The unique enrolment key behind the rule above.
+            throw AssentError.enrolmentTokenUsed()
+        }
+        let serverPublic = Base64.encode(serverKey.publicKey.x962Uncompressed)
+        let ctr = Base64.encode(counterData)
+        let message = PowerAuthActivationMessage.signedMessage(
+            activationId: id, devicePublicKey: request.devicePublicKey, serverPublicKey: serverPublic, ctrData: ctr,
+            applicationKey: application.applicationKey, applicationSecret: application.applicationSecret)
+        return CreateActivationResponse(
+            activationId: id, serverPublicKey: serverPublic, ctrData: ctr,
+            activationSignature: Base64.encode(try masterKey.signature(for: message)), activationFingerprint: fingerprint,
+            applicationKey: application.applicationKey, applicationSecret: application.applicationSecret,
+            activationStatus: status.rawValue)
+    }
+}
