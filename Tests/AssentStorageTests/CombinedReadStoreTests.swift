@@ -60,13 +60,13 @@ import Testing
 
         // At 300 the challenge expired unanswered: the guard counts it.
         let reads = try await store.pushStartReads(tenantID: "t1", idempotencyKey: "k2", userID: "u", now: 300)
-        let (pushGuard, expired) = try await store.pushGuard(tenantID: "t1", userID: "u", now: 300)
+        let pushGuard = try await store.pushGuard(tenantID: "t1", userID: "u", now: 300)
         #expect(reads.action == action)
-        #expect(reads.pushGuard == pushGuard && reads.expiredAt == expired && expired == [200])
+        #expect(reads.pushGuard == pushGuard && pushGuard.expiredAt == [200])
         #expect(reads.authenticators.map(\.id) == ["a1", "a2"])
         #expect(try await store.authenticators(tenantID: "t1", userID: "u") == reads.authenticators)
         let nothing = try await store.pushStartReads(tenantID: "t1", idempotencyKey: "none", userID: "nobody", now: 300)
-        #expect(nothing.action == nil && nothing.pushGuard == nil && nothing.expiredAt.isEmpty && nothing.authenticators.isEmpty)
+        #expect(nothing.action == nil && nothing.pushGuard == PushGuardRead() && nothing.authenticators.isEmpty)
 
         let both = try await store.challengeAndAction(tenantID: "t1", id: "c1", idempotencyKey: "k2")
         #expect(both.challenge == (try await store.challenge(tenantID: "t1", id: "c1")) && both.action == action)

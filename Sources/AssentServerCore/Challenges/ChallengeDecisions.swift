@@ -113,16 +113,16 @@ package struct ChallengeDecisions: Sendable {
     /// answer's round trip on PostgreSQL), for ``PushGuards/recordAnswer(tenant:challenge:approved:fraud:authenticator:read:)``.
     private func record(
         _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64
-    ) async throws -> (Challenge, (PushGuard?, [Int64])?) {
+    ) async throws -> (Challenge, PushGuardRead?) {
         do {
-            let (found, pushGuard) = try await store.answerChallenge(
+            let outcome = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
                 pushGuardOf: challenge.kind == .push ? challenge.userID : nil)
-            guard let answered = found
+            guard let answered = outcome.challenge
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, approved ? .approved : .denied, tenantID: answered.tenantID)
-            return (answered, pushGuard)
+            return (answered, outcome.pushGuard)
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
         }

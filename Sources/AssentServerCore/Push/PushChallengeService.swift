@@ -43,7 +43,7 @@ package struct PushChallengeService: Sendable {
         guard tracked.state == .challengeRequired else {
             throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
         }
-        try await guards.admitStart(tenant: tenant, userID: claims.sub, read: (reads.pushGuard, reads.expiredAt), now: now)
+        try await guards.admitStart(tenant: tenant, userID: claims.sub, read: reads.pushGuard, now: now)
         var targets = reads.authenticators.filter {
             $0.verificationMethod == .push && !$0.isExpired(at: now)
         }

@@ -18,7 +18,7 @@ package protocol ChallengeStore: Sendable {
     /// and the user's authenticators.
     func pushStartReads(
         tenantID: String, idempotencyKey: String, userID: String, now: Int64
-    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator])
+    ) async throws -> PushStartReads
     /// The newest open push challenge of `userID` that `authenticatorID` may answer.
     func pendingPushChallenge(tenantID: String, userID: String, authenticatorID: String, now: Int64) async throws -> Challenge?
     /// What a device's get-challenge reads, together (one round trip on PostgreSQL): the push credential whose public
@@ -42,7 +42,7 @@ package protocol ChallengeStore: Sendable {
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
-    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?)
+    ) async throws -> ChallengeAnswerOutcome
     /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
     /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
     /// `anonymousAction` (with that user) as its action in the same transaction. Returns the claimed challenge, or nil

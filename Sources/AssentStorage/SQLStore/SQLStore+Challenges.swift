@@ -95,12 +95,12 @@ extension SQLStore {
 
     package func pushStartReads(
         tenantID: String, idempotencyKey: String, userID: String, now: Int64
-    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator]) {
+    ) async throws -> PushStartReads {
         try await read { db in
             let action = try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db)
-            let (pushGuard, expiredAt) = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
+            let pushGuard = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
             let authenticators = try CredentialQueries.authenticators(tenantID: tenantID, userID: userID, in: db)
-            return (action, pushGuard, expiredAt, authenticators)
+            return PushStartReads(action: action, pushGuard: pushGuard, authenticators: authenticators)
         }
     }
 
