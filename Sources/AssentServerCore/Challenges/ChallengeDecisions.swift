@@ -36,12 +36,12 @@ package struct ChallengeDecisions: Sendable {
         tenant: Tenant, key: DeviceKey, method: VerificationMethod, request: UpdateChallengeRequest,
         kind: Challenge.Kind, proof: ApprovalProof
     ) async throws -> (Authenticator, Challenge) {
-        let (found, challenge) = try await store.credentialAndChallenge(
+        let read = try await store.credentialAndChallenge(
             tenantID: tenant.id, method: method, publicKey: key.der, challengeID: request.challengeId)
-        let authenticator = try DeviceCredentialService.live(found, at: clock.nowMilliseconds())
+        let authenticator = try DeviceCredentialService.live(read.authenticator, at: clock.nowMilliseconds())
         return (authenticator, try await answer(
             tenant: tenant, authenticator: authenticator, key: key, request: request, kind: kind, proof: proof,
-            found: challenge))
+            found: read.challenge))
     }
 
     /// The answer, once the challenge was read (`found`, nil when there is none).

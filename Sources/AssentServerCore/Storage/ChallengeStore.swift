@@ -12,7 +12,7 @@ package protocol ChallengeStore: Sendable {
     /// PostgreSQL).
     func challengeAndAction(
         tenantID: String, id: String, idempotencyKey: String
-    ) async throws -> (challenge: Challenge?, action: Action?)
+    ) async throws -> ChallengeAndAction
     /// What a push start reads, together (one round trip on PostgreSQL): the action named by `idempotencyKey`,
     /// `userID`'s push guard with the expiries it has not counted by `now` (as ``PushGuardStore/pushGuard(tenantID:userID:now:)``),
     /// and the user's authenticators.
@@ -27,12 +27,12 @@ package protocol ChallengeStore: Sendable {
     /// The credential is returned as stored, expired or not: judging it is the caller's.
     func pushCredentialAndPendingChallenge(
         tenantID: String, publicKey: [UInt8], now: Int64
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?)
+    ) async throws -> CredentialAndChallenge
     /// What a device's answer reads, together (one round trip on PostgreSQL): the credential of `method` whose public
     /// key is `publicKey` (as stored, expired or not) and the challenge with id `challengeID`, whoever's it is.
     func credentialAndChallenge(
         tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?)
+    ) async throws -> CredentialAndChallenge
     /// Records a device's answer, once, in one transaction: moves the challenge from an open state in `from` to
     /// `approved` or `denied` (only while unexpired), sets its action's state and verification method, and stamps
     /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open. With

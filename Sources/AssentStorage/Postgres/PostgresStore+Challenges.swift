@@ -80,39 +80,45 @@ extension PostgresStore {
 extension PostgresStore {
     package func challengeAndAction(
         tenantID: String, id: String, idempotencyKey: String
-    ) async throws -> (challenge: Challenge?, action: Action?) {
+    ) async throws -> ChallengeAndAction {
         try await read { db in
             let rows = try db.runAll([
                 (ChallengeQueries.byID, [.text(id), .text(tenantID)]),
                 (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
             ])
-            return (try rows[0].first.map(StoreRecords.challenge), try rows[1].first.map(StoreRecords.action))
+            return ChallengeAndAction(
+                challenge: try rows[0].first.map(StoreRecords.challenge), action: try rows[1].first.map(StoreRecords.action))
         }
     }
 
     package func pushCredentialAndPendingChallenge(
         tenantID: String, publicKey: [UInt8], now: Int64
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
             let rows = try db.runAll([
                 (CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)]),
                 (ChallengeQueries.pendingPushForKey,
                  [.text(tenantID), .blob(publicKey), .integer(now), .text(VerificationMethod.push.rawValue)]),
             ])
-            guard let authenticator = try rows[0].first.map(StoreRecords.authenticator) else { return (nil, nil) }
-            return (authenticator, try rows[1].first.map(StoreRecords.challenge))
+            guard let authenticator = try rows[0].first.map(StoreRecords.authenticator) else {
+                return CredentialAndChallenge()
+            }
+            return CredentialAndChallenge(
+                authenticator: authenticator, challenge: try rows[1].first.map(StoreRecords.challenge))
         }
     }
 
     package func credentialAndChallenge(
         tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
             let rows = try db.runAll([
                 (CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)]),
                 (ChallengeQueries.byID, [.text(challengeID), .text(tenantID)]),
             ])
-            return (try rows[0].first.map(StoreRecords.authenticator), try rows[1].first.map(StoreRecords.challenge))
+            return CredentialAndChallenge(
+                authenticator: try rows[0].first.map(StoreRecords.authenticator),
+                challenge: try rows[1].first.map(StoreRecords.challenge))
         }
     }
 

@@ -86,10 +86,11 @@ extension SQLStore {
 
     package func challengeAndAction(
         tenantID: String, id: String, idempotencyKey: String
-    ) async throws -> (challenge: Challenge?, action: Action?) {
+    ) async throws -> ChallengeAndAction {
         try await read { db in
-            (try db.queryOne(ChallengeQueries.byID, [.text(id), .text(tenantID)], StoreRecords.challenge),
-             try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db))
+            ChallengeAndAction(
+                challenge: try db.queryOne(ChallengeQueries.byID, [.text(id), .text(tenantID)], StoreRecords.challenge),
+                action: try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db))
         }
     }
 
@@ -116,28 +117,30 @@ extension SQLStore {
 
     package func pushCredentialAndPendingChallenge(
         tenantID: String, publicKey: [UInt8], now: Int64
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
             guard let authenticator = try db.queryOne(
                 CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)],
                 StoreRecords.authenticator)
-            else { return (nil, nil) }
+            else { return CredentialAndChallenge() }
             let challenge = try db.queryOne(
                 ChallengeQueries.pendingPush,
                 [.text(tenantID), .text(authenticator.userID), .integer(now), .text(authenticator.id)],
                 StoreRecords.challenge)
-            return (authenticator, challenge)
+            return CredentialAndChallenge(authenticator: authenticator, challenge: challenge)
         }
     }
 
     package func credentialAndChallenge(
         tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
-            (try db.queryOne(
-                CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)],
-                StoreRecords.authenticator),
-             try db.queryOne(ChallengeQueries.byID, [.text(challengeID), .text(tenantID)], StoreRecords.challenge))
+            CredentialAndChallenge(
+                authenticator: try db.queryOne(
+                    CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)],
+                    StoreRecords.authenticator),
+                challenge: try db.queryOne(
+                    ChallengeQueries.byID, [.text(challengeID), .text(tenantID)], StoreRecords.challenge))
         }
     }
 
