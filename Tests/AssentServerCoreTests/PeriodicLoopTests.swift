@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func `the first round runs at start, the next only once the pause has passed on the clock`() async throws {
-        let clock = ManualClock()
+        let clock = ServerTestClock()
         let rounds = Rounds()
         let loop = PeriodicLoop(clock: clock)
         loop.start { _ in
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func `wake ends a pause at once, and a round that left work goes again without pausing`() async throws {
-        let clock = ManualClock()
+        let clock = ServerTestClock()
         let rounds = Rounds()
         let loop = PeriodicLoop(clock: clock)
         loop.start { _ in
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func `stop waits for the work a round handed to the group`() async throws {
-        let clock = ManualClock()
+        let clock = ServerTestClock()
         let finished = Rounds()
         let loop = PeriodicLoop(clock: clock)
         loop.start { group in

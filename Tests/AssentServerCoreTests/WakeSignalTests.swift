@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func `a signal ends the current wait, or the next one when nobody waits`() async throws {
-        let clock = ManualClock()
+        let clock = ServerTestClock()
         let signal = WakeSignal(clock: clock)
         signal.signal()
         await signal.wait(upTo: .seconds(3600))  // the pending signal: returns at once

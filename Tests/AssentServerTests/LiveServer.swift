@@ -17,13 +17,13 @@ import FoundationNetworking
 final class LiveServer: Sendable {
     let directory: TemporaryDirectory
     let application: AssentApplication
-    let clock: ManualClock
+    let clock: ServerTestClock
     let baseURL: String
     let tenant: TenantDirectory.Credentials
     let databasePath: String
 
     init() async throws {
-        clock = ManualClock()
+        clock = ServerTestClock()
         directory = try TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -41,7 +41,7 @@ final class LiveServer: Sendable {
     /// A server on a fresh PostgreSQL database (`sharing` nil), or a second instance on `sharing`'s database with its
     /// master key and tenant, as behind a load balancer. `databasePath` is then the database URL.
     init(postgresSharing other: LiveServer?) async throws {
-        let clock = ManualClock()
+        let clock = ServerTestClock()
         self.clock = clock
         directory = try TemporaryDirectory()
         var configuration = ServerConfiguration()

@@ -5,7 +5,7 @@ import Testing
 /// The signing messages devices sign, made and checked without storage (V6): nothing a stranger asks for can evict
 /// or use up a device's message.
 @Suite struct NonceIssuerTests {
-    let clock = ManualClock()
+    let clock = ServerTestClock()
     var issuer: NonceIssuer { get throws { try NonceIssuer(masterKey: Array(repeating: 7, count: 32), clock: clock.wallClock) } }
 
     @Test func `an update nonce opens for its credential only, until it expires`() throws {

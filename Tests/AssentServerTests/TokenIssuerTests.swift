@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 
 @Suite struct TokenIssuerTests {
-    let clock = ManualClock()
+    let clock = ServerTestClock()
     let tenant = Tenant(id: "tenant-a", name: "A", secretHash: [], secretVersion: 1, keyVersion: 1, settings: TenantSettings(), createdAt: 0)
     let action = Action(tenantID: "tenant-a", userID: "u", actionCode: "signIn", idempotencyKey: "k",
                         state: .challengeRequired, now: 0)

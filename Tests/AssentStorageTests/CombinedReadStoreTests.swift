@@ -22,21 +22,20 @@ import Testing
         let store = fixture.store
         defer { withExtendedLifetime(fixture) {} }
         _ = try await Self.tracked(store, key: "k1")
-        func validate(user: String = "u", code: String = "signIn", mark: Bool = true) async throws -> (Action?, Bool) {
-            let (action, marked) = try await store.validateAction(
+        func validate(user: String = "u", code: String = "signIn", mark: Bool = true) async throws -> ActionValidation {
+            try await store.validateAction(
                 tenantID: "t1", idempotencyKey: "k1", userID: user, actionCode: code, mark: mark, at: 50)
-            return (action, marked)
         }
         let waiting = try await validate()
-        #expect(waiting.0?.state == .challengeRequired && waiting.1 == false, "not succeeded yet")
+        #expect(waiting.action?.state == .challengeRequired && waiting.marked == false, "not succeeded yet")
         _ = try await store.updateActionState(
             tenantID: "t1", idempotencyKey: "k1", state: .challengeSucceeded, verificationMethod: .push, at: 20)
-        #expect(try await validate(mark: false).1 == false, "the caller said the token may not mark it")
-        #expect(try await validate(user: "other").1 == false, "another user's token")
-        #expect(try await validate(code: "transfer").1 == false, "another action's token")
+        #expect(try await validate(mark: false).marked == false, "the caller said the token may not mark it")
+        #expect(try await validate(user: "other").marked == false, "another user's token")
+        #expect(try await validate(code: "transfer").marked == false, "another action's token")
         let first = try await validate()
-        #expect(first.1 && first.0?.state == .challengeSucceeded && first.0?.userID == "u")
-        #expect(try await validate().1 == false, "validated once")
+        #expect(first.marked && first.action?.state == .challengeSucceeded && first.action?.userID == "u")
+        #expect(try await validate().marked == false, "validated once")
         let missing = try await store.validateAction(
             tenantID: "t1", idempotencyKey: "nope", userID: "u", actionCode: "signIn", mark: true, at: 50)
         #expect(missing.action == nil && missing.marked == false)
@@ -60,13 +59,13 @@ import Testing
 
         // At 300 the challenge expired unanswered: the guard counts it.
         let reads = try await store.pushStartReads(tenantID: "t1", idempotencyKey: "k2", userID: "u", now: 300)
-        let (pushGuard, expired) = try await store.pushGuard(tenantID: "t1", userID: "u", now: 300)
+        let pushGuard = try await store.pushGuard(tenantID: "t1", userID: "u", now: 300)
         #expect(reads.action == action)
-        #expect(reads.pushGuard == pushGuard && reads.expiredAt == expired && expired == [200])
+        #expect(reads.pushGuard == pushGuard && pushGuard.expiredAt == [200])
         #expect(reads.authenticators.map(\.id) == ["a1", "a2"])
         #expect(try await store.authenticators(tenantID: "t1", userID: "u") == reads.authenticators)
         let nothing = try await store.pushStartReads(tenantID: "t1", idempotencyKey: "none", userID: "nobody", now: 300)
-        #expect(nothing.action == nil && nothing.pushGuard == nil && nothing.expiredAt.isEmpty && nothing.authenticators.isEmpty)
+        #expect(nothing.action == nil && nothing.pushGuard == PushGuardRead() && nothing.authenticators.isEmpty)
 
         let both = try await store.challengeAndAction(tenantID: "t1", id: "c1", idempotencyKey: "k2")
         #expect(both.challenge == (try await store.challenge(tenantID: "t1", id: "c1")) && both.action == action)

@@ -88,13 +88,13 @@ import Testing
         // One challenge expired unanswered at 1010 (counted by the guard), one to answer.
         #expect(try await store.insertChallenge(StoreTests.pushChallenge("old", now: 10), maxOpenForUser: nil))
         #expect(try await store.insertChallenge(StoreTests.pushChallenge("c1", now: 1_500), maxOpenForUser: nil))
-        let (answered, pushGuard) = try await store.answerChallenge(
+        let outcome = try await store.answerChallenge(
             tenantID: "t1", id: "c1", from: [.pending], approved: true, authenticatorID: "d1",
             verificationMethod: .push, now: 2_000, pushGuardOf: "u")
-        #expect(answered?.state == .approved)
-        let read = try #require(pushGuard)
+        #expect(outcome.challenge?.state == .approved)
+        let read = try #require(outcome.pushGuard)
         let separate = try await store.pushGuard(tenantID: "t1", userID: "u", now: 2_000)
-        #expect(read.0 == separate.0 && read.1 == separate.1 && read.1 == [1_010])
+        #expect(read == separate && read.expiredAt == [1_010])
         // A refused answer (already answered) reports no challenge.
         let again = try await store.answerChallenge(
             tenantID: "t1", id: "c1", from: [.pending], approved: false, authenticatorID: "d1",

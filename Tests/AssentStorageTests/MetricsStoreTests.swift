@@ -61,17 +61,17 @@ import Testing
         let fixture = try await StoreTests.fixture(kind)
         let store = fixture.store
         defer { withExtendedLifetime(fixture) {} }
-        #expect(try await store.webhookOutboxBacklog() == (0, nil))
+        #expect(try await store.webhookOutboxBacklog() == WebhookOutboxBacklog(depth: 0, oldestCreatedAt: nil))
         var authenticator = StoreTests.device("d1", key: 1)
         authenticator.userID = "w"
         try await store.insertAuthenticator(authenticator)
         _ = try await store.deleteUser(tenantID: "t1", userID: "w") { _ in
             (0..<3).map { WebhookEvent(id: "e\($0)", tenantID: "t1", type: "authenticator.deleted", body: "{}", createdAt: 40 + Int64($0)) }
         }
-        #expect(try await store.webhookOutboxBacklog() == (3, 40))
+        #expect(try await store.webhookOutboxBacklog() == WebhookOutboxBacklog(depth: 3, oldestCreatedAt: 40))
         try await store.markWebhookDelivered(id: "e0", at: 200)
         try await store.markWebhookAttemptFailed(id: "e1", attempts: 4, nextAttemptAt: nil, error: "HTTP 500", at: 201)
-        #expect(try await store.webhookOutboxBacklog() == (1, 42))
+        #expect(try await store.webhookOutboxBacklog() == WebhookOutboxBacklog(depth: 1, oldestCreatedAt: 42))
     }
 
     @Test(arguments: StoreKind.allCases) func `a migrated store misses no schema step`(kind: StoreKind) async throws {

@@ -26,19 +26,19 @@ import Testing
         let fixture = try await StoreTests.fixture(kind)
         let store = fixture.store
         defer { withExtendedLifetime(fixture) {} }
-        let (none, expired) = try await store.pushGuard(tenantID: "t1", userID: "u", now: Self.now)
-        #expect(none == nil && expired.isEmpty)
+        let none = try await store.pushGuard(tenantID: "t1", userID: "u", now: Self.now)
+        #expect(none.stored == nil && none.expiredAt.isEmpty)
         _ = try await Self.fail(store, at: Self.now)
         _ = try await Self.fail(store, at: Self.now + 1000)
         let third = try await Self.fail(store, at: Self.now + 2000)
         #expect(third.consecutiveFailures == 3 && third.throttleLevel == 1 && third.throttledUntil == Self.now + 62_000)
-        let (stored, _) = try await store.pushGuard(tenantID: "t1", userID: "u", now: Self.now + 3000)
+        let stored = try await store.pushGuard(tenantID: "t1", userID: "u", now: Self.now + 3000).stored
         #expect(stored == third)
         let approved = try await store.updatePushGuard(
             tenantID: "t1", userID: "u", now: Self.now + 4000, timeline: [], events: []
         ) { state, _ in state.recordApproval(at: Self.now + 4000) }
         #expect(approved.consecutiveFailures == 0 && approved.throttledUntil == nil && approved.refusal(at: Self.now + 4000) == nil)
-        #expect(try await store.pushGuard(tenantID: "t1", userID: "other", now: Self.now).0 == nil)
+        #expect(try await store.pushGuard(tenantID: "t1", userID: "other", now: Self.now).stored == nil)
     }
 
     @Test(arguments: StoreKind.allCases) func `twenty failures at once across two instances all count`(kind: StoreKind) async throws {
@@ -49,7 +49,7 @@ import Testing
             return true
         }
         #expect(counted == 20)
-        let (stored, _) = try await stores[0].pushGuard(tenantID: "t1", userID: "u", now: Self.now + 100)
+        let stored = try await stores[0].pushGuard(tenantID: "t1", userID: "u", now: Self.now + 100).stored
         let state = try #require(stored)
         // Every failure was counted once: the third throttled, each of the 17 after it doubled the throttle.
         #expect(state.consecutiveFailures == 20)
@@ -80,7 +80,7 @@ import Testing
             for try await result in group { all.append(result) }
             return all
         }
-        let (stored, _) = try await stores[0].pushGuard(tenantID: "t1", userID: "u", now: Self.now + 20)
+        let stored = try await stores[0].pushGuard(tenantID: "t1", userID: "u", now: Self.now + 20).stored
         let final = try #require(stored).consecutiveFailures
         #expect(results.first(where: \.0)?.1 == 0)
         // The k failures committed before the approval saw 3...2+k, those after it 1...final: none was lost or
@@ -108,7 +108,7 @@ import Testing
         #expect(try await stores[0].insertPushChallenge(
             Self.pushChallenge("abandoned", expiresAt: Self.now - 500), maxOpenForUser: nil, deliveries: [],
             timeline: [ChallengeTimelineEntry(event: "webhook.failed", tenantID: "t1", challengeID: "abandoned", at: Self.now - 500)]))
-        #expect(try await stores[1].pushGuard(tenantID: "t1", userID: "u", now: Self.now).1.count == 2)
+        #expect(try await stores[1].pushGuard(tenantID: "t1", userID: "u", now: Self.now).expiredAt.count == 2)
 
         let counted = try await StoreConcurrencyTests.race(stores, count: 10) { store, _ in
             let state = try await store.updatePushGuard(tenantID: "t1", userID: "u", now: Self.now, timeline: [], events: []) {
@@ -117,8 +117,8 @@ import Testing
             return state.consecutiveFailures == 2
         }
         #expect(counted == 10)
-        let (stored, left) = try await stores[0].pushGuard(tenantID: "t1", userID: "u", now: Self.now)
-        #expect(stored?.consecutiveFailures == 2 && left.isEmpty)
+        let read = try await stores[0].pushGuard(tenantID: "t1", userID: "u", now: Self.now)
+        #expect(read.stored?.consecutiveFailures == 2 && read.expiredAt.isEmpty)
         // A third failure throttles.
         #expect(try await Self.fail(stores[1], at: Self.now + 1).refusal(at: Self.now + 1)?.code == .pushThrottled)
     }

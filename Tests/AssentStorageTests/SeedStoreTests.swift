@@ -95,9 +95,8 @@ import Testing
         #expect(batch.challenges.allSatisfy { !$0.isOpen(at: Self.now) })
         #expect(batch.challenges.allSatisfy { $0.expiresAt < Self.now - PushGuard.window })
         for index in [0, 17, 29] {
-            let (stored, expired) = try await store.pushGuard(
-                tenantID: "t1", userID: SeededDevice.userID(index), now: Self.now)
-            #expect(stored == nil && expired.isEmpty)
+            let read = try await store.pushGuard(tenantID: "t1", userID: SeededDevice.userID(index), now: Self.now)
+            #expect(read.stored == nil && read.expiredAt.isEmpty)
         }
     }
 

@@ -139,16 +139,16 @@ import Testing
         defer { withExtendedLifetime(fixture) {} }
         try await Self.enrolmentAction(store, key: "enrol-1")
         let first = Self.device("d1", key: 1)
-        let (stored, created) = try await store.enrollDevice(first, enrolmentKey: "enrol-1") { a, c in
+        let enrolled = try await store.enrollDevice(first, enrolmentKey: "enrol-1") { a, c in
             [WebhookEvent(id: "e-\(a.id)-\(c)", tenantID: "t1", type: "authenticator.created", body: "{}", createdAt: 1)]
         }
-        #expect(created && stored == first)
+        #expect(enrolled.created && enrolled.authenticator == first)
         #expect(try await store.authenticator(tenantID: "t1", method: .push, publicKey: first.publicKey!) == first)
         // The same token enrols the same key again (idempotently) but never a second key.
         var again = Self.device("d1-bis", key: 1)
         again.deviceName = "renamed"
-        let (reenrolled, createdAgain) = try await store.enrollDevice(again, enrolmentKey: "enrol-1") { _, _ in [] }
-        #expect(!createdAgain && reenrolled.id == "d1" && reenrolled.deviceName == "renamed")
+        let reenrolled = try await store.enrollDevice(again, enrolmentKey: "enrol-1") { _, _ in [] }
+        #expect(!reenrolled.created && reenrolled.authenticator.id == "d1" && reenrolled.authenticator.deviceName == "renamed")
         await #expect(throws: EnrolmentTokenUsed.self) {
             _ = try await store.enrollDevice(Self.device("d2", key: 2), enrolmentKey: "enrol-1") { _, _ in [] }
         }
@@ -182,8 +182,8 @@ import Testing
         #expect(try await store.authenticator(tenantID: "t1", method: .push, publicKey: bound.publicKey!)?.signatureScheme == .bound)
         // The same key enrolled again without the scheme (a box stripped it): still bound.
         try await Self.enrolmentAction(store, key: "enrol-2")
-        let (stripped, created) = try await store.enrollDevice(Self.device("d1-bis", key: 1), enrolmentKey: "enrol-2") { _, _ in [] }
-        #expect(!created && stripped.id == "d1" && stripped.signatureScheme == .bound)
+        let stripped = try await store.enrollDevice(Self.device("d1-bis", key: 1), enrolmentKey: "enrol-2") { _, _ in [] }
+        #expect(!stripped.created && stripped.authenticator.id == "d1" && stripped.authenticator.signatureScheme == .bound)
         #expect(try await store.authenticator(tenantID: "t1", method: .push, publicKey: bound.publicKey!)?.signatureScheme == .bound)
         // A compatible credential is raised by a bound re-enrolment.
         try await Self.enrolmentAction(store, key: "enrol-3")
@@ -192,7 +192,7 @@ import Testing
         try await Self.enrolmentAction(store, key: "enrol-4")
         var raised = Self.device("d2-bis", key: 2)
         raised.signatureScheme = .bound
-        #expect(try await store.enrollDevice(raised, enrolmentKey: "enrol-4") { _, _ in [] }.0.signatureScheme == .bound)
+        #expect(try await store.enrollDevice(raised, enrolmentKey: "enrol-4") { _, _ in [] }.authenticator.signatureScheme == .bound)
     }
 
     @Test(arguments: StoreKind.allCases) func `a removal signature removes once, and is kept until it lapses`(kind: StoreKind) async throws {
@@ -456,7 +456,7 @@ extension CredentialStore {
     /// (``Authenticator/reenrol(as:)``).
     func enrollDevice(
         _ candidate: Authenticator, enrolmentKey: String, events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
-    ) async throws -> (Authenticator, created: Bool) {
+    ) async throws -> DeviceCredentialEnrolment {
         try await enrollDeviceCredential(
             candidate, enrolmentKey: enrolmentKey, reenrol: { $0.reenrol(as: candidate) }, events: events)
     }

@@ -101,10 +101,10 @@ package struct ActionService: Sendable {
         // Read and marked in one unit: marked only when every check below would pass and the action succeeded.
         let eligible = claims.typ == .access && (userID == nil || userID == claims.sub)
             && (actionCode == nil || actionCode == claims.act)
-        let (found, marked) = try await store.validateAction(
+        let validation = try await store.validateAction(
             tenantID: tenant.id, idempotencyKey: claims.idk, userID: claims.sub, actionCode: claims.act,
             mark: eligible, at: clock.nowMilliseconds())
-        guard let action = found, action.userID == claims.sub, action.actionCode == claims.act else {
+        guard let action = validation.action, action.userID == claims.sub, action.actionCode == claims.act else {
             return ValidateResponse(isValid: false, userId: claims.sub, actionCode: claims.act,
                                     idempotencyKey: claims.idk, error: "The action no longer exists.")
         }
@@ -126,7 +126,7 @@ package struct ActionService: Sendable {
         }
         switch action.state {
         case .challengeSucceeded, .reviewSucceeded:
-            if marked {
+            if validation.marked {
                 response.isValid = true
             } else {
                 response.error = "The action was already validated."

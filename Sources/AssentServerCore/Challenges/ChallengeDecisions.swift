@@ -36,12 +36,12 @@ package struct ChallengeDecisions: Sendable {
         tenant: Tenant, key: DeviceKey, method: VerificationMethod, request: UpdateChallengeRequest,
         kind: Challenge.Kind, proof: ApprovalProof
     ) async throws -> (Authenticator, Challenge) {
-        let (found, challenge) = try await store.credentialAndChallenge(
+        let read = try await store.credentialAndChallenge(
             tenantID: tenant.id, method: method, publicKey: key.der, challengeID: request.challengeId)
-        let authenticator = try DeviceCredentialService.live(found, at: clock.nowMilliseconds())
+        let authenticator = try DeviceCredentialService.live(read.authenticator, at: clock.nowMilliseconds())
         return (authenticator, try await answer(
             tenant: tenant, authenticator: authenticator, key: key, request: request, kind: kind, proof: proof,
-            found: challenge))
+            found: read.challenge))
     }
 
     /// The answer, once the challenge was read (`found`, nil when there is none).
@@ -113,16 +113,16 @@ package struct ChallengeDecisions: Sendable {
     /// answer's round trip on PostgreSQL), for ``PushGuards/recordAnswer(tenant:challenge:approved:fraud:authenticator:read:)``.
     private func record(
         _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64
-    ) async throws -> (Challenge, (PushGuard?, [Int64])?) {
+    ) async throws -> (Challenge, PushGuardRead?) {
         do {
-            let (found, pushGuard) = try await store.answerChallenge(
+            let outcome = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
                 pushGuardOf: challenge.kind == .push ? challenge.userID : nil)
-            guard let answered = found
+            guard let answered = outcome.challenge
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, approved ? .approved : .denied, tenantID: answered.tenantID)
-            return (answered, pushGuard)
+            return (answered, outcome.pushGuard)
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
         }

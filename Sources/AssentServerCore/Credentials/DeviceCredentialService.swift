@@ -39,12 +39,11 @@ package struct DeviceCredentialService: Sendable {
             candidate.expiresAt = now + Int64(lease) * 1000
         }
         do {
-            let (stored, _) = try await store.enrollDeviceCredential(
+            return try await store.enrollDeviceCredential(
                 candidate, enrolmentKey: claims.idk, reenrol: { [candidate] in $0.reenrol(as: candidate) }
             ) { [webhooks] stored, created in
                 webhooks.authenticator(created ? .authenticatorCreated : .authenticatorUpdated, stored, tenant: tenant)
-            }
-            return stored
+            }.authenticator
         } catch is EnrolmentTokenUsed {
             throw AssentError.enrolmentTokenUsed()
         } catch let error as StoreError where error.code == .constraintViolation {

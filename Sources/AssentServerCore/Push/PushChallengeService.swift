@@ -43,7 +43,7 @@ package struct PushChallengeService: Sendable {
         guard tracked.state == .challengeRequired else {
             throw AssentError(.conflict, "The action is not waiting for a challenge (it is \(tracked.state.rawValue)).")
         }
-        try await guards.admitStart(tenant: tenant, userID: claims.sub, read: (reads.pushGuard, reads.expiredAt), now: now)
+        try await guards.admitStart(tenant: tenant, userID: claims.sub, read: reads.pushGuard, now: now)
         var targets = reads.authenticators.filter {
             $0.verificationMethod == .push && !$0.isExpired(at: now)
         }
@@ -116,11 +116,10 @@ package struct PushChallengeService: Sendable {
         tenant: Tenant, key: DeviceKey, signed: (Authenticator) -> Bool
     ) async throws -> PushChallengeResponse {
         let now = clock.nowMilliseconds()
-        let (found, challenge) = try await store.pushCredentialAndPendingChallenge(
-            tenantID: tenant.id, publicKey: key.der, now: now)
-        let authenticator = try DeviceCredentialService.live(found, at: now)
+        let read = try await store.pushCredentialAndPendingChallenge(tenantID: tenant.id, publicKey: key.der, now: now)
+        let authenticator = try DeviceCredentialService.live(read.authenticator, at: now)
         var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
-        guard let challenge else { return response }
+        guard let challenge = read.challenge else { return response }
         response.challengeId = challenge.id
         response.userId = challenge.userID
         response.actionCode = challenge.actionCode
@@ -142,14 +141,13 @@ package struct PushChallengeService: Sendable {
 
     /// The challenge's state for the page that started it; an approved challenge comes with an access token.
     package func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> VerifyPushResponse {
-        let (found, action) = try await store.challengeAndAction(
-            tenantID: tenant.id, id: challengeID, idempotencyKey: claims.idk)
-        guard let challenge = found, challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
+        let read = try await store.challengeAndAction(tenantID: tenant.id, id: challengeID, idempotencyKey: claims.idk)
+        guard let challenge = read.challenge, challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
         else { throw AssentError(.notFound, "No such challenge for this token.") }
         let now = clock.nowMilliseconds()
         switch challenge.state {
         case .approved:
-            guard let action else {
+            guard let action = read.action else {
                 throw AssentError(.notFound, "The challenge's action no longer exists.")
             }
             let lifetime = Int64(tenant.settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))

@@ -24,11 +24,10 @@ package struct PushGuards: Sendable {
     /// ``admitStart(tenant:userID:)`` with the guard and its uncounted expiries already `read` at `now` (read
     /// together with what else a start needs, see ``ChallengeStore/pushStartReads(tenantID:idempotencyKey:userID:now:)``).
     package func admitStart(
-        tenant: Tenant, userID: String, read: (PushGuard?, [Int64]), now: Int64
+        tenant: Tenant, userID: String, read: PushGuardRead, now: Int64
     ) async throws {
-        let (stored, expired) = read
-        var state = stored
-        if !expired.isEmpty {
+        var state = read.stored
+        if !read.expiredAt.isEmpty {
             let seconds = tenant.settings.pushThrottleSeconds
             state = try await store.updatePushGuard(
                 tenantID: tenant.id, userID: userID, now: now, timeline: [], events: []
@@ -44,17 +43,17 @@ package struct PushGuards: Sendable {
     /// on the challenge's timeline and queues the `push.fraud_reported` webhook, all in one transaction.
     package func recordAnswer(
         tenant: Tenant, challenge: Challenge, approved: Bool, fraud: Bool, authenticator: Authenticator,
-        read: (PushGuard?, [Int64])? = nil
+        read: PushGuardRead? = nil
     ) async throws {
         guard challenge.kind == .push, let userID = challenge.userID else { return }
         let now = clock.nowMilliseconds()
         if approved, !fraud {
             // The common case: nothing stored and nothing to count, so nothing to reset. `read` is the guard as the
             // store read it right after the answer (an expiry it missed since is counted by the next change).
-            let current: (PushGuard?, [Int64])
+            let current: PushGuardRead
             if let read { current = read } else { current = try await store.pushGuard(tenantID: tenant.id, userID: userID, now: now) }
-            let (stored, expired) = current
-            if expired.isEmpty, stored.map({ $0.consecutiveFailures == 0 && $0.throttledUntil == nil }) ?? true { return }
+            if current.expiredAt.isEmpty,
+               current.stored.map({ $0.consecutiveFailures == 0 && $0.throttledUntil == nil }) ?? true { return }
         }
         let settings = tenant.settings
         var timeline: [ChallengeTimelineEntry] = []

@@ -28,7 +28,7 @@ package protocol ActionStore: Sendable {
     /// (`CHALLENGE_SUCCEEDED` or `REVIEW_SUCCEEDED`) and it was never validated before (once, for the first caller).
     func validateAction(
         tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
-    ) async throws -> (action: Action?, marked: Bool)
+    ) async throws -> ActionValidation
 }
 
 extension ActionStore {

@@ -12,13 +12,13 @@ package protocol ChallengeStore: Sendable {
     /// PostgreSQL).
     func challengeAndAction(
         tenantID: String, id: String, idempotencyKey: String
-    ) async throws -> (challenge: Challenge?, action: Action?)
+    ) async throws -> ChallengeAndAction
     /// What a push start reads, together (one round trip on PostgreSQL): the action named by `idempotencyKey`,
     /// `userID`'s push guard with the expiries it has not counted by `now` (as ``PushGuardStore/pushGuard(tenantID:userID:now:)``),
     /// and the user's authenticators.
     func pushStartReads(
         tenantID: String, idempotencyKey: String, userID: String, now: Int64
-    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator])
+    ) async throws -> PushStartReads
     /// The newest open push challenge of `userID` that `authenticatorID` may answer.
     func pendingPushChallenge(tenantID: String, userID: String, authenticatorID: String, now: Int64) async throws -> Challenge?
     /// What a device's get-challenge reads, together (one round trip on PostgreSQL): the push credential whose public
@@ -27,12 +27,12 @@ package protocol ChallengeStore: Sendable {
     /// The credential is returned as stored, expired or not: judging it is the caller's.
     func pushCredentialAndPendingChallenge(
         tenantID: String, publicKey: [UInt8], now: Int64
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?)
+    ) async throws -> CredentialAndChallenge
     /// What a device's answer reads, together (one round trip on PostgreSQL): the credential of `method` whose public
     /// key is `publicKey` (as stored, expired or not) and the challenge with id `challengeID`, whoever's it is.
     func credentialAndChallenge(
         tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?)
+    ) async throws -> CredentialAndChallenge
     /// Records a device's answer, once, in one transaction: moves the challenge from an open state in `from` to
     /// `approved` or `denied` (only while unexpired), sets its action's state and verification method, and stamps
     /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open. With
@@ -42,7 +42,7 @@ package protocol ChallengeStore: Sendable {
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
-    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?)
+    ) async throws -> ChallengeAnswerOutcome
     /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
     /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
     /// `anonymousAction` (with that user) as its action in the same transaction. Returns the claimed challenge, or nil

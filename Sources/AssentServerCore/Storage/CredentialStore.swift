@@ -37,7 +37,7 @@ package protocol CredentialStore: Sendable {
         _ candidate: Authenticator, enrolmentKey: String,
         reenrol: @escaping @Sendable (inout Authenticator) -> Void,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
-    ) async throws -> (Authenticator, created: Bool)
+    ) async throws -> DeviceCredentialEnrolment
     /// A device renewed its credential: stamps its last verification and, when given, sets a new push token (clearing
     /// delivery errors) and/or a new lease end — only those columns, so concurrent changes to others are kept. Queues
     /// `events(renewed)` in the same transaction; nil when the credential no longer exists.

@@ -2,7 +2,7 @@
 /// unit (see ``ServerStore``).
 package protocol MetricsStore: Sendable {
     /// Webhook events neither delivered nor given up: how many, and when the oldest was queued (nil when none).
-    func webhookOutboxBacklog() async throws -> (depth: Int, oldestCreatedAt: Int64?)
+    func webhookOutboxBacklog() async throws -> WebhookOutboxBacklog
 
     /// Challenges that expired unanswered (still `pending` or `claimed`) after the previous count and by `now`, by
     /// kind. Each expiry is counted once across every instance sharing the store: the count and the moving of the

@@ -28,7 +28,7 @@ package protocol OverviewStore: Sendable {
     /// the counts that instance has not flushed.
     func challengeMinutes(
         tenantID: String, from: Int64, instance: String
-    ) async throws -> (rows: [ChallengeMinute], storedThrough: Int64)
+    ) async throws -> StoredChallengeMinutes
 }
 
 extension OverviewStore {

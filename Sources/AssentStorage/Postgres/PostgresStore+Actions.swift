@@ -156,14 +156,15 @@ extension PostgresStore {
 
     package func validateAction(
         tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
-    ) async throws -> (action: Action?, marked: Bool) {
+    ) async throws -> ActionValidation {
         let values: [StoreValue] = [
             .integer(at), .text(tenantID), .text(idempotencyKey), .bool(mark), .text(userID), .text(actionCode)]
         let found = try await writeOne { db in
             try db.queryOne(Self.validate, values) { row in
-                (try StoreRecords.action(row), row.int64(StoreRecords.actionColumnCount) == 1)
+                ActionValidation(
+                    action: try StoreRecords.action(row), marked: row.int64(StoreRecords.actionColumnCount) == 1)
             }
         }
-        return found.map { ($0.0, $0.1) } ?? (nil, false)
+        return found ?? ActionValidation(action: nil, marked: false)
     }
 }

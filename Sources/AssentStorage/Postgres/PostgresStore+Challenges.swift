@@ -45,7 +45,7 @@ extension PostgresStore {
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
-    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?) {
+    ) async throws -> ChallengeAnswerOutcome {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         let values: [StoreValue] = [
@@ -60,19 +60,19 @@ extension PostgresStore {
         let guardRead = pushGuardOf.map {
             (PushGuardQueries.guardAndExpiries.postgres, PushGuardQueries.values(tenantID: tenantID, userID: $0, now: now))
         }
-        return try await write { db -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?) in
+        return try await write { db -> ChallengeAnswerOutcome in
             // A refused answer (the action no longer waits) fails the statement: nothing commits or is announced.
             let result = try db.runAndCommit(
                 Self.answer.postgres, values, then: [(Self.announceAnswer.postgres, announcement)] + (guardRead.map { [$0] } ?? []))
             let challenge = try result.rows.first.map(StoreRecords.challenge)
             guard let pushGuardOf, challenge != nil, result.after.count == 2, let rows = result.after[1] else {
-                return (challenge, nil)
+                return ChallengeAnswerOutcome(challenge: challenge)
             }
-            var pushGuard: (PushGuard?, [Int64]) = (nil, [])
+            var pushGuard = PushGuardRead()
             for row in rows {
                 try PushGuardQueries.fold(row, into: &pushGuard, tenantID: tenantID, userID: pushGuardOf, now: now)
             }
-            return (challenge, pushGuard)
+            return ChallengeAnswerOutcome(challenge: challenge, pushGuard: pushGuard)
         }
     }
 }
@@ -80,57 +80,64 @@ extension PostgresStore {
 extension PostgresStore {
     package func challengeAndAction(
         tenantID: String, id: String, idempotencyKey: String
-    ) async throws -> (challenge: Challenge?, action: Action?) {
+    ) async throws -> ChallengeAndAction {
         try await read { db in
             let rows = try db.runAll([
                 (ChallengeQueries.byID, [.text(id), .text(tenantID)]),
                 (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
             ])
-            return (try rows[0].first.map(StoreRecords.challenge), try rows[1].first.map(StoreRecords.action))
+            return ChallengeAndAction(
+                challenge: try rows[0].first.map(StoreRecords.challenge), action: try rows[1].first.map(StoreRecords.action))
         }
     }
 
     package func pushCredentialAndPendingChallenge(
         tenantID: String, publicKey: [UInt8], now: Int64
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
             let rows = try db.runAll([
                 (CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)]),
                 (ChallengeQueries.pendingPushForKey,
                  [.text(tenantID), .blob(publicKey), .integer(now), .text(VerificationMethod.push.rawValue)]),
             ])
-            guard let authenticator = try rows[0].first.map(StoreRecords.authenticator) else { return (nil, nil) }
-            return (authenticator, try rows[1].first.map(StoreRecords.challenge))
+            guard let authenticator = try rows[0].first.map(StoreRecords.authenticator) else {
+                return CredentialAndChallenge()
+            }
+            return CredentialAndChallenge(
+                authenticator: authenticator, challenge: try rows[1].first.map(StoreRecords.challenge))
         }
     }
 
     package func credentialAndChallenge(
         tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
             let rows = try db.runAll([
                 (CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)]),
                 (ChallengeQueries.byID, [.text(challengeID), .text(tenantID)]),
             ])
-            return (try rows[0].first.map(StoreRecords.authenticator), try rows[1].first.map(StoreRecords.challenge))
+            return CredentialAndChallenge(
+                authenticator: try rows[0].first.map(StoreRecords.authenticator),
+                challenge: try rows[1].first.map(StoreRecords.challenge))
         }
     }
 
     package func pushStartReads(
         tenantID: String, idempotencyKey: String, userID: String, now: Int64
-    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator]) {
+    ) async throws -> PushStartReads {
         try await read { db in
             let rows = try db.runAll([
                 (ActionQueries.byKey, [.text(tenantID), .text(idempotencyKey)]),
                 (PushGuardQueries.guardAndExpiries, PushGuardQueries.values(tenantID: tenantID, userID: userID, now: now)),
                 (CredentialQueries.byUser, [.text(tenantID), .text(userID)]),
             ])
-            var pushGuard: (PushGuard?, [Int64]) = (nil, [])
+            var pushGuard = PushGuardRead()
             for row in rows[1] {
                 try PushGuardQueries.fold(row, into: &pushGuard, tenantID: tenantID, userID: userID, now: now)
             }
-            return (try rows[0].first.map(StoreRecords.action), pushGuard.0, pushGuard.1,
-                    try rows[2].map(StoreRecords.authenticator))
+            return PushStartReads(
+                action: try rows[0].first.map(StoreRecords.action), pushGuard: pushGuard,
+                authenticators: try rows[2].map(StoreRecords.authenticator))
         }
     }
 }

@@ -82,12 +82,15 @@ extension SQLStore {
 
     package func validateAction(
         tenantID: String, idempotencyKey: String, userID: String, actionCode: String, mark: Bool, at: Int64
-    ) async throws -> (action: Action?, marked: Bool) {
-        guard let action = try await action(tenantID: tenantID, idempotencyKey: idempotencyKey) else { return (nil, false) }
+    ) async throws -> ActionValidation {
+        guard let action = try await action(tenantID: tenantID, idempotencyKey: idempotencyKey) else {
+            return ActionValidation(action: nil, marked: false)
+        }
         guard mark, action.userID == userID, action.actionCode == actionCode,
               action.state == .challengeSucceeded || action.state == .reviewSucceeded
-        else { return (action, false) }
-        return (action, try await markActionValidated(tenantID: tenantID, idempotencyKey: idempotencyKey, at: at))
+        else { return ActionValidation(action: action, marked: false) }
+        return ActionValidation(
+            action: action, marked: try await markActionValidated(tenantID: tenantID, idempotencyKey: idempotencyKey, at: at))
     }
 
     package func markActionValidated(tenantID: String, idempotencyKey: String, at: Int64) async throws -> Bool {

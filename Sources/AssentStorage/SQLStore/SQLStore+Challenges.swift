@@ -86,21 +86,22 @@ extension SQLStore {
 
     package func challengeAndAction(
         tenantID: String, id: String, idempotencyKey: String
-    ) async throws -> (challenge: Challenge?, action: Action?) {
+    ) async throws -> ChallengeAndAction {
         try await read { db in
-            (try db.queryOne(ChallengeQueries.byID, [.text(id), .text(tenantID)], StoreRecords.challenge),
-             try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db))
+            ChallengeAndAction(
+                challenge: try db.queryOne(ChallengeQueries.byID, [.text(id), .text(tenantID)], StoreRecords.challenge),
+                action: try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db))
         }
     }
 
     package func pushStartReads(
         tenantID: String, idempotencyKey: String, userID: String, now: Int64
-    ) async throws -> (action: Action?, pushGuard: PushGuard?, expiredAt: [Int64], authenticators: [Authenticator]) {
+    ) async throws -> PushStartReads {
         try await read { db in
             let action = try ActionQueries.action(tenantID: tenantID, idempotencyKey: idempotencyKey, in: db)
-            let (pushGuard, expiredAt) = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
+            let pushGuard = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
             let authenticators = try CredentialQueries.authenticators(tenantID: tenantID, userID: userID, in: db)
-            return (action, pushGuard, expiredAt, authenticators)
+            return PushStartReads(action: action, pushGuard: pushGuard, authenticators: authenticators)
         }
     }
 
@@ -116,28 +117,30 @@ extension SQLStore {
 
     package func pushCredentialAndPendingChallenge(
         tenantID: String, publicKey: [UInt8], now: Int64
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
             guard let authenticator = try db.queryOne(
                 CredentialQueries.byKey, [.text(tenantID), .text(VerificationMethod.push.rawValue), .blob(publicKey)],
                 StoreRecords.authenticator)
-            else { return (nil, nil) }
+            else { return CredentialAndChallenge() }
             let challenge = try db.queryOne(
                 ChallengeQueries.pendingPush,
                 [.text(tenantID), .text(authenticator.userID), .integer(now), .text(authenticator.id)],
                 StoreRecords.challenge)
-            return (authenticator, challenge)
+            return CredentialAndChallenge(authenticator: authenticator, challenge: challenge)
         }
     }
 
     package func credentialAndChallenge(
         tenantID: String, method: VerificationMethod, publicKey: [UInt8], challengeID: String
-    ) async throws -> (authenticator: Authenticator?, challenge: Challenge?) {
+    ) async throws -> CredentialAndChallenge {
         try await read { db in
-            (try db.queryOne(
-                CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)],
-                StoreRecords.authenticator),
-             try db.queryOne(ChallengeQueries.byID, [.text(challengeID), .text(tenantID)], StoreRecords.challenge))
+            CredentialAndChallenge(
+                authenticator: try db.queryOne(
+                    CredentialQueries.byKey, [.text(tenantID), .text(method.rawValue), .blob(publicKey)],
+                    StoreRecords.authenticator),
+                challenge: try db.queryOne(
+                    ChallengeQueries.byID, [.text(challengeID), .text(tenantID)], StoreRecords.challenge))
         }
     }
 

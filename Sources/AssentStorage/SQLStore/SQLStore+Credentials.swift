@@ -173,8 +173,8 @@ extension SQLStore {
         _ candidate: Authenticator, enrolmentKey: String,
         reenrol: @escaping @Sendable (inout Authenticator) -> Void,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
-    ) async throws -> (Authenticator, created: Bool) {
-        let result = try await write { db -> Enrolment in
+    ) async throws -> DeviceCredentialEnrolment {
+        try await write { db -> DeviceCredentialEnrolment in
             // The enrolment token's action row is locked first (PostgreSQL): two enrolments with one token take
             // turns, and the second sees which credential (of any kind) the first enrolled.
             let enrolled = try CredentialQueries.lockEnrolment(
@@ -197,7 +197,7 @@ extension SQLStore {
                 try db.update(CredentialQueries.update, CredentialQueries.updateValues(stored))
                 try claimEnrolment(stored.id)
                 try WebhookQueries.enqueue(events(stored, false), in: db)
-                return Enrolment(authenticator: stored, created: false)
+                return DeviceCredentialEnrolment(authenticator: stored, created: false)
             }
             try claimEnrolment(candidate.id)
             // The same key enrolled through another token at the same moment (another PostgreSQL instance): its
@@ -207,9 +207,8 @@ extension SQLStore {
                 throw StoreRetry()
             }
             try WebhookQueries.enqueue(events(candidate, true), in: db)
-            return Enrolment(authenticator: candidate, created: true)
+            return DeviceCredentialEnrolment(authenticator: candidate, created: true)
         }
-        return (result.authenticator, result.created)
     }
 
     package func renewDeviceCredential(
@@ -238,10 +237,4 @@ extension SQLStore {
                  .integer(nonce.usedAt ?? nonce.createdAt)]) == 1
         }
     }
-}
-
-/// What an enrolment stored.
-private struct Enrolment: Sendable {
-    var authenticator: Authenticator
-    var created: Bool
 }

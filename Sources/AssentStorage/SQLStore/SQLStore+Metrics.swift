@@ -22,9 +22,11 @@ enum MetricsQueries {
 }
 
 extension SQLStore {
-    package func webhookOutboxBacklog() async throws -> (depth: Int, oldestCreatedAt: Int64?) {
+    package func webhookOutboxBacklog() async throws -> WebhookOutboxBacklog {
         try await read { db in
-            try db.queryOne(MetricsQueries.outboxBacklog, []) { (Int($0.int64(0)), $0.optionalInt64(1)) } ?? (0, nil)
+            try db.queryOne(MetricsQueries.outboxBacklog, []) {
+                WebhookOutboxBacklog(depth: Int($0.int64(0)), oldestCreatedAt: $0.optionalInt64(1))
+            } ?? WebhookOutboxBacklog(depth: 0, oldestCreatedAt: nil)
         }
     }
 

@@ -73,7 +73,7 @@ extension SQLStore {
 
     package func challengeMinutes(
         tenantID: String, from: Int64, instance: String
-    ) async throws -> (rows: [ChallengeMinute], storedThrough: Int64) {
+    ) async throws -> StoredChallengeMinutes {
         try await read { db in
             var rows: [ChallengeMinute] = []
             var storedThrough: Int64 = 0
@@ -90,7 +90,7 @@ extension SQLStore {
                     rows.append(ChallengeMinute(tenantID: tenantID, minute: minute, kind: kind, counts: counts))
                 }
             }
-            return (rows, storedThrough)
+            return StoredChallengeMinutes(rows: rows, storedThrough: storedThrough)
         }
     }
 }

@@ -35,8 +35,8 @@ enum PushGuardQueries {
     /// The stored guard and the expiries it has not counted, read on `db`.
     static func read(
         tenantID: String, userID: String, now: Int64, in db: some StoreConnection
-    ) throws -> (PushGuard?, [Int64]) {
-        var read: (PushGuard?, [Int64]) = (nil, [])
+    ) throws -> PushGuardRead {
+        var read = PushGuardRead()
         _ = try db.query(guardAndExpiries, values(tenantID: tenantID, userID: userID, now: now)) { row in
             try fold(row, into: &read, tenantID: tenantID, userID: userID, now: now)
         }
@@ -51,10 +51,10 @@ enum PushGuardQueries {
 
     /// Adds one row of ``guardAndExpiries`` to `read`: the stored guard, or an expiry.
     static func fold(
-        _ row: some StoreRow, into read: inout (PushGuard?, [Int64]), tenantID: String, userID: String, now: Int64
+        _ row: some StoreRow, into read: inout PushGuardRead, tenantID: String, userID: String, now: Int64
     ) throws {
         guard row.int64(0) == 0 else {
-            read.1.append(row.int64(7))
+            read.expiredAt.append(row.int64(7))
             return
         }
         var state = PushGuard(tenantID: tenantID, userID: userID, now: now)
@@ -64,12 +64,12 @@ enum PushGuardQueries {
         state.throttledUntil = row.optionalInt64(4)
         state.lockedUntil = row.optionalInt64(5)
         state.expiriesCountedThrough = row.int64(6)
-        read.0 = state
+        read.stored = state
     }
 }
 
 extension SQLStore {
-    package func pushGuard(tenantID: String, userID: String, now: Int64) async throws -> (PushGuard?, [Int64]) {
+    package func pushGuard(tenantID: String, userID: String, now: Int64) async throws -> PushGuardRead {
         try await read { db in try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db) }
     }
 
@@ -81,9 +81,9 @@ extension SQLStore {
             // The lock push starts for this user take (``ChallengeQueries/lockCap``): every change to the guard, from
             // any instance, takes turns on it, so the read below sees every change committed before it.
             try ChallengeQueries.lockCap(tenantID: tenantID, userID: userID, in: db)
-            let (stored, expired) = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
-            var state = stored ?? PushGuard(tenantID: tenantID, userID: userID, now: now)
-            change(&state, expired)
+            let read = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
+            var state = read.stored ?? PushGuard(tenantID: tenantID, userID: userID, now: now)
+            change(&state, read.expiredAt)
             state.expiriesCountedThrough = max(state.expiriesCountedThrough, now)
             try db.update(
                 PushGuardQueries.upsert,

@@ -14,7 +14,7 @@ extension SQLiteStore {
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
-    ) async throws -> (challenge: Challenge?, pushGuard: (PushGuard?, [Int64])?) {
+    ) async throws -> ChallengeAnswerOutcome {
         let states = from.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         let answer = SQL("""
             UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
@@ -47,7 +47,8 @@ extension SQLiteStore {
             return challenge
         }
         // Read after the answer committed, as PostgreSQL does (no round trips to save here).
-        guard let answered, let pushGuardOf else { return (answered, nil) }
-        return (answered, try await pushGuard(tenantID: tenantID, userID: pushGuardOf, now: now))
+        guard let answered, let pushGuardOf else { return ChallengeAnswerOutcome(challenge: answered) }
+        return ChallengeAnswerOutcome(
+            challenge: answered, pushGuard: try await pushGuard(tenantID: tenantID, userID: pushGuardOf, now: now))
     }
 }

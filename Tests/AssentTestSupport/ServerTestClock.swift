@@ -1,10 +1,11 @@
 import AssentSync
 
-/// Time that moves only when a test says so. It is a `Clock`, so workers that pause on an injected clock
-/// (`PeriodicLoop` and everything built on it) run under it without a test ever sleeping for their interval, and it
-/// reads as wall-clock milliseconds (``nowMilliseconds``) for the expiry, TTL and token checks that take a `now`.
-/// ``advance(by:)`` moves both and wakes every sleeper whose deadline it reaches.
-package final class ManualClock: Clock, Sendable {
+/// The server tests' clock: time that moves only when a test says so. It is a `Clock`, so workers that pause on an
+/// injected clock (`PeriodicLoop` and everything built on it) run under it without a test ever sleeping for their
+/// interval, and it reads as wall-clock milliseconds (``nowMilliseconds``) for the expiry, TTL and token checks that
+/// take a `now`. ``advance(by:)`` moves both and wakes every sleeper whose deadline it reaches. (An app's tests move
+/// the SDK's time with `ManualClock` from the `AssentTesting` library instead, which hands out an `AssentClock`.)
+package final class ServerTestClock: Clock, Sendable {
     /// A moment on this clock: the time advanced since it was made.
     package struct Instant: InstantProtocol {
         /// Time since the clock's start.
@@ -88,14 +89,14 @@ package final class ManualClock: Clock, Sendable {
     package func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
         let limit = ContinuousClock.now + timeout
         while sleepers < count {
-            guard ContinuousClock.now < limit else { throw ManualClockTimeout(expected: count, waiting: sleepers) }
+            guard ContinuousClock.now < limit else { throw ServerTestClockTimeout(expected: count, waiting: sleepers) }
             try await Task.sleep(for: .milliseconds(2))
         }
     }
 }
 
-/// ``ManualClock/waitForSleepers(_:timeout:)`` gave up.
-package struct ManualClockTimeout: Error, CustomStringConvertible {
+/// ``ServerTestClock/waitForSleepers(_:timeout:)`` gave up.
+package struct ServerTestClockTimeout: Error, CustomStringConvertible {
     /// Sleepers awaited.
     package var expected: Int
     /// Sleepers there were.
