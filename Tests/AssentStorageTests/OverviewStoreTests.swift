@@ -213,6 +213,16 @@ import Testing
                 for worker in 0..<4 {
                     group.addTask {
                         for index in 0..<perTask {
+                            // Half-way, one worker of each instance waits for its flusher's first batch, so flushes
+                            // happen while counting goes on however busy the machine is (counting once outran two
+                            // flushes under load), and counts come after it for a later batch.
+                            if worker == 0, index == perTask / 2 {
+                                let limit = ContinuousClock.now + .seconds(120)
+                                while ContinuousClock.now < limit, ((try? await stores[instance].challengeMinutes(
+                                    tenantID: "t1", from: 0, instance: tallies[instance].instance).storedThrough) ?? 0) < 1 {
+                                    try? await Task.sleep(for: .milliseconds(5))
+                                }
+                            }
                             let outcome = DomainMetrics.ChallengeOutcome.allCases[(index + worker) % 3]
                             tallies[instance].record(tenantID: "t1", kind: index % 2 == 0 ? .push : .qrCode, outcome: outcome)
                             if index % 20 == 0 { try? await Task.sleep(for: .milliseconds(10)) }
@@ -231,12 +241,12 @@ import Testing
                 }
             }
         }
-        // Both flushed while counting went on, in several batches each.
+        for flusher in flushers { await flusher.stop() }  // flushes what is left
+        // Both flushed while counting went on (the half-way wait saw a first batch), and again after: several batches.
         for instance in 0..<2 {
             let batches = try await stores[0].challengeMinutes(tenantID: "t1", from: 0, instance: tallies[instance].instance)
             #expect(batches.storedThrough > 1)
         }
-        for flusher in flushers { await flusher.stop() }  // flushes what is left
         let total = 2 * 4 * perTask
         let stored = try await stores[1].challengeMinutes(tenantID: "t1", from: 0, instance: "none").rows
         let sum = Self.sum(stored)
