@@ -2,7 +2,7 @@
 /metrics): one flow as the benchmark runs it (track, start, get, approve, verify, validate), step by step.
 
 Everything a flow pays for is counted, settings freshness included: the tenant is cached until a change to it is
-announced (PostgreSQL `NOTIFY`), so after the first flow no step reads it. The per-step figures (the median of five
+announced (PostgreSQL `NOTIFY`), so after the first flow no step reads it. The per-step figures (the fewest of nine
 flows) are printed (pytest -s) and bounded; the bounds are what the store reaches today, so a change that adds a
 round trip to the hot path fails here. On SQLite there is no server to talk to, and /metrics has no such series."""
 import re
@@ -91,11 +91,6 @@ def started_server(tmp_path):
     return server, created, f"http://127.0.0.1:{port}/metrics"
 
 
-def median(values):
-    values = sorted(values)
-    return values[len(values) // 2]
-
-
 def test_push_flow_round_trips(store, tmp_path):
     server, created, metrics_url = started_server(tmp_path)
     try:
@@ -105,9 +100,13 @@ def test_push_flow_round_trips(store, tmp_path):
             assert "assent_database_round_trips_total" not in flow.metrics(), "SQLite has no server to talk to"
             return
         flow.run()  # opens the pool's connections this sequence uses
-        runs = [flow.run() for _ in range(5)]
-        counts = {step: median([run[step] for run in runs]) for step in STEPS}
-        print(f"\nround trips per step (median of 5 flows): {counts}, total {sum(counts.values())}")
+        # The counter is the whole process's: the background loops' round trips (the overview's fold every 0.5 s)
+        # land in whichever step is running, more often the longer a step takes on a busy machine (the median of
+        # five flows once read 3 for track). They only ever add, so the fewest a step took over nine flows is the
+        # hot path's own cost.
+        runs = [flow.run() for _ in range(9)]
+        counts = {step: min(run[step] for run in runs) for step in STEPS}
+        print(f"\nround trips per step (fewest of 9 flows): {counts}, total {sum(counts.values())}")
         print(f"each flow: {[sum(run.values()) for run in runs]}")
         for step in STEPS:
             assert counts[step] <= BOUNDS[step], (step, counts)
