@@ -213,12 +213,7 @@ import Testing
         ]
         try await TestServer.with(Self.router(calls)) { server in
             for request in requests {
-                let (response, rest) = try await onThread {
-                    let connection = try RawConnection(port: server.port)
-                    try connection.send(request)
-                    let response = try connection.readResponse()
-                    return (response, try connection.readUntilClosed())
-                }
+                let (response, rest) = try await Self.answerAndRest(port: server.port, request)
                 #expect(response.status == 400, "\(request)")
                 #expect(response.header("Content-Type") == "application/json")
                 #expect(response.json?["errorCode"] as? String == "invalid_request")
@@ -246,12 +241,7 @@ import Testing
         ]
         try await TestServer.with(Self.router(calls)) { server in
             for request in requests {
-                let (response, rest) = try await onThread {
-                    let connection = try RawConnection(port: server.port)
-                    try connection.send(request)
-                    let response = try connection.readResponse()
-                    return (response, try connection.readUntilClosed())
-                }
+                let (response, rest) = try await Self.answerAndRest(port: server.port, request)
                 #expect(response.status == 400, "\(request)")
                 #expect(response.header("Content-Type") == "application/json")
                 #expect(response.json?["errorCode"] as? String == "invalid_request")
@@ -264,6 +254,16 @@ import Testing
             let fine = try await rawRequest(
                 port: server.port, "GET /hello HTTP/1.1\r\nHost: t\r\nX-Anything:  1 \r\nConnection: close\r\n\r\n")
             #expect(fine.status == 200, "whitespace around the value is allowed")
+        }
+    }
+
+    /// Sends `request` on a fresh connection: the one response, then whatever else came before the server closed.
+    private static func answerAndRest(port: Int, _ request: String) async throws -> (RawResponse, [UInt8]) {
+        try await onThread {
+            let connection = try RawConnection(port: port)
+            try connection.send(request)
+            let response = try connection.readResponse()
+            return (response, try connection.readUntilClosed())
         }
     }
 }

@@ -24,6 +24,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BIN, assent, console_server
 from test_browser import WAIT, browser, shots  # noqa: F401 (fixtures)
+from test_console_settings import csrf_of, sign_in
 
 COOKIE = "assent_console"
 WIDTHS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -40,19 +41,6 @@ def device(home, *args, password=None):
                          capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr + out.stdout
     return json.loads(out.stdout)
-
-
-def sign_in(url, credential):
-    response = requests.post(url + "/admin/sign-in", data={"credential": credential}, allow_redirects=False,
-                             headers={"Origin": url}, timeout=10)
-    return response.cookies.get(COOKIE)
-
-
-def csrf_of(url, session, page="/admin/settings"):
-    text = requests.get(url + page, cookies={COOKIE: session}, timeout=10).text
-    marker = 'name="csrf" value="'
-    start = text.index(marker) + len(marker)
-    return text[start:text.index('"', start)]
 
 
 @pytest.fixture(scope="module")
