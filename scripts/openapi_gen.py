@@ -300,6 +300,10 @@ SCHEMAS = {
                 "The PowerAuth signature type anonymous approvals need; null removes it.", 64, nullable=True),
         },
     ),
+    "TenantSettings": {
+        "type": "object", "additionalProperties": True,
+        "description": "Every tenant setting (docs/tenant-settings.md), nulls explicit; a PATCH sends the ones it changes.",
+    },
     "AuditList": obj(
         "A page of the tenant's audit log, oldest first.",
         {
@@ -772,6 +776,13 @@ OPERATIONS = {
     "PATCH /v1/tenant/qr-code": dict(
         id="updateAnonymousQRSettings", tag="Tenant settings", summary="Change what anonymous QR starts may do.",
         security=SERVER, body=json_body("AnonymousQRSettings", False), ok=ok("The settings.", "AnonymousQRSettings"),
+        errors=[400, 401, 415]),
+    "GET /v1/tenant/settings": dict(
+        id="getTenantSettings", tag="Tenant settings", summary="Every tenant setting.",
+        security=SERVER, ok=ok("The settings.", "TenantSettings"), errors=[401]),
+    "PATCH /v1/tenant/settings": dict(
+        id="updateTenantSettings", tag="Tenant settings", summary="Change tenant settings.",
+        security=SERVER, body=json_body("TenantSettings", False), ok=ok("The settings.", "TenantSettings"),
         errors=[400, 401, 415]),
     "GET /v1/audit": dict(
         id="getAuditLog", tag="Audit", summary="A page of the tenant's audit log.", security=SERVER,

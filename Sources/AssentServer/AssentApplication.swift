@@ -147,6 +147,7 @@ package final class AssentApplication: Sendable {
                     masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
             qrCode: QRCodeAdministration(tenants: tenants),
+            settings: TenantSettingsAdministration(tenants: tenants, destinations: configuration.outboundURLPolicy),
             trail: trail
         ).register(in: &router)
         ClientAPI(

@@ -17,6 +17,8 @@ struct ServerAPI: Sendable {
     let guards: PushGuards
     /// What anonymous QR starts may do.
     let qrCode: QRCodeAdministration
+    /// Every tenant setting.
+    let settings: TenantSettingsAdministration
     /// Where credential changes are recorded.
     let trail: AuditTrail
 
@@ -28,6 +30,10 @@ struct ServerAPI: Sendable {
         router.add(.getAnonymousQRSettings, authenticated { _, _, tenant in qrCode.settings(tenant) })
         router.add(.updateAnonymousQRSettings, authenticated { request, _, tenant in
             try await qrCode.update(try decoder.decode(AnonymousQRSettings.self, from: request), tenant)
+        })
+        router.add(.getTenantSettings, authenticated { _, _, tenant in settings.settings(tenant) })
+        router.add(.updateTenantSettings, authenticated { request, _, tenant in
+            try await settings.update(try decoder.members(of: request), tenant)
         })
         router.add(.getChallengeTimeline, authenticated { _, parameters, tenant in
             try await push.timeline(tenant, challengeID: try PathParameter.identifier(parameters, "challengeId"))
