@@ -101,7 +101,7 @@ struct QRCodeAPI: Sendable {
         let answered = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
                 tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
-                proof: ApprovalProof(header: header, uriID: request.path, body: request.body))
+                proof: ApprovalProof(request))
         }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
