@@ -143,7 +143,9 @@ struct ClientAPI: Sendable {
     private func verifyPush(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
         let verify = try decoder.decode(VerifyPushRequest.self, from: request)
-        return APIResponses.ok(try await push.verify(tenant: tenant, claims: claims, challengeID: verify.challengeId))
+        let progress = try await push.verify(tenant: tenant, claims: claims, challengeID: verify.challengeId)
+        return APIResponses.ok(
+            VerifyPushResponse(isVerified: progress.isVerified, isConsumed: progress.isConsumed, accessToken: progress.accessToken))
     }
 
     static func credentialResponse(_ a: Authenticator) -> CredentialResponse {
