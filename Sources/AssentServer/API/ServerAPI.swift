@@ -19,8 +19,9 @@ struct ServerAPI: Sendable {
     let qrCode: QRCodeAdministration
     /// Every tenant setting.
     let settings: TenantSettingsAdministration
-    /// Where credential changes are recorded.
-    let trail: AuditTrail
+
+    /// The audit actor of a change made with the tenant's secret key.
+    static let actor = "secret-key"
 
     func register(in router: inout Router) {
         router.add(.getPushSettings, authenticated { _, _, tenant in push.settings(tenant) })
@@ -131,8 +132,7 @@ struct ServerAPI: Sendable {
 
     private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
-        let deleted = try await users.delete(tenant: tenant, userID: userID)
-        if deleted { await trail.record(tenant, .userDeleted, actor: "secret-key", subject: userID) }
+        let deleted = try await users.delete(tenant: tenant, userID: userID, actor: Self.actor)
         return APIResponses.ok(["userId": JSONValue.string(userID), "deleted": .bool(deleted)])
     }
 
@@ -152,18 +152,14 @@ struct ServerAPI: Sendable {
         let enroll = try decoder.decode(EnrollAuthenticatorRequest.self, from: request)
         let authenticator = try await users.enrollVerified(
             tenant: tenant, userID: userID, method: enroll.verificationMethod, email: enroll.email,
-            phoneNumber: enroll.phoneNumber, isDefault: enroll.isDefault ?? false)
-        await trail.record(tenant, .credentialEnrolled, actor: "secret-key", subject: authenticator.id, details: [
-            "userId": userID, "verificationMethod": authenticator.verificationMethod.rawValue,
-        ])
+            phoneNumber: enroll.phoneNumber, isDefault: enroll.isDefault ?? false, actor: Self.actor)
         return APIResponses.ok(EnrollAuthenticatorResponse(authenticator: Self.response(authenticator)))
     }
 
     private func deleteAuthenticator(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         let id = try PathParameter.identifier(parameters, "userAuthenticatorId")
-        try await users.deleteAuthenticator(tenant: tenant, userID: userID, id: id)
-        await trail.record(tenant, .credentialRemoved, actor: "secret-key", subject: id, details: ["userId": userID])
+        try await users.deleteAuthenticator(tenant: tenant, userID: userID, id: id, actor: Self.actor)
         return APIResponses.ok(["userAuthenticatorId": JSONValue.string(id), "deleted": .bool(true)])
     }
 

@@ -26,7 +26,7 @@ struct TenantSettingsAdministration: Sendable {
         if let url = checked.webhookURL, url != tenant.settings.webhookURL {
             try await destinations.check(url, field: "webhookURL")
         }
-        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: "secret-key") { settings in
+        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: ServerAPI.actor) { settings in
             settings = try settings.applying(changes)
         }
         return APIResponses.ok(updated.settings.json.objectValue ?? [:])
