@@ -44,7 +44,7 @@ import Testing
         let rootOfTrust = try #require(hardware["rootOfTrust"] as? [String: Any])
         let locked = try #require(rootOfTrust["deviceLocked"] as? Bool)
         policy.requireLockedBootloader = locked
-        let verdict = try verifier.verify(certificateChain: sample.chain, policy: policy, statusList: nil, nowMilliseconds: sample.time)
+        let verdict = try verifier.verify(sample.chain, policy, at: sample.time)
         #expect(verdict.attestationSecurityLevel == .trustedEnvironment)
         #expect(verdict.keyMintSecurityLevel == .trustedEnvironment)
         #expect(verdict.deviceLocked == locked)
@@ -69,7 +69,7 @@ import Testing
         policy.requireLockedBootloader = false
         policy.challenge = AttestationBinding.bindingHash(challenge: "another", publicKey: "key")
         #expect(throws: AttestationError(.challenge, "")) {
-            try verifier.verify(certificateChain: sample.chain, policy: policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(sample.chain, policy, at: sample.time)
         }
     }
 
@@ -79,15 +79,17 @@ import Testing
         var policy = sample.policy
         policy.requireLockedBootloader = false
         // A list naming other serials only: checked, and accepted.
-        let unrelated = try AndroidRevocationStatusList(json: Array(#"{"entries": {"c35747a084470c3135aeefe2b8d40cd6": {"status": "REVOKED", "reason": "KEY_COMPROMISE"}}}"#.utf8))
-        let verdict = try verifier.verify(certificateChain: sample.chain, policy: policy, statusList: unrelated, nowMilliseconds: sample.time)
+        let unrelated = try AndroidRevocationStatusList(
+            json: Array(#"{"entries": {"c35747a084470c3135aeefe2b8d40cd6": {"status": "REVOKED", "reason": "KEY_COMPROMISE"}}}"#.utf8))
+        let verdict = try verifier.verify(sample.chain, policy, at: sample.time, statusList: unrelated)
         #expect(verdict.revocationChecked)
         // The batch (second) certificate revoked, spelled in upper case with a leading zero; then suspended.
         let serial = try X509Certificate(der: sample.chain[1]).serialHex
         for status in ["REVOKED", "SUSPENDED"] {
-            let list = try AndroidRevocationStatusList(json: Array(#"{"entries": {"0\#(serial.uppercased())": {"status": "\#(status)"}}}"#.utf8))
+            let json = #"{"entries": {"0\#(serial.uppercased())": {"status": "\#(status)"}}}"#
+            let list = try AndroidRevocationStatusList(json: Array(json.utf8))
             #expect(throws: AttestationError(.revoked, "")) {
-                try verifier.verify(certificateChain: sample.chain, policy: policy, statusList: list, nowMilliseconds: sample.time)
+                try verifier.verify(sample.chain, policy, at: sample.time, statusList: list)
             }
         }
     }
@@ -95,7 +97,7 @@ import Testing
     @Test func anUnlockedSampleIsRefusedWhenTheBootloaderMustBeLocked() throws {
         let sample = try Sample("akita-sdk34-TEE_EC_NONE")
         #expect(throws: AttestationError(.bootState, "")) {
-            try verifier.verify(certificateChain: sample.chain, policy: sample.policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(sample.chain, sample.policy, at: sample.time)
         }
     }
 
@@ -104,7 +106,7 @@ import Testing
         var policy = sample.policy
         policy.minimumSecurityLevel = .strongBox
         #expect(throws: AttestationError(.securityLevel, "")) {
-            try verifier.verify(certificateChain: sample.chain, policy: policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(sample.chain, policy, at: sample.time)
         }
     }
 
@@ -113,7 +115,7 @@ import Testing
         var policy = sample.policy
         policy.credentialPublicKey = P256.PrivateKey().publicKey.x962Uncompressed
         #expect(throws: AttestationError(.publicKey, "")) {
-            try verifier.verify(certificateChain: sample.chain, policy: policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(sample.chain, policy, at: sample.time)
         }
     }
 
@@ -124,25 +126,23 @@ import Testing
         var swapped = sample.chain
         swapped[1] = other.chain[1]
         #expect(throws: AttestationError(.chain, "")) {
-            try verifier.verify(certificateChain: swapped, policy: sample.policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(swapped, sample.policy, at: sample.time)
         }
         // Without its root, the chain's last certificate is an intermediate signed by the pinned root: accepted.
-        _ = try verifier.verify(certificateChain: Array(sample.chain.dropLast()), policy: sample.policy, statusList: nil, nowMilliseconds: sample.time)
+        _ = try verifier.verify(Array(sample.chain.dropLast()), sample.policy, at: sample.time)
         // Cut before the root's child: nothing pinned signs the last certificate.
         #expect(throws: AttestationError(.root, "")) {
-            try verifier.verify(certificateChain: Array(sample.chain.prefix(2)), policy: sample.policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(Array(sample.chain.prefix(2)), sample.policy, at: sample.time)
         }
         // The batch certificate (valid 2026-02-22 to 2026-03-08) a month after it expired.
         #expect(throws: AttestationError(.validity, "")) {
-            try verifier.verify(certificateChain: sample.chain, policy: sample.policy, statusList: nil,
-                                nowMilliseconds: sample.time + 40 * 86_400_000)
+            try verifier.verify(sample.chain, sample.policy, at: sample.time + 40 * 86_400_000)
         }
         #expect(throws: AttestationError(.tooLarge, "")) {
-            try verifier.verify(certificateChain: sample.chain + [[UInt8](repeating: 0, count: 16 * 1024)], policy: sample.policy,
-                                statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify(sample.chain + [[UInt8](repeating: 0, count: 16 * 1024)], sample.policy, at: sample.time)
         }
         #expect(throws: AttestationError(.malformed, "")) {
-            try verifier.verify(certificateChain: [[0x30, 0x00]], policy: sample.policy, statusList: nil, nowMilliseconds: sample.time)
+            try verifier.verify([[0x30, 0x00]], sample.policy, at: sample.time)
         }
     }
 
@@ -184,32 +184,45 @@ import Testing
 
     @Test func aTestAuthorityChainVerifiesOnlyWithItsRootAdded() throws {
         let good = try AuthorityChain("good")
-        let verdict = try authorityVerifier().verify(certificateChain: good.chain, policy: good.policy, statusList: nil, nowMilliseconds: good.time)
+        let verdict = try authorityVerifier().verify(good.chain, good.policy, at: good.time)
         #expect(verdict.packageName == "dev.assent.example")
         #expect(verdict.verifiedBootState == .verified)
         #expect(verdict.deviceLocked)
         #expect(verdict.osVersion == 160000)
         #expect(verdict.osPatchLevel == 202606)
         #expect(throws: AttestationError(.root, "")) {
-            try verifier.verify(certificateChain: good.chain, policy: good.policy, statusList: nil, nowMilliseconds: good.time)
+            try verifier.verify(good.chain, good.policy, at: good.time)
+        }
+    }
+
+    @Test func anOperatorAnchorNeedNotBeSelfSigned() throws {
+        let good = try AuthorityChain("good")
+        let intermediateOnly = AndroidKeyAttestationVerifier(
+            trustAnchors: try .pinned.adding(pemBundle: PEM.encode(good.chain[1], label: "CERTIFICATE")))
+        for length in [1, 2] {
+            _ = try intermediateOnly.verify(Array(good.chain.prefix(length)), good.policy, at: good.time)
+        }
+        // The full chain ends in the test root, which this verifier does not trust.
+        #expect(throws: AttestationError(.root, "")) {
+            try intermediateOnly.verify(good.chain, good.policy, at: good.time)
         }
     }
 
     @Test func aSoftwareLevelKeyIsRefused() throws {
         let chain = try AuthorityChain("software")
         #expect(throws: AttestationError(.securityLevel, "")) {
-            try authorityVerifier().verify(certificateChain: chain.chain, policy: chain.policy, statusList: nil, nowMilliseconds: chain.time)
+            try authorityVerifier().verify(chain.chain, chain.policy, at: chain.time)
         }
     }
 
     @Test func anUnlockedBootloaderIsRefusedUnlessRelaxed() throws {
         let chain = try AuthorityChain("unlocked")
         #expect(throws: AttestationError(.bootState, "")) {
-            try authorityVerifier().verify(certificateChain: chain.chain, policy: chain.policy, statusList: nil, nowMilliseconds: chain.time)
+            try authorityVerifier().verify(chain.chain, chain.policy, at: chain.time)
         }
         var relaxed = chain.policy
         relaxed.requireLockedBootloader = false
-        let verdict = try authorityVerifier().verify(certificateChain: chain.chain, policy: relaxed, statusList: nil, nowMilliseconds: chain.time)
+        let verdict = try authorityVerifier().verify(chain.chain, relaxed, at: chain.time)
         #expect(verdict.verifiedBootState == .unverified)
         #expect(!verdict.deviceLocked)
     }
@@ -217,13 +230,22 @@ import Testing
     @Test func anotherPackageOrSigningCertificateIsRefused() throws {
         let chain = try AuthorityChain("other-package")
         #expect(throws: AttestationError(.appId, "")) {
-            try authorityVerifier().verify(certificateChain: chain.chain, policy: chain.policy, statusList: nil, nowMilliseconds: chain.time)
+            try authorityVerifier().verify(chain.chain, chain.policy, at: chain.time)
         }
         let good = try AuthorityChain("good")
         var policy = good.policy
         policy.packages[0].signingCertificateSHA256 = [SHA256.hash(Array("another signing certificate".utf8))]
         #expect(throws: AttestationError(.appId, "")) {
-            try authorityVerifier().verify(certificateChain: good.chain, policy: policy, statusList: nil, nowMilliseconds: good.time)
+            try authorityVerifier().verify(good.chain, policy, at: good.time)
         }
+    }
+}
+
+extension AndroidKeyAttestationVerifier {
+    /// `verify(certificateChain:policy:statusList:nowMilliseconds:)`, shorter.
+    func verify(
+        _ chain: [[UInt8]], _ policy: AndroidKeyAttestationPolicy, at time: Int64, statusList: AndroidRevocationStatusList? = nil
+    ) throws(AttestationError) -> AndroidKeyVerdict {
+        try verify(certificateChain: chain, policy: policy, statusList: statusList, nowMilliseconds: time)
     }
 }

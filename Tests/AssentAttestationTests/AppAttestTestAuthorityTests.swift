@@ -14,7 +14,8 @@ import Testing
 
     init() throws {
         fixture = try AttestationVectors.json("test-authority/appattest-development.json")
-        verifier = AppAttestVerifier(trustAnchors: try .pinned.adding(pemBundle: try AttestationVectors.text("test-authority/root.pem")))
+        let root = try AttestationVectors.text("test-authority/root.pem")
+        verifier = AppAttestVerifier(trustAnchors: try .pinned.adding(pemBundle: root))
         appId = try #require(fixture["appId"] as? String)
         time = try #require(fixture["verifyAtMilliseconds"] as? Int64)
     }
@@ -56,24 +57,43 @@ import Testing
         }
     }
 
+    @Test func anOperatorAnchorNeedNotBeSelfSigned() throws {
+        let object = try AttestationVectors.bytes(fixture, "attestationObject")
+        let intermediate = try #require(try CBORReader.decode(object)["attStmt"]?["x5c"]?.array?[1].bytes)
+        let anchors = try AttestationTrustAnchors.pinned.adding(pemBundle: PEM.encode(intermediate, label: "CERTIFICATE"))
+        let verifier = AppAttestVerifier(trustAnchors: anchors)
+        let keyId = try AttestationVectors.bytes(fixture, "keyId")
+        let clientDataHash = try AttestationVectors.bytes(fixture, "clientDataHash")
+        let verdict = try verifier.verifyAttestation(
+            object, keyId: keyId, clientDataHash: clientDataHash,
+            policy: AppAttestPolicy(appIds: [appId], environments: [.development]), nowMilliseconds: time)
+        #expect(verdict.environment == .development)
+    }
+
     @Test func anAssertionVerifiesAndItsCounterMustGrow() throws {
         let key = try attest([.development]).publicKey
         let assertion = try AttestationVectors.bytes(fixture, "assertion")
         let clientDataHash = try AttestationVectors.bytes(fixture, "assertionClientDataHash")
-        let verdict = try verifier.verifyAssertion(assertion, clientDataHash: clientDataHash, publicKey: key, appIds: [appId], lastCounter: 0)
+        func verify(
+            _ clientDataHash: [UInt8], appIds: [String]? = nil, after last: UInt32
+        ) throws(AttestationError) -> AppAttestAssertionVerdict {
+            try verifier.verifyAssertion(
+                assertion, clientDataHash: clientDataHash, publicKey: key, appIds: appIds ?? [appId], lastCounter: last)
+        }
+        let verdict = try verify(clientDataHash, after: 0)
         #expect(verdict.counter == 1)
         #expect(verdict.appId == appId)
         // The same assertion again (a replay), and after a later one (a rollback).
         for last: UInt32 in [1, 5] {
             #expect(throws: AttestationError(.counter, "")) {
-                try verifier.verifyAssertion(assertion, clientDataHash: clientDataHash, publicKey: key, appIds: [appId], lastCounter: last)
+                try verify(clientDataHash, after: last)
             }
         }
         #expect(throws: AttestationError(.signature, "")) {
-            try verifier.verifyAssertion(assertion, clientDataHash: clientDataHash.flipping(0), publicKey: key, appIds: [appId], lastCounter: 0)
+            try verify(clientDataHash.flipping(0), after: 0)
         }
         #expect(throws: AttestationError(.appId, "")) {
-            try verifier.verifyAssertion(assertion, clientDataHash: clientDataHash, publicKey: key, appIds: ["TEAM.other"], lastCounter: 0)
+            try verify(clientDataHash, appIds: ["TEAM.other"], after: 0)
         }
         #expect(throws: AttestationError(.malformed, "")) {
             try verifier.verifyAssertion([0xa0], clientDataHash: clientDataHash, publicKey: key, appIds: [appId], lastCounter: 0)

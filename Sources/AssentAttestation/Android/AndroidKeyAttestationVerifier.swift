@@ -4,7 +4,7 @@ import AssentCrypto
 ///
 /// Decisions: Google's chains are not all RFC 5280-conformant, so the chain is walked here as Google's own verifier
 /// does, not by OpenSSL's path validation: each certificate's signature by the next, the intermediates within their
-/// validity at the verification time, the last certificate a pinned root (matched by public key, so every issuance of
+/// validity at the verification time, the last certificate a trust anchor (matched by public key, so every issuance of
 /// Google's RSA root counts) or signed by one. The leaf's validity is not required (keys are attested with fixed
 /// validity fields), nor the root's (a trust anchor is trusted as such). A status list, when given, is applied to
 /// every certificate of the chain. Checks run in this order, each refusal naming its step: size, chain, root,
@@ -47,25 +47,18 @@ package struct AndroidKeyAttestationVerifier: Sendable {
         for index in chain.indices.dropLast() where !chain[index].isSigned(by: chain[index + 1]) {
             throw AttestationError(.chain, "certificate \(index) is not signed by certificate \(index + 1)")
         }
-        // The root: the last certificate is a trusted root (same key), or is signed by one.
+        // The root: the last certificate is a trust anchor (the same key: what it signed is signed by the anchor), or
+        // is signed by one (a chain sent without its root).
         let last = chain[chain.count - 1]
         let lastKey = try last.publicKeySPKI()
-        var anchored = false
-        for root in trustAnchors.androidRoots {
-            if let rootKey = try? root.publicKeySPKI(), rootKey == lastKey, last.isSigned(by: last) {
-                anchored = true
-                break
-            }
-            if last.isSigned(by: root) {
-                anchored = true
-                break
-            }
+        let lastIsAnchor = trustAnchors.androidRoots.contains { (try? $0.publicKeySPKI()) == lastKey }
+        guard lastIsAnchor || trustAnchors.androidRoots.contains(where: { last.isSigned(by: $0) }) else {
+            throw AttestationError(.root, "the chain does not end in a trusted root")
         }
-        guard anchored else { throw AttestationError(.root, "the chain does not end in a trusted root") }
-        // Validity: the certificates between leaf and root.
+        // Validity: the certificates between the leaf and the anchor.
         let seconds = AppAttestVerifier.seconds(nowMilliseconds)
-        let lastIntermediate = last.isSigned(by: last) ? chain.count - 1 : chain.count
-        for index in 1..<max(1, lastIntermediate) where !chain[index].isValid(atSeconds: seconds) {
+        let intermediates = chain.indices.dropFirst().dropLast(lastIsAnchor ? 1 : 0)
+        for index in intermediates where !chain[index].isValid(atSeconds: seconds) {
             throw AttestationError(.validity, "intermediate certificate \(index) is not valid at the verification time")
         }
         // Revocation: every certificate of the chain.

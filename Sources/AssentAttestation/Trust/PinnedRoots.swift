@@ -1,7 +1,7 @@
 /// The roots AssentAttestation pins, shipped in the binary (no file is read at run time).
 ///
-/// Sources: Apple's App Attestation Root CA from Apple's Private PKI page (the copy checked in
-/// `/work/shared/vectors/attestation/apple-app-attestation-root-ca.pem`); Google's hardware attestation roots from
+/// Sources: Apple's App Attestation Root CA from Apple's Private PKI page (the copy in the project's shared
+/// attestation vectors, and in Tests/Vectors/attestation/apple/); Google's hardware attestation roots from
 /// `roots.json` of github.com/android/keyattestation (the list Android's key attestation documentation publishes): the
 /// RSA-4096 root (2022 issuance; earlier issuances of the same key, 2016 and 2019, match because Android roots are
 /// pinned by public key) and the 2026 ECDSA P-384 root "Key Attestation CA1".

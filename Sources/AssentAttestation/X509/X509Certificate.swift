@@ -141,7 +141,8 @@ package final class X509Certificate: @unchecked Sendable {
     }
 
     /// Verifies `self` (the leaf) through `intermediates` to one of `roots` with OpenSSL's `X509_verify_cert`, an
-    /// explicit store holding only `roots`, and the explicit time `seconds` (every certificate's validity included).
+    /// explicit store holding only `roots` (each a trust anchor, self-signed or not), and the explicit time `seconds`
+    /// (every certificate's validity included, the anchor's too).
     ///
     /// - Throws: `validity` when a certificate is outside its validity at `seconds`, `root` when no path reaches one
     ///   of `roots`, `chain` for any other failure (a bad signature, a CA flag missing).
@@ -150,6 +151,11 @@ package final class X509Certificate: @unchecked Sendable {
         defer { X509_STORE_free(store) }
         for root in roots where X509_STORE_add_cert(store, root.pointer) != 1 {
             throw AttestationError.openSSL(.chain, "X509_STORE_add_cert")
+        }
+        // The store holds only trust anchors, so an operator's anchor that is not self-signed (a private CA's
+        // intermediate) ends a path too.
+        guard X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN)) == 1 else {
+            throw AttestationError.openSSL(.chain, "X509_STORE_set_flags")
         }
         guard let untrusted = OPENSSL_sk_new_null() else { throw AttestationError.openSSL(.chain, "OPENSSL_sk_new_null") }
         defer { OPENSSL_sk_free(untrusted) }  // the stack only borrows the certificates
