@@ -38,8 +38,9 @@ enum BackupCommands {
         }
         try invocation.output.result(resultJSON(manifest, directory: directory, masterKeyFile: nil)) {
             let rows = manifest.contents.rowCounts.values.reduce(0, +)
+            let chains = manifest.contents.auditHeads.count
             return "Backed up the \(manifest.database) database (schema step \(manifest.contents.schemaStep), \(rows) rows, "
-                + "\(manifest.contents.auditHeads.count) audit chains) with its master key into \(directory)."
+                + "\(chains) audit chain\(chains == 1 ? "" : "s")) with its master key into \(directory)."
         }
     }
 
