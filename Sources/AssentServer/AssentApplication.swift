@@ -59,7 +59,10 @@ package final class AssentApplication: Sendable {
         let overviewTally = OverviewTally(clock: clock)
         let domainMetrics = DomainMetrics(overview: overviewTally)
         let store = try configuration.databaseLocation.open(
-            connections: configuration.resolvedDatabaseConnections, metrics: domainMetrics)
+            connections: configuration.resolvedDatabaseConnections, metrics: domainMetrics,
+            preMigration: configuration.preMigrationBackup(masterKey: masterKey) { folder in
+                logger.info("backed up the database before migrating it", ["backup": .string(folder)])
+            })
         self.store = store
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)

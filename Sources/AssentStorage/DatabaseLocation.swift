@@ -40,10 +40,13 @@ package enum DatabaseLocation: Sendable, Hashable {
         }
     }
 
-    /// Opens the store (applying pending migrations); `connections` sizes a PostgreSQL pool.
-    package func open(connections: Int, metrics: DomainMetrics? = nil) throws -> any ServerStore {
+    /// Opens the store (applying pending migrations); `connections` sizes a PostgreSQL pool. An SQLite database is
+    /// backed up beside itself first when `preMigration` is given and a migration is due.
+    package func open(
+        connections: Int, metrics: DomainMetrics? = nil, preMigration: PreMigrationBackup? = nil
+    ) throws -> any ServerStore {
         switch self {
-        case .sqlite(let path): return try SQLiteStore(path: path, metrics: metrics)
+        case .sqlite(let path): return try SQLiteStore(path: path, metrics: metrics, preMigration: preMigration)
         case .postgres(let url): return try PostgresStore(url: url, connections: connections, metrics: metrics)
         }
     }

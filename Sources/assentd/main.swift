@@ -33,7 +33,9 @@ if arguments.first == "migrate" {
             let applied = try PostgresStore.migrate(url: url)
             print(applied.isEmpty ? "the database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
         case .sqlite:
-            await (try configuration.databaseLocation.open(connections: 1)).close()
+            let masterKey = try configuration.loadMasterKey { FileHandle.standardError.write(Data("assentd: \($0)\n".utf8)) }
+            let backup = configuration.preMigrationBackup(masterKey: masterKey) { print("backed up the database before migrating it: \($0)") }
+            await (try configuration.databaseLocation.open(connections: 1, preMigration: backup)).close()
             print("the database is up to date")
         }
         exit(0)

@@ -14,6 +14,8 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var database = ".assent/assent.sqlite"
     /// PostgreSQL connections per instance; defaults to eight per HTTP thread.
     package var databaseConnections: Int?
+    /// Backups written beside an SQLite database before a schema migration that are kept (0 writes none).
+    package var preMigrationBackups = 3
     /// Minimum log level: debug, info, warning, error.
     package var logLevel = "info"
     /// Default lifetime of track tokens, seconds.
@@ -103,6 +105,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--database PATH|URL", "ASSENT_DATABASE", "SQLite file or postgres:// URL (default .assent/assent.sqlite)"),
         ("--database-url URL", "ASSENT_DATABASE_URL", "PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DB (same as --database)"),
         ("--database-connections N", "ASSENT_DATABASE_CONNECTIONS", "PostgreSQL connections per instance (default 8 per thread)"),
+        ("--pre-migration-backups N", "ASSENT_PRE_MIGRATION_BACKUPS", "backups kept beside an SQLite database, one written before each migration (default 3, 0 writes none)"),
         ("--log-level LEVEL", "ASSENT_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("--token-lifetime SECONDS", "ASSENT_TOKEN_LIFETIME", "track token lifetime, 30-3600 (default 600)"),
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
@@ -143,6 +146,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         let names: [String: String] = [
             "ASSENT_LISTEN": "--listen", "ASSENT_DATABASE": "--database", "ASSENT_DATABASE_URL": "--database-url",
             "ASSENT_DATABASE_CONNECTIONS": "--database-connections",
+            "ASSENT_PRE_MIGRATION_BACKUPS": "--pre-migration-backups",
             "ASSENT_LOG_LEVEL": "--log-level", "ASSENT_TOKEN_LIFETIME": "--token-lifetime",
             "ASSENT_PUBLIC_URL": "--public-url", "ASSENT_THREADS": "--threads",
             "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
@@ -282,6 +286,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let value = try integer("--token-lifetime", 30...3600) { config.tokenLifetimeSeconds = value }
         if let value = try integer("--threads", 1...256) { config.threads = value }
         if let value = try integer("--database-connections", 1...1000) { config.databaseConnections = value }
+        if let value = try integer("--pre-migration-backups", 0...1000) { config.preMigrationBackups = value }
         if let value = try integer("--max-body-bytes", 1024...(64 << 20)) { config.maxBodyBytes = value }
         if let value = try integer("--max-connections", 1...1_000_000) { config.maxConnections = value }
         if let value = try integer("--connection-timeout", 1...3600) { config.connectionTimeoutSeconds = value }
@@ -394,6 +399,14 @@ package struct ServerConfiguration: Sendable, Hashable {
         } catch let error as MasterKey.Invalid {
             throw Invalid(description: error.description)
         }
+    }
+
+    /// The backup written before a migration of an SQLite database (``preMigrationBackups`` kept), whose folder is
+    /// told to `written`; nil when none are kept.
+    package func preMigrationBackup(masterKey: [UInt8], written: @escaping @Sendable (String) -> Void) -> PreMigrationBackup? {
+        guard preMigrationBackups > 0 else { return nil }
+        return PreMigrationBackup(
+            keep: preMigrationBackups, masterKey: masterKey, toolVersion: AssentVersion.current, written: written)
     }
 
     /// The public URL, defaulting to the listen address.

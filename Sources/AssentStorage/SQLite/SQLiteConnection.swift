@@ -5,7 +5,7 @@ import Foundation
 /// One SQLite connection. Owned by one thread at a time (the writer, or a reader checked out of the pool), which is
 /// why it may cross threads; it must never be used from two at once.
 final class SQLiteConnection: StoreConnection, @unchecked Sendable {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (creating when `create`) the database at `path` with the given pragmas applied.

@@ -20,10 +20,11 @@ package final class SQLiteStore: SQLStore {
     let metrics: DomainMetrics?
 
     /// Opens (creating when missing) the database at `path`, creating its directory (0700) and the file (0600) with
-    /// owner-only permissions, and applies pending migrations. SQLite gives the `-wal` and `-shm` files the mode of
-    /// the database file, so they are 0600 too; an existing database keeps the mode it has. Operation latency goes
-    /// into `metrics` when given.
-    package init(path: String, metrics: DomainMetrics? = nil) throws {
+    /// owner-only permissions, and applies pending migrations — after a backup beside the database when
+    /// `preMigration` asks for one and there are steps to apply (``PreMigrationBackup``). SQLite gives the `-wal`
+    /// and `-shm` files the mode of the database file, so they are 0600 too; an existing database keeps the mode it
+    /// has. Operation latency goes into `metrics` when given.
+    package init(path: String, metrics: DomainMetrics? = nil, preMigration: PreMigrationBackup? = nil) throws {
         self.metrics = metrics
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
@@ -50,6 +51,13 @@ package final class SQLiteStore: SQLStore {
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.execute("PRAGMA foreign_keys = ON")
+        if let preMigration {
+            do {
+                _ = try preMigration.run(path: path, connection: connection)
+            } catch {
+                throw StoreError(.migrationFailed, "no migration without the backup before it: \(ErrorText.describe(error))")
+            }
+        }
         try SQLiteMigrations.apply(to: connection)
         writer = SQLiteWriter(connection: connection)
         readers = AssentLock([])
