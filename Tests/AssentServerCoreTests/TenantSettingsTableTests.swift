@@ -30,6 +30,14 @@ import Testing
         settings.pushThrottleSeconds = 90
         settings.fraudLockSeconds = 0
         settings.maxFailedAttempts = 9
+        settings.attestationPolicy = .record
+        settings.appleAppIds = ["ABCDE12345.com.example.app"]
+        settings.appleAttestationEnvironment = .both
+        settings.androidPackages = [.init(packageName: "com.example.app", signingCertificateSha256: [String(repeating: "ab", count: 32)])]
+        settings.androidMinimumSecurityLevel = .strongbox
+        settings.androidRequireLockedBootloader = false
+        settings.requireAttestedApprovals = true
+        settings.attestedApprovalActions = ["pay"]
         return settings
     }
 
@@ -92,6 +100,10 @@ import Testing
             ([("webhookURL", .string("ftp://x"))], "webhookURL must be an http(s) URL"),
             ([("anonymousActionCodes", .array([.string("ok"), .number(1)]))], "anonymousActionCodes must be an array of strings"),
             ([("push", .object([:]))], "push is not a tenant setting"),
+            ([("attestationPolicy", .string("sometimes"))], "attestationPolicy must be one of off, record, require"),
+            ([("appleAppIds", .array([.string("com.example.app")]))], "an app id must be TEAMID.bundle.id"),
+            ([("androidPackages", .array([.object(["packageName": .string("com.example"),
+                "signingCertificateSha256": .array([.string("abc")])])]))], "64 hex characters"),
         ]
         for (changes, message) in cases {
             let error = #expect(throws: AssentError.self) { try TenantSettings().applying(changes) }

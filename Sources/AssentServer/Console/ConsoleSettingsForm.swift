@@ -36,6 +36,7 @@ enum ConsoleSettingsForm {
         case .push: "group-push"
         case .qrCodes: "group-qr"
         case .powerAuth: "group-powerauth"
+        case .attestation: "group-attestation"
         case .webhooks: "group-webhooks"
         case .limits: "group-limits"
         }

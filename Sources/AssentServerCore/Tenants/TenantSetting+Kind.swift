@@ -356,3 +356,102 @@ extension TenantSetting.Kind where Value == [String: PowerAuthSignatureType] {
         return rules
     }
 }
+
+extension TenantSetting.Kind where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of the values of a string enumeration, spelled as its raw value (any case as text).
+    package static var choice: TenantSetting.Kind<Value> {
+        let names = Value.allCases.map(\.rawValue)
+        return TenantSetting.Kind<Value>(
+            placeholder: names.joined(separator: "|"), accepts: "one of " + names.joined(separator: ", "),
+            control: .choice(names),
+            schema: .object(["type": .string("string"), "enum": .array(names.map(JSONValue.string))]),
+            text: { $0.rawValue }, json: { .string($0.rawValue) },
+            readText: { text, name in
+                guard let value = Value(rawValue: TenantSettingRules.trimmed(text).lowercased()) else {
+                    throw AssentError(.invalidRequest, "\(name) must be one of \(names.joined(separator: ", ")), got '\(text)'")
+                }
+                return value
+            },
+            readJSON: { json, name, _ in
+                guard case .string(let text) = json, let value = Value(rawValue: text) else {
+                    throw TenantSettingRules.wrongType(name, "one of " + names.joined(separator: ", "))
+                }
+                return value
+            })
+    }
+}
+
+extension TenantSetting.Kind where Value == [String] {
+    /// App Attest app ids, `TEAMID.bundle.id` (a ten-character team id): comma-separated as text, an array in JSON.
+    package static var appleAppIds: TenantSetting.Kind<[String]> {
+        TenantSetting.Kind<[String]>(
+            placeholder: "TEAMID.bundle.id,…", accepts: "comma-separated app ids (TEAMID.bundle.id), or empty",
+            control: .text(numeric: false),
+            schema: .object([
+                "type": .string("array"), "maxItems": .number(20),
+                "items": .object(["type": .string("string"), "pattern": .string(TenantSettingRules.appIdPattern)]),
+            ]),
+            text: { $0.joined(separator: ", ") }, json: { .array($0.map(JSONValue.string)) },
+            readText: { text, name in try TenantSettingRules.keys(text).map { try TenantSettingRules.appleAppId($0, name) } },
+            readJSON: { value, name, checked in
+                let ids = try TenantSettingRules.strings(value, name)
+                guard checked else { return ids }
+                guard ids.count <= 20 else { throw TenantSettingRules.wrongType(name, "at most 20 app ids") }
+                return try ids.map { try TenantSettingRules.appleAppId($0, name) }
+            })
+    }
+}
+
+extension TenantSetting.Kind where Value == [AndroidPackageRule] {
+    /// Android apps: `package.name:HEX,HEX` a line (a flag each, adding or replacing the package's line;
+    /// `package.name:none` removes it), `[{"packageName", "signingCertificateSha256": [hex]}]` in JSON.
+    package static var androidPackages: TenantSetting.Kind<[AndroidPackageRule]> {
+        TenantSetting.Kind<[AndroidPackageRule]>(
+            placeholder: "PACKAGE:SHA256,…", accepts: "one per line: package.name:SHA256HEX,SHA256HEX", control: .lines,
+            schema: .object([
+                "type": .string("array"), "maxItems": .number(20),
+                "items": .object([
+                    "type": .string("object"), "additionalProperties": .bool(false),
+                    "required": .array([.string("packageName"), .string("signingCertificateSha256")]),
+                    "properties": .object([
+                        "packageName": .object(["type": .string("string"), "pattern": .string(TenantSettingRules.packagePattern)]),
+                        "signingCertificateSha256": .object([
+                            "type": .string("array"), "minItems": .number(1), "maxItems": .number(10),
+                            "items": .object(["type": .string("string"), "pattern": .string("^[0-9a-fA-F]{64}$")]),
+                        ]),
+                    ]),
+                ]),
+            ]),
+            text: { rules in
+                rules.map { $0.packageName + ":" + $0.signingCertificateSha256.joined(separator: ",") }.joined(separator: "\n")
+            },
+            json: { rules in
+                .array(rules.map { rule in
+                    .object([
+                        "packageName": .string(rule.packageName),
+                        "signingCertificateSha256": .array(rule.signingCertificateSha256.map(JSONValue.string)),
+                    ])
+                })
+            },
+            readText: { text, name in
+                var rules: [AndroidPackageRule] = []
+                for line in TenantSettingRules.lines(text) { try TenantSettingRules.mergeAndroidPackage(line, name, &rules) }
+                return rules
+            },
+            mergeFlag: { text, name, rules in try TenantSettingRules.mergeAndroidPackage(text, name, &rules) },
+            readJSON: { value, name, checked in
+                guard case .array(let items) = value, !checked || items.count <= 20 else {
+                    throw TenantSettingRules.wrongType(name, "an array of at most 20 packages")
+                }
+                return try items.map { item in
+                    guard case .object(let members) = item, case .string(let package) = members["packageName"] ?? .null,
+                          let digests = try? TenantSettingRules.strings(members["signingCertificateSha256"] ?? .null, name)
+                    else {
+                        throw TenantSettingRules.wrongType(name, "an array of {packageName, signingCertificateSha256}")
+                    }
+                    guard checked else { return AndroidPackageRule(packageName: package, signingCertificateSha256: digests) }
+                    return try TenantSettingRules.androidPackage(package, digests, name)
+                }
+            })
+    }
+}

@@ -12,7 +12,7 @@ package import AssentWire
 package struct TenantSetting: Sendable {
     /// The settings page's groups, in its order; the CLI's help and the docs table keep it too.
     package enum Group: String, CaseIterable, Sendable {
-        case actions, push, qrCodes, powerAuth, webhooks, limits
+        case actions, push, qrCodes, powerAuth, attestation, webhooks, limits
 
         /// The group's title.
         package var title: String {
@@ -21,6 +21,7 @@ package struct TenantSetting: Sendable {
             case .push: "Push"
             case .qrCodes: "QR codes"
             case .powerAuth: "PowerAuth"
+            case .attestation: "Device attestation"
             case .webhooks: "Webhooks"
             case .limits: "Limits"
             }
@@ -33,6 +34,7 @@ package struct TenantSetting: Sendable {
             case .push: "Push credentials and their approvals; the providers that deliver pushes have their own page."
             case .qrCodes: "QR challenges a page starts with only the tenant ID."
             case .powerAuth: "The PowerAuth factors approvals need, and how activations start."
+            case .attestation: "Whether enrolment needs proof that a credential's key lives in a genuine device's hardware."
             case .webhooks: "Where the tenant's backend hears of authenticator events."
             case .limits: "Bounds against push bombing, fraud and guessing."
             }

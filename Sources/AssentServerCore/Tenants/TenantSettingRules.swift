@@ -215,3 +215,62 @@ extension TenantSettingRules {
         return parts.joined(separator: " ")
     }
 }
+
+// MARK: - Device attestation
+
+extension TenantSettingRules {
+    /// An App Attest app id: a ten-character team id, a dot, a bundle id.
+    package static let appIdPattern = "^[A-Z0-9]{10}\\.[A-Za-z0-9][A-Za-z0-9.-]{0,200}$"
+    /// An Android package name: dot-separated Java identifiers.
+    package static let packagePattern = "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$"
+
+    /// An App Attest app id (`TEAMID.bundle.id`).
+    static func appleAppId(_ text: String, _ name: String) throws -> String {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let bundle = parts.count == 2 ? parts[1] : ""
+        guard parts.count == 2, parts[0].count == 10,
+              parts[0].unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }),
+              !bundle.isEmpty, bundle.utf8.count <= 201, !bundle.hasPrefix("."), !bundle.hasPrefix("-"),
+              bundle.unicodeScalars.allSatisfy({
+                  ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-"
+              })
+        else {
+            throw AssentError(.invalidRequest, "\(name): an app id must be TEAMID.bundle.id (a ten-character team id), got '\(text)'")
+        }
+        return text
+    }
+
+    /// An Android package with its signing certificate digests (64 hex characters each, stored lowercase).
+    static func androidPackage(_ package: String, _ digests: [String], _ name: String) throws -> AndroidPackageRule {
+        let segments = package.split(separator: ".", omittingEmptySubsequences: false)
+        guard package.utf8.count <= 255, segments.count >= 2, segments.allSatisfy({ segment in
+            guard let first = segment.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else {
+                return false
+            }
+            return segment.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+            }
+        }) else {
+            throw AssentError(.invalidRequest, "\(name): '\(package)' is not an Android package name")
+        }
+        guard (1...10).contains(digests.count), digests.allSatisfy({ digest in
+            digest.utf8.count == 64 && digest.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit }
+        }) else {
+            throw AssentError(.invalidRequest,
+                "\(name) \(package): 1 to 10 signing certificate SHA-256 digests of 64 hex characters each")
+        }
+        return AndroidPackageRule(packageName: package, signingCertificateSha256: digests.map { $0.lowercased() })
+    }
+
+    /// `package.name:HEX,HEX` added (replacing that package's entry), or `package.name:none` removing it.
+    static func mergeAndroidPackage(_ text: String, _ name: String, _ rules: inout [AndroidPackageRule]) throws {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw AssentError(.invalidRequest, "\(name) must be package.name:SHA256HEX,SHA256HEX, got '\(text)'")
+        }
+        let package = trimmed(String(text[..<colon]))
+        let rest = trimmed(String(text[text.index(after: colon)...]))
+        rules.removeAll { $0.packageName == package }
+        if rest.lowercased() == "none" { return }
+        rules.append(try androidPackage(package, keys(rest), name))
+    }
+}

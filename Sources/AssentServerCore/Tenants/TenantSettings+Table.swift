@@ -77,6 +77,40 @@ extension TenantSettings {
                 group: .powerAuth, effect: "PowerAuth 3.0 signatures (decimal, easier to guess) are accepted.",
                 setting: \.allowLegacyPowerAuth30, kind: .onOff),
             TenantSetting(
+                "attestationPolicy", flag: "--attestation-policy", label: "Attestation policy", group: .attestation,
+                effect: "off: no attestation asked for; record: verify what comes and keep the verdict; require: refuse enrolment without a valid attestation.",
+                setting: \.attestationPolicy, kind: .choice),
+            TenantSetting(
+                "appleAppIds", flag: "--apple-app-ids", label: "Apple app ids", group: .attestation,
+                effect: "The apps (TEAMID.bundle.id) whose App Attest attestations are accepted.",
+                setting: \.appleAppIds, kind: .appleAppIds),
+            TenantSetting(
+                "appleAttestationEnvironment", flag: "--apple-attestation-environment", label: "App Attest environment",
+                group: .attestation, effect: "Which App Attest environment is accepted: production, development or both.",
+                setting: \.appleAttestationEnvironment, kind: .choice),
+            TenantSetting(
+                "androidPackages", flag: "--android-package", label: "Android packages", group: .attestation,
+                effect: "The Android apps (package name and signing certificate SHA-256 digests) whose key attestations are accepted.",
+                setting: \.androidPackages, kind: .androidPackages),
+            TenantSetting(
+                "androidMinimumSecurityLevel", flag: "--android-minimum-security-level", label: "Android security level",
+                group: .attestation, effect: "The least hardware an attested Android key must live in: tee or strongbox.",
+                setting: \.androidMinimumSecurityLevel, kind: .choice),
+            TenantSetting(
+                "androidRequireLockedBootloader", flag: "--android-require-locked-bootloader",
+                label: "Android locked bootloader", group: .attestation,
+                effect: "Android attestations must report a verified boot and a locked bootloader.",
+                setting: \.androidRequireLockedBootloader, kind: .onOff),
+            TenantSetting(
+                "requireAttestedApprovals", flag: "--require-attested-approvals", label: "Require attested approvals",
+                group: .attestation, effect: "Every push and QR approval must come from a credential with a verified attestation.",
+                setting: \.requireAttestedApprovals, kind: .onOff),
+            TenantSetting(
+                "attestedApprovalActions", flag: "--attested-approval-actions", label: "Attested approval actions",
+                group: .attestation,
+                effect: "The action codes whose approvals must come from a credential with a verified attestation.",
+                setting: \.attestedApprovalActions, kind: .actionCodes),
+            TenantSetting(
                 "webhookURL", flag: "--webhook-url", label: "Webhook URL", group: .webhooks,
                 effect: "Where authenticator events are posted, signed with the tenant's secret key; empty sends none.",
                 setting: \.webhookURL, kind: .url),

@@ -73,6 +73,23 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     /// picks the code, so per-action rules do not apply to it); nil falls back to ``requiredApprovalFactor``.
     package var anonymousApprovalFactor: PowerAuthSignatureType?
 
+    /// Whether enrolment asks for device attestation (App Attest, Android key attestation): see `docs/attestation.md`.
+    package var attestationPolicy: AttestationPolicy = .off
+    /// The App Attest app ids (`TEAMID.bundle.id`) whose attestations are accepted.
+    package var appleAppIds: [String] = []
+    /// Which App Attest environments are accepted.
+    package var appleAttestationEnvironment: AppleAttestationEnvironment = .production
+    /// The Android apps (package name and signing certificate digests) whose key attestations are accepted.
+    package var androidPackages: [AndroidPackageRule] = []
+    /// The least hardware an attested Android key must live in.
+    package var androidMinimumSecurityLevel: AndroidMinimumSecurityLevel = .tee
+    /// Android attestations must report a verified boot and a locked bootloader.
+    package var androidRequireLockedBootloader = true
+    /// Every push and QR approval must come from a credential with a verified attestation.
+    package var requireAttestedApprovals = false
+    /// The action codes whose approvals must come from a credential with a verified attestation.
+    package var attestedApprovalActions: [String] = []
+
     /// ``anonymousActionCodes`` unless set.
     package static let defaultAnonymousActionCodes = ["signIn"]
 
