@@ -128,7 +128,8 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
             .requiredString("signature", \.signature, maxLength: WireFieldLimit.signature,
                             "Base64 DER ECDSA signature over the challenge id."),
             .string("verificationCode", \.verificationCode, maxLength: 16,
-                    "The code the initiating page shows, when number matching is on."),
+                    "The code the initiating page shows, when number matching is on (Android sends null without it).")
+                .acceptingNull(),
             .string("boundSignature", \.boundSignature, maxLength: WireFieldLimit.signature,
                     "Assent's bound signature over the decision (required from a bound credential)."),
             .bool("reportFraud", \.reportFraud, "This wasn't me, on a denial of a push challenge."),

@@ -133,7 +133,7 @@ public struct VaultUnlockRequest: Codable, Sendable, Hashable, WireDecodable, Wi
                 allowed: ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"],
                 absent: "ADD_BIOMETRY",
                 refusal: "reason must be ADD_BIOMETRY, FETCH_ENCRYPTION_KEY, SIGN_WITH_DEVICE_PRIVATE_KEY or RECOVERY_CODE.",
-                "Why."),
+                "Why the vault is unlocked."),
     ])
 }
 

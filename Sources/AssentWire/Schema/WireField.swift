@@ -22,13 +22,8 @@ public struct WireField<Root>: Sendable {
         read: @escaping @Sendable (inout Root, any WireObject) throws(WireDecodingError) -> Void,
         write: @escaping @Sendable (Root, inout JSONWriter) -> Void
     ) {
-        self.name = String(describing: key)
-        self.type = type
-        self.isRequired = required
-        self.isNullable = nullable
-        self.description = description
-        self.read = read
-        self.write = write
+        self.init(name: String(describing: key), type: type, isRequired: required, isNullable: nullable,
+                  description: description, read: read, write: write)
     }
 
     /// The same field, with `check` run on the value read so far right after this field is read (for a rule that
@@ -40,6 +35,13 @@ public struct WireField<Root>: Sendable {
                         try read(&value, body)
                         try check(value)
                     }, write: write)
+    }
+
+    /// The same field, described as admitting null: for an optional request field some client sends as null (which
+    /// reads as absent, as every null does).
+    public func acceptingNull() -> Self {
+        Self(name: name, type: type, isRequired: isRequired, isNullable: true, description: description, read: read,
+             write: write)
     }
 
     private init(
@@ -221,7 +223,7 @@ extension WireField {
         _ description: String?
     ) -> Self {
         let name = String(describing: key)
-        return Self(key, E.wireType, required: true, description,
+        return Self(key, E.wireType(maxLength: maxLength), required: true, description,
                     read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
                         value[keyPath: path] = try spelling(E.self, of: name, body.requiredString(name, maxLength: maxLength), refusal)
                     },
@@ -234,7 +236,7 @@ extension WireField {
         _ description: String?
     ) -> Self {
         let name = String(describing: key)
-        return Self(key, E.wireType, description,
+        return Self(key, E.wireType(maxLength: maxLength), description,
                     read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
                         guard let sent = try body.string(name, maxLength: maxLength) else { return }
                         value[keyPath: path] = try spelling(E.self, of: name, sent, refusal)
@@ -271,6 +273,14 @@ extension WireField {
     public static func orNull<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V?> & Sendable, _ description: String?) -> Self {
         Self(key, V.wireType, required: true, nullable: true, description, read: { _, _ in },
              write: { value, writer in writer.memberOrNull(key, value[keyPath: path]) })
+    }
+}
+
+extension WireEnumeration {
+    /// What a request field holding `Self` is: its named or listed spellings, or when any is kept (an open set such as
+    /// ``VerificationMethod``) a string of at most `maxLength` bytes.
+    static func wireType(maxLength: Int) -> WireType {
+        wireSpellings == nil ? .string(maxLength: maxLength, minLength: 1) : wireType
     }
 }
 
