@@ -276,14 +276,6 @@ extension WireField {
     }
 }
 
-extension WireEnumeration {
-    /// What a request field holding `Self` is: its named or listed spellings, or when any is kept (an open set such as
-    /// ``VerificationMethod``) a string of at most `maxLength` bytes.
-    static func wireType(maxLength: Int) -> WireType {
-        wireSpellings == nil ? .string(maxLength: maxLength, minLength: 1) : wireType
-    }
-}
-
 extension ActionCode {
     /// An action code on the wire.
     static let wireType = WireType.string(maxLength: maxLength, pattern: "^[A-Za-z0-9_.:-]{1,100}$")

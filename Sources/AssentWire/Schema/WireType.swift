@@ -20,68 +20,6 @@ public indirect enum WireType: Sendable {
     case anyOf([WireType])
 }
 
-/// A wire type with a name and a schema of its own in the OpenAPI document: every ``WireSchema`` type, and the value
-/// types several fields share (``ActionState``, ``VerificationMethod``).
-public protocol WireNamed: Sendable {
-    /// The component's name, e.g. `TrackRequest`.
-    static var wireName: String { get }
-    /// The component's JSON Schema.
-    static var wireComponent: JSONValue { get }
-    /// The named types the component refers to, each to be listed as a component too.
-    static var wireReferences: [any WireNamed.Type] { get }
-}
-
-/// A value a field may hold whose ``WireType`` follows from its Swift type: strings, booleans, integers, custom data,
-/// arrays and maps of these, named types.
-public protocol WireValue: WireEncodable {
-    /// What the value is on the wire.
-    static var wireType: WireType { get }
-}
-
-/// A string-backed value (``ActionState``, ``SignatureScheme``, ``VerificationMethod``) a request field reads from its
-/// spelling.
-public protocol WireEnumeration: RawRepresentable, WireValue where RawValue == String {
-    /// The spellings a request may send; nil when any is kept as sent.
-    static var wireSpellings: [String]? { get }
-}
-
-extension WireEnumeration where Self: CaseIterable {
-    public static var wireSpellings: [String]? { allCases.map(\.rawValue) }
-}
-
-extension WireNamed {
-    public static var wireName: String { String(describing: Self.self) }
-    public static var wireReferences: [any WireNamed.Type] { [] }
-}
-
-extension String: WireValue {
-    public static var wireType: WireType { .string() }
-}
-
-extension Bool: WireValue {
-    public static var wireType: WireType { .boolean }
-}
-
-extension Int: WireValue {
-    public static var wireType: WireType { .integer() }
-}
-
-extension Int64: WireValue {
-    public static var wireType: WireType { .integer() }
-}
-
-extension JSONValue: WireValue {
-    public static var wireType: WireType { .any }
-}
-
-extension Array: WireValue where Element: WireValue {
-    public static var wireType: WireType { .array(Element.wireType) }
-}
-
-extension Dictionary: WireValue where Key == String, Value: WireValue {
-    public static var wireType: WireType { .map(Value.wireType) }
-}
-
 extension WireType {
     /// The named types this type refers to.
     var references: [any WireNamed.Type] {
