@@ -17,8 +17,11 @@ public struct WireFields<Root>: Sendable {
     public let name: String?
     /// The fields in reading order.
     public let fields: [WireField<Root>]
-    /// The fields in writing order: by name, as `JSONEncoder` with `.sortedKeys` writes them.
-    let written: [WireField<Root>]
+    /// The fields' writers in writing order: by name, as `JSONEncoder` with `.sortedKeys` writes them. (The closures
+    /// alone, so that writing copies no field description.)
+    let writers: [@Sendable (Root, inout JSONWriter) -> Void]
+    /// The fields' readers in reading order.
+    let readers: [@Sendable (inout Root, any WireObject) throws(WireDecodingError) -> Void]
     /// The value a request is read into field by field (nil for a response type, which is never read).
     let blank: (@Sendable () -> Root)?
 
@@ -32,7 +35,8 @@ public struct WireFields<Root>: Sendable {
         self.description = description
         self.name = name
         self.fields = fields
-        self.written = fields.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        self.writers = fields.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.write)
+        self.readers = fields.map(\.read)
         self.blank = blank
     }
 }
@@ -40,9 +44,9 @@ public struct WireFields<Root>: Sendable {
 extension WireSchema {
     /// Writes the fields the table lists, by name.
     public func write(to writer: inout JSONWriter) {
-        let written = Self.wireFields.written
+        let writers = Self.wireFields.writers
         writer.object { writer in
-            for field in written { field.write(self, &writer) }
+            for write in writers { write(self, &writer) }
         }
     }
 
@@ -75,7 +79,7 @@ extension WireDecodable where Self: WireSchema {
         guard let blank = table.blank else { preconditionFailure("\(Self.self) is read but its table has no blank value") }
         let object: any WireObject = body
         var value = blank()
-        for field in table.fields { try field.read(&value, object) }
+        for read in table.readers { try read(&value, object) }
         self = value
     }
 }
