@@ -119,7 +119,7 @@ fuzz: deps
 # bound the time (e.g. SANITIZE_MODULES=AssentStorageTests).
 SANITIZE_MODULES ?= AssentSyncTests AssentCryptoTests AssentWireTests AssentLogTests AssentHTTPTests AssentQRRenderTests \
 	AssentServerCoreTests AssentStorageTests AssentHTTPClientTests AssentServerTests AssentTests AssentTestingTests AssentCLITests \
-	AssentFuzzTests
+	AssentFuzzTests AssentAttestationTests
 TSAN_MODULES ?= $(SANITIZE_MODULES)
 sanitize: sanitize-address sanitize-thread
 

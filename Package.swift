@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "AssentServerCore", dependencies: ["AssentSync", "AssentCrypto", "AssentWire", "AssentLog"]),
         .target(name: "AssentStorage", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
         .target(name: "AssentHTTPClient", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CCurl", "CCurlShims"]),
+        // Device attestation (App Attest, Android key attestation): CBOR and DER readers, X.509 through OpenSSL.
+        .target(name: "AssentAttestation", dependencies: ["COpenSSL", "AssentCrypto"]),
         .target(name: "AssentServer", dependencies: [
             "AssentSync",
             "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentWire",
@@ -62,7 +64,7 @@ let package = Package(
         .executableTarget(name: "assent-openapi", dependencies: ["AssentWire"]),
         // libFuzzer targets for the parsers a stranger feeds (`make fuzz`); an ordinary build replays a corpus.
         .executableTarget(name: "AssentFuzz", dependencies: [
-            "AssentServer", "AssentServerCore", "AssentHTTP", "AssentWire", "AssentCrypto",
+            "AssentServer", "AssentServerCore", "AssentHTTP", "AssentWire", "AssentCrypto", "AssentAttestation",
         ]),
 
         // What only Assent's own tests share (processes, temporary directories, a manual clock); not a product, so an
@@ -96,6 +98,8 @@ let package = Package(
         .testTarget(name: "AssentWireTests", dependencies: ["AssentWire", "AssentCrypto"], exclude: ["Fixtures"]),
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender", "AssentTestSupport"]),
         .testTarget(name: "AssentFuzzTests", dependencies: ["AssentFuzz"]),
+        // Known-answer vectors (Tests/Vectors/attestation) and test-authority fixtures, read by path.
+        .testTarget(name: "AssentAttestationTests", dependencies: ["AssentAttestation", "AssentCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

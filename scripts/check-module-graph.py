@@ -46,6 +46,8 @@ RULES = {
     "AssentServerCore": ["the HTTP server", "epoll", "a database driver", "libcurl"],
     "AssentLog": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
     "AssentSync": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
+    # The attestation verifiers are pure parsing and crypto: no server, no database, no network.
+    "AssentAttestation": ["the HTTP server", "epoll", "a database driver", "libcurl", "the server's domain"],
 }
 
 
@@ -56,7 +58,7 @@ LAYERS = [
     ("both sides", {"AssentSync"}, "#ead1dc"),
     ("SDK side (library products)", {"AssentCrypto", "AssentWire", "Assent", "AssentTesting"}, "#d9ead3"),
     ("server side", {"AssentLog", "AssentHTTP", "AssentQRRender", "AssentServerCore", "AssentStorage", "AssentHTTPClient",
-                     "AssentServer"}, "#cfe2f3"),
+                     "AssentServer", "AssentAttestation"}, "#cfe2f3"),
     ("executables", {"assentd", "assent", "AssentFuzz"}, "#fff2cc"),
 ]
 

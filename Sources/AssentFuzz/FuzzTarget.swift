@@ -10,6 +10,7 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     static let all: [FuzzTarget] = [
         .jsonBody, .jsonReader, .powerAuthHeader, .webSocketFrames, .basicCredentials, .token, .qrPayload, .spki, .derSignature,
+        .cbor, .der,
     ]
 
     /// The target called `name`, if there is one.

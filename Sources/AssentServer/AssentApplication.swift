@@ -64,7 +64,6 @@ package final class AssentApplication: Sendable {
         let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
         tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
         let audit = AuditLog(store: store, masterKey: masterKey, clock: clock)
-        let trail = AuditTrail(audit: audit, logger: logger)
         let metrics = HTTPMetrics()
         publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
 
@@ -72,16 +71,19 @@ package final class AssentApplication: Sendable {
         let webhookEvents = WebhookEvents(clock: clock, source: publicURLBox)
         let challengeEvents = ChallengeEvents()
         bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
-        let credentials = ClientCredentials(tenants: store, tokens: tokens)
+        let credentials = ClientCredentials(tenants: tenants, tokens: tokens)
         let devices = DeviceCredentialService(
-            store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock))
+            store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock),
+            audit: audit)
+        let users = UserService(store: store, clock: clock, webhooks: webhookEvents, audit: audit)
+        let history = ChallengeHistory(challenges: store, deliveries: store)
         let activations = ActivationService(
             store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(
             store: store, clock: clock, events: challengeEvents, activations: activations, guards: pushGuards,
-            metrics: domainMetrics)
+            metrics: domainMetrics, audit: audit)
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime,
             metrics: domainMetrics)
@@ -134,27 +136,27 @@ package final class AssentApplication: Sendable {
             limiter: RateLimiter(policy: configuration.rateLimits, metrics: domainMetrics), trips: trips)
         let authenticated = SecretKeyAuthentication(tenants: tenants, logger: logger)
         let system = SystemAPI(
-            store: store, metrics: metrics, domain: domainMetrics, logger: logger, metricsToken: configuration.metricsToken)
+            database: DatabaseHealth(store: store), metrics: metrics, domain: domainMetrics, logger: logger, metricsToken: configuration.metricsToken)
         system.register(in: &router)
         BenchAPI(enabled: configuration.benchRoutes, limits: limits, logger: logger).register(in: &router)
         ServerAPI(
             authenticated: authenticated,
             actions: ActionService(store: store, tokens: tokens, clock: clock, defaultTokenLifetime: tokenLifetime),
-            users: UserService(store: store, clock: clock, webhooks: webhookEvents),
+            users: users,
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, challenges: store, deliveries: store, clock: clock, editor: try PushSettingsEditor(
+                tenants: tenants, history: history, clock: clock, editor: try PushSettingsEditor(
                     masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
             qrCode: QRCodeAdministration(tenants: tenants),
-            trail: trail
+            settings: TenantSettingsAdministration(tenants: tenants, destinations: configuration.outboundURLPolicy)
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards, metrics: domainMetrics),
-            decisions: decisions, decoder: decoder, limits: limits, logger: logger, trail: trail
+            decisions: decisions, decoder: decoder, limits: limits, logger: logger
         ).register(in: &router)
         QRCodeAPI(
             credentials: credentials, devices: devices, qr: qrChallenges, decisions: decisions, decoder: decoder,
@@ -163,13 +165,13 @@ package final class AssentApplication: Sendable {
         ActivationClientAPI(
             credentials: credentials, activations: activations, decoder: decoder, limits: limits, logger: logger)
             .register(in: &router)
-        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder, trail: trail)
+        ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder)
             .register(in: &router)
         AuditAPI(authenticated: authenticated, audit: audit).register(in: &router)
         router.addWebSocket(
             .qrCodeWebSocket,
             QRWebSocketHandler(
-                tenants: store, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
+                tenants: tenants, credentials: credentials, qr: qrChallenges, events: challengeEvents, decoder: decoder,
                 limits: limits, logger: logger))
         let console = AdminConsole(
             sessions: ConsoleSessions(
@@ -184,9 +186,8 @@ package final class AssentApplication: Sendable {
             push: try PushSettingsEditor(masterKey: masterKey, destinations: configuration.outboundURLPolicy),
             destinations: configuration.outboundURLPolicy)
         let consoleUsers = ConsoleUsers(
-            console: console, directory: store, users: UserService(store: store, clock: clock, webhooks: webhookEvents),
-            activations: activations, trail: trail, clock: clock)
-        let consoleChallenges = ConsoleChallengePage(console: console, challenges: store, deliveries: store, clock: clock)
+            console: console, users: users, activations: activations, clock: clock)
+        let consoleChallenges = ConsoleChallengePage(console: console, history: history, clock: clock)
         let consoleOverview = ConsoleOverview(
             console: console, reader: OverviewReader(store: store, tally: overviewTally, clock: clock), logger: logger)
         let webRoot = configuration.webRoot

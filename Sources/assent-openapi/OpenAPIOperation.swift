@@ -14,8 +14,8 @@ struct OpenAPIOperation {
     let security: [[String: [String]]]
     /// Path, query and header parameters.
     var parameters: [[String: Any]] = []
-    /// The JSON body and whether it is required.
-    var body: (type: any WireNamed.Type, required: Bool)?
+    /// The JSON body's component and whether it is required.
+    var body: (schemaNamed: String, required: Bool)?
     /// The 200 answer.
     let ok: [String: Any]
     /// Answers besides 200 and the errors (e.g. a 503 with its own schema).
@@ -23,6 +23,36 @@ struct OpenAPIOperation {
     /// The error statuses it answers in the envelope.
     let errors: [Int]
 
+    /// An operation whose body is the wire type `body`.
+    init(
+        endpoint: Endpoint, id: String, tag: String, summary: String, security: [[String: [String]]],
+        parameters: [[String: Any]] = [], body: (type: any WireNamed.Type, required: Bool),
+        ok: [String: Any], extra: [String: Any] = [:], errors: [Int]
+    ) {
+        self.init(endpoint: endpoint, id: id, tag: tag, summary: summary, security: security, parameters: parameters,
+                  body: (body.type.wireName, body.required), ok: ok, extra: extra, errors: errors)
+    }
+
+    /// An operation whose body, if any, is the component `body`.
+    init(
+        endpoint: Endpoint, id: String, tag: String, summary: String, security: [[String: [String]]],
+        parameters: [[String: Any]] = [], body: (schemaNamed: String, required: Bool)? = nil,
+        ok: [String: Any], extra: [String: Any] = [:], errors: [Int]
+    ) {
+        self.endpoint = endpoint
+        self.id = id
+        self.tag = tag
+        self.summary = summary
+        self.security = security
+        self.parameters = parameters
+        self.body = body
+        self.ok = ok
+        self.extra = extra
+        self.errors = errors
+    }
+}
+
+extension OpenAPIOperation {
     /// The operation object.
     var json: [String: Any] {
         var responses: [String: Any] = ["200": ok]
@@ -36,7 +66,7 @@ struct OpenAPIOperation {
         if !parameters.isEmpty { operation["parameters"] = parameters }
         if let body {
             operation["requestBody"] = [
-                "required": body.required, "content": ["application/json": ["schema": OpenAPISchemas.ref(body.type)]],
+                "required": body.required, "content": ["application/json": ["schema": OpenAPISchemas.ref(body.schemaNamed)]],
             ] as [String: Any]
         }
         return operation

@@ -270,14 +270,14 @@ import Testing
             let found = try #require(page.range(of: "<legend>\(legend)</legend>", range: seen..<page.endIndex), "\(legend)")
             seen = found.upperBound
         }
-        #expect(Set(ConsoleSettingField.all.map(\.name)).count == ConsoleSettingField.all.count)
+        #expect(Set(TenantSettings.table.map(\.name)).count == TenantSettings.table.count)
         #expect(page.contains("Accepts a number of seconds, from 1 minute to 10 years, or empty."))
         #expect(page.contains("Accepts a number of seconds, from 0 seconds to 30 days. Now 1 hour 30 minutes."))
         #expect(page.contains("value=\"5400\""), "the control keeps seconds")
         #expect(!page.contains("315360000") && !page.contains("2592000"))
-        #expect(ConsoleSettingField.duration(315_360_000) == "10 years")
-        #expect(ConsoleSettingField.duration(90_061) == "1 day 1 hour 1 minute 1 second")
-        #expect(ConsoleSettingField.duration(0) == "0 seconds")
+        #expect(TenantSettingRules.duration(315_360_000) == "10 years")
+        #expect(TenantSettingRules.duration(90_061) == "1 day 1 hour 1 minute 1 second")
+        #expect(TenantSettingRules.duration(0) == "0 seconds")
     }
 
     @Test func `an unknown console path is a console page for a browser and the JSON 404 for anything else`() async throws {

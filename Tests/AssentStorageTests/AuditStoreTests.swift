@@ -2,7 +2,6 @@
 @testable import AssentStorage
 import AssentLog
 import Foundation
-import AssentSync
 import AssentTestSupport
 import Testing
 
@@ -12,18 +11,11 @@ import Testing
 @Suite(.serialized) struct AuditStoreTests {
     static let masterKey = [UInt8](repeating: 7, count: 32)
 
-    /// A clock the test moves.
-    final class TestClock: Sendable {
-        let now = AssentLock<Int64>(1_000_000_000_000)
-        var wall: WallClock { WallClock { [self] in self.now.withLock { $0 } } }
-        func advance(days: Int64) { now.withLock { $0 += days * 86_400_000 } }
-    }
-
-    /// A store with tenant `t1` and an audit log over it.
-    static func setUp(_ kind: StoreKind) async throws -> (StoreFixture, AuditLog, TestClock) {
+    /// A store with tenant `t1` and an audit log over it, on a clock the test moves.
+    static func setUp(_ kind: StoreKind) async throws -> (StoreFixture, AuditLog, ServerTestClock) {
         let fixture = try await StoreTests.fixture(kind)
-        let clock = TestClock()
-        return (fixture, AuditLog(store: fixture.store, masterKey: masterKey, clock: clock.wall), clock)
+        let clock = ServerTestClock(startMilliseconds: 1_000_000_000_000)
+        return (fixture, AuditLog(store: fixture.store, masterKey: masterKey, clock: clock.wallClock), clock)
     }
 
     /// Appends `count` entries to `t1`'s chain.
@@ -69,7 +61,7 @@ import Testing
         #expect(all[0].details == ["userId": "user-1"] && all[0].subject == "auth-1")
         let blocked = try await audit.entries(AuditQuery(tenantID: "t1", kind: .activationBlocked))
         #expect(blocked.map(\.sequence) == [4])
-        let recent = try await audit.entries(AuditQuery(tenantID: "t1", since: clock.now.withLock { $0 }))
+        let recent = try await audit.entries(AuditQuery(tenantID: "t1", since: clock.nowMilliseconds))
         #expect(recent.map(\.sequence) == [4, 5, 6])
         let page = try await audit.entries(AuditQuery(tenantID: "t1", afterSequence: 2, limit: 2))
         #expect(page.map(\.sequence) == [3, 4])
@@ -81,7 +73,7 @@ import Testing
     ) async throws {
         let (fixture, audit, clock) = try await Self.setUp(kind)
         defer { withExtendedLifetime(fixture) {} }
-        let start = clock.now.withLock { $0 }
+        let start = clock.nowMilliseconds
         try await Self.fill(audit, 3)
         clock.advance(days: 1)
         try await audit.record(tenantID: "t1", .settingsChanged, actor: "admin-token:adt_1")
@@ -197,7 +189,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func `appends from two instances keep one unbroken chain`(kind: StoreKind) async throws {
         let (fixture, audit, clock) = try await Self.setUp(kind)
         defer { withExtendedLifetime(fixture) {} }
-        let second = AuditLog(store: try await fixture.another(), masterKey: Self.masterKey, clock: clock.wall)
+        let second = AuditLog(store: try await fixture.another(), masterKey: Self.masterKey, clock: clock.wallClock)
         let logs = [audit, second]
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<40 {

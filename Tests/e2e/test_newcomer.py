@@ -254,12 +254,8 @@ def test_tenant_settings_prints_every_setting(store):
         tenant = json.loads(_cli(directory, "admin", "tenant", "create", "--name", "S", "--json").stdout)["tenantId"]
         settings = json.loads(_cli(directory, "admin", "tenant", "settings", "--tenant", tenant, "--json").stdout)
         text = _cli(directory, "admin", "tenant", "settings", "--tenant", tenant).stdout
-        labels = ["unenrolled state", "token lifetime", "webhook URL", "challenge timeout", "push credential lifetime",
-                  "public custom keys", "public user custom keys", "number matching", "require bound signature",
-                  "max pending push", "push throttle", "fraud lock", "max failed attempts", "required approval factor",
-                  "action approval factors", "require activation commit", "allow legacy PowerAuth 3.0",
-                  "anonymous actions", "anonymous approval factor", "push provider", "action rules"]
-        # Every JSON setting has its line (the JSON spells approvalFactorRules and actionRules as maps).
-        assert len(labels) == len(settings["settings"]) + 1, sorted(settings["settings"])  # + the push provider
-        for label in labels:
+        # One "label: value" line per JSON setting, besides the tenant's and the push provider's.
+        lines = [line for line in text.splitlines() if ":" in line and not line.startswith(" ")]
+        assert len(lines) == len(settings["settings"]) + 2, (sorted(settings["settings"]), text)
+        for label in ["Unenrolled state", "Challenge timeout", "Most pending pushes", "Action rules", "push provider"]:
             assert f"\n{label}:" in "\n" + text, (label, text)

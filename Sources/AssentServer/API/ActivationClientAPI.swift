@@ -1,3 +1,4 @@
+import AssentCrypto
 import AssentHTTP
 import AssentLog
 import AssentServerCore
@@ -28,7 +29,13 @@ struct ActivationClientAPI: Sendable {
     private func create(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.enrolling(request)
         let create = try decoder.decode(CreateActivationRequest.self, from: request)
-        return APIResponses.ok(try await activations.create(tenant: tenant, claims: claims, request: create))
+        let created = try await activations.create(tenant: tenant, claims: claims, request: create)
+        return APIResponses.ok(
+            CreateActivationResponse(
+                activationId: created.activationID, serverPublicKey: Base64.encode(created.serverPublicKey),
+                ctrData: Base64.encode(created.counterData), activationSignature: Base64.encode(created.signature),
+                activationFingerprint: created.fingerprint, applicationKey: created.applicationKey,
+                applicationSecret: created.applicationSecret, activationStatus: created.status.rawValue))
     }
 
     private func status(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -36,8 +43,9 @@ struct ActivationClientAPI: Sendable {
         let tenant = try await credentials.tenant(request)
         let status = try decoder.decode(ActivationStatusRequest.self, from: request)
         try limits.subject(.activationStatusActivation, status.activationId)
+        let blob = try await activations.status(tenant: tenant, activationID: status.activationId, challenge: status.challenge)
         return APIResponses.ok(
-            try await activations.status(tenant: tenant, activationID: status.activationId, challenge: status.challenge))
+            ActivationStatusResponse(encryptedStatusBlob: Base64.encode(blob.encrypted), nonce: Base64.encode(blob.nonce)))
     }
 
     private func vaultUnlock(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -48,10 +56,10 @@ struct ActivationClientAPI: Sendable {
         if let activationID = header.flatMap({ try? PowerAuthAuthorizationHeader(parsing: $0).activationID }) {
             try limits.subject(.vaultUnlockActivation, activationID)
         }
-        let answer = try await limits.countingFailedVerifications(header: header) {
+        let encrypted = try await limits.countingFailedVerifications(header: header) {
             try await activations.vaultUnlock(tenant: tenant, header: header, body: request.body)
         }
         logger.log(.info, "vault unlocked", ["requestId": .string(request.requestID), "reason": .string(reason)])
-        return APIResponses.ok(answer)
+        return APIResponses.ok(VaultUnlockResponse(encryptedVaultEncryptionKey: Base64.encode(encrypted)))
     }
 }

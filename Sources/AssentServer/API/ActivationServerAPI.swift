@@ -10,7 +10,6 @@ struct ActivationServerAPI: Sendable {
     let authenticated: SecretKeyAuthentication
     let activations: ActivationService
     let decoder: any RequestDecoding
-    let trail: AuditTrail
 
     func register(in router: inout Router) {
         router.add(.getActivation, authenticated { _, parameters, tenant in
@@ -25,17 +24,9 @@ struct ActivationServerAPI: Sendable {
             (Endpoint.commitActivation, ActivationService.Change.commit), (.blockActivation, .block),
             (.unblockActivation, .unblock), (.removeActivation, .remove),
         ] {
-            let kind: AuditKind? = switch change {
-            case .block: .activationBlocked
-            case .unblock: .activationUnblocked
-            case .remove: .activationRemoved
-            default: nil
-            }
             router.add(endpoint, authenticated { _, parameters, tenant in
-                let changed = try await activations.change(tenantID: tenant.id, id: try id(parameters), change)
-                if let kind {
-                    await trail.record(tenant, kind, actor: "secret-key", subject: changed.id, details: ["userId": changed.userID])
-                }
+                let changed = try await activations.change(
+                    tenantID: tenant.id, id: try id(parameters), change, actor: ServerAPI.actor)
                 return APIResponses.ok(Self.response(changed, tenant))
             })
         }

@@ -15,8 +15,6 @@ struct ClientAPI: Sendable {
     let decoder: any RequestDecoding
     let limits: RequestLimits
     let logger: Logger
-    /// Where device enrolments, removals and fraud reports are recorded.
-    let trail: AuditTrail
 
     func register(in router: inout Router) {
         for (get, add, remove, method) in [
@@ -59,9 +57,6 @@ struct ClientAPI: Sendable {
         let (tenant, claims) = try await credentials.enrolling(request)
         let add = try decoder.decode(AddCredentialRequest.self, from: request)
         let authenticator = try await devices.add(tenant: tenant, claims: claims, method: method, request: add)
-        await trail.record(tenant, .credentialEnrolled, actor: "device", subject: authenticator.id, details: [
-            "userId": authenticator.userID, "verificationMethod": method.rawValue,
-        ])
         return APIResponses.ok(
             AddCredentialResponse(
                 userAuthenticatorId: authenticator.id, userId: authenticator.userID,
@@ -74,9 +69,6 @@ struct ClientAPI: Sendable {
         let remove = try decoder.decode(RemoveCredentialRequest.self, from: request)
         let removed = try await devices.remove(
             tenant: tenant, method: method, key: try DeviceKey(base64: remove.publicKey), signature: remove.signature)
-        await trail.record(tenant, .credentialRemoved, actor: "device", subject: removed.id, details: [
-            "userId": removed.userID, "verificationMethod": method.rawValue,
-        ])
         return APIResponses.ok(RemoveCredentialResponse(removedAuthenticatorId: removed.id))
     }
 
@@ -126,15 +118,9 @@ struct ClientAPI: Sendable {
         let key = try DeviceKey(base64: update.publicKey)
         let header = request.headers[PowerAuthAuthorizationHeader.name]
         // The credential and the challenge are read together (one round trip on PostgreSQL).
-        let (authenticator, answered) = try await limits.countingFailedVerifications(header: header) {
+        let (_, answered) = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
-                tenant: tenant, key: key, method: .push, request: update, kind: .push,
-                proof: ApprovalProof(header: header, uriID: request.path, body: request.body))
-        }
-        if update.reportFraud == true {
-            await trail.record(tenant, .fraudReported, actor: "device", subject: authenticator.userID, details: [
-                "challengeId": update.challengeId, "userAuthenticatorId": authenticator.id,
-            ])
+                tenant: tenant, key: key, method: .push, request: update, kind: .push, proof: ApprovalProof(request))
         }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }
@@ -157,7 +143,9 @@ struct ClientAPI: Sendable {
     private func verifyPush(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.bearer(request)
         let verify = try decoder.decode(VerifyPushRequest.self, from: request)
-        return APIResponses.ok(try await push.verify(tenant: tenant, claims: claims, challengeID: verify.challengeId))
+        let progress = try await push.verify(tenant: tenant, claims: claims, challengeID: verify.challengeId)
+        return APIResponses.ok(
+            VerifyPushResponse(isVerified: progress.isVerified, isConsumed: progress.isConsumed, accessToken: progress.accessToken))
     }
 
     static func credentialResponse(_ a: Authenticator) -> CredentialResponse {

@@ -7,7 +7,7 @@ import Foundation
 /// Who is calling the client API: a tenant named in a Basic header (device calls, which then prove themselves with
 /// a signature), or the holder of a track token (Bearer).
 package struct ClientCredentials: Sendable {
-    let tenants: any TenantStore
+    let tenants: TenantDirectory
     let tokens: TokenIssuer
 
     /// The tenant of `Authorization: Basic <enc(tenantID[:])>`, decoded as every official SDK sends it: iOS

@@ -8,8 +8,7 @@ import Foundation
 /// Credentials go in, never out: answers say only whether they are configured, with their public parts.
 struct PushAdministration: Sendable {
     let tenants: TenantDirectory
-    let challenges: any ChallengeStore
-    let deliveries: any PushDeliveryStore
+    let history: ChallengeHistory
     let clock: WallClock
     let editor: PushSettingsEditor
 
@@ -46,7 +45,7 @@ struct PushAdministration: Sendable {
         default: break
         }
         try await editor.checkDestinations(of: change)
-        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: "secret-key") { settings in
+        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: ServerAPI.actor) { settings in
             try editor.apply(change, to: &settings, tenantID: tenant.id)
         }
         return APIResponses.ok(PushSettingsEditor.view(updated.settings))
@@ -57,10 +56,9 @@ struct PushAdministration: Sendable {
     /// challenge of any kind has one, whatever the push provider; `404` only when the tenant has neither the challenge
     /// nor a record of it.
     func timeline(_ tenant: Tenant, challengeID: String) async throws -> HTTPResponse {
-        let challenge = try await challenges.challenge(tenantID: tenant.id, id: challengeID)
-        let recorded = try await deliveries.challengeTimeline(tenantID: tenant.id, challengeID: challengeID)
-        let queued = try await deliveries.pushDeliveries(tenantID: tenant.id, challengeID: challengeID)
-        guard challenge != nil || !recorded.isEmpty || !queued.isEmpty else {
+        let read = try await history.read(tenantID: tenant.id, challengeID: challengeID)
+        let (challenge, recorded, queued) = (read.challenge, read.recorded, read.deliveries)
+        guard !read.isEmpty else {
             throw AssentError(
                 .notFound, "This tenant has no such challenge (challenges and their timelines are kept a day).")
         }

@@ -79,7 +79,11 @@ struct QRCodeAPI: Sendable {
     private func verify(_ request: HTTPRequest) async throws -> HTTPResponse {
         let tenant = try await credentials.tenant(request)
         let verify = try decoder.decode(VerifyQRRequest.self, from: request)
-        return APIResponses.ok(try await qr.verify(tenant: tenant, challengeID: verify.challengeId, deviceCode: verify.deviceCode))
+        let progress = try await qr.verify(tenant: tenant, challengeID: verify.challengeId, deviceCode: verify.deviceCode)
+        return APIResponses.ok(
+            VerifyQRResponse(
+                isClaimed: progress.isClaimed, isConsumed: progress.isConsumed, isVerified: progress.isVerified,
+                accessToken: progress.accessToken))
     }
 
     private func claim(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -101,7 +105,7 @@ struct QRCodeAPI: Sendable {
         let answered = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
                 tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
-                proof: ApprovalProof(header: header, uriID: request.path, body: request.body))
+                proof: ApprovalProof(request))
         }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
     }

@@ -28,7 +28,7 @@ struct QRCodeAdministration: Sendable {
                 factor = .some(nil)
             }
         }
-        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: "secret-key") { settings in
+        let updated = try await tenants.updateSettings(tenantID: tenant.id, actor: ServerAPI.actor) { settings in
             if let codes = request.anonymousActionCodes { settings.anonymousActionCodes = codes }
             if let factor { settings.anonymousApprovalFactor = factor }
         }

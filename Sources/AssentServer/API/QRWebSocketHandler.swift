@@ -22,7 +22,7 @@ final class QRWebSocketHandler: WebSocketHandler {
     /// Challenges one socket may create (refreshes included) before it must reconnect.
     static let maxChallengesPerSocket = 500
 
-    private let tenants: any TenantStore
+    private let tenants: TenantDirectory
     private let credentials: ClientCredentials
     private let qr: QRChallengeService
     private let events: ChallengeEvents
@@ -32,7 +32,7 @@ final class QRWebSocketHandler: WebSocketHandler {
     private let sessions = AssentLock<[UInt64: Session]>([:])
 
     init(
-        tenants: any TenantStore, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents,
+        tenants: TenantDirectory, credentials: ClientCredentials, qr: QRChallengeService, events: ChallengeEvents,
         decoder: any RequestDecoding, limits: RequestLimits, logger: Logger
     ) {
         self.tenants = tenants

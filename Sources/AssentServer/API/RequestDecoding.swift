@@ -39,3 +39,21 @@ extension RequestDecoding {
 
     private static var emptyObject: [UInt8] { [0x7b, 0x7d] }
 }
+
+extension RequestDecoding {
+    /// The members of `request`'s JSON object body, in order, by the rules of ``decode(_:from:)`` (an empty body is
+    /// `{}`, a `Content-Type` must be JSON), for a body whose member names are data (the tenant settings' `PATCH`).
+    package func members(of request: HTTPRequest) throws -> [(key: String, value: JSONValue)] {
+        let isBlank = request.body.allSatisfy { $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }
+        if isBlank { return [] }
+        if let contentType = request.headers["Content-Type"],
+           contentType.split(separator: ";").first.map({ $0.trimmingSpaces.lowercased() }) != "application/json" {
+            throw AssentError(.unsupportedMediaType, "The body must be application/json.")
+        }
+        do {
+            return try JSONObjectFields(json: request.body).members
+        } catch {
+            throw AssentError(.invalidRequest, error.reason)
+        }
+    }
+}

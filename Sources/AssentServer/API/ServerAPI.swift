@@ -17,8 +17,11 @@ struct ServerAPI: Sendable {
     let guards: PushGuards
     /// What anonymous QR starts may do.
     let qrCode: QRCodeAdministration
-    /// Where credential changes are recorded.
-    let trail: AuditTrail
+    /// Every tenant setting.
+    let settings: TenantSettingsAdministration
+
+    /// The audit actor of a change made with the tenant's secret key.
+    static let actor = "secret-key"
 
     func register(in router: inout Router) {
         router.add(.getPushSettings, authenticated { _, _, tenant in push.settings(tenant) })
@@ -28,6 +31,10 @@ struct ServerAPI: Sendable {
         router.add(.getAnonymousQRSettings, authenticated { _, _, tenant in qrCode.settings(tenant) })
         router.add(.updateAnonymousQRSettings, authenticated { request, _, tenant in
             try await qrCode.update(try decoder.decode(AnonymousQRSettings.self, from: request), tenant)
+        })
+        router.add(.getTenantSettings, authenticated { _, _, tenant in settings.settings(tenant) })
+        router.add(.updateTenantSettings, authenticated { request, _, tenant in
+            try await settings.update(try decoder.members(of: request), tenant)
         })
         router.add(.getChallengeTimeline, authenticated { _, parameters, tenant in
             try await push.timeline(tenant, challengeID: try PathParameter.identifier(parameters, "challengeId"))
@@ -125,8 +132,7 @@ struct ServerAPI: Sendable {
 
     private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
-        let deleted = try await users.delete(tenant: tenant, userID: userID)
-        if deleted { await trail.record(tenant, .userDeleted, actor: "secret-key", subject: userID) }
+        let deleted = try await users.delete(tenant: tenant, userID: userID, actor: Self.actor)
         return APIResponses.ok(["userId": JSONValue.string(userID), "deleted": .bool(deleted)])
     }
 
@@ -146,18 +152,14 @@ struct ServerAPI: Sendable {
         let enroll = try decoder.decode(EnrollAuthenticatorRequest.self, from: request)
         let authenticator = try await users.enrollVerified(
             tenant: tenant, userID: userID, method: enroll.verificationMethod, email: enroll.email,
-            phoneNumber: enroll.phoneNumber, isDefault: enroll.isDefault ?? false)
-        await trail.record(tenant, .credentialEnrolled, actor: "secret-key", subject: authenticator.id, details: [
-            "userId": userID, "verificationMethod": authenticator.verificationMethod.rawValue,
-        ])
+            phoneNumber: enroll.phoneNumber, isDefault: enroll.isDefault ?? false, actor: Self.actor)
         return APIResponses.ok(EnrollAuthenticatorResponse(authenticator: Self.response(authenticator)))
     }
 
     private func deleteAuthenticator(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         let id = try PathParameter.identifier(parameters, "userAuthenticatorId")
-        try await users.deleteAuthenticator(tenant: tenant, userID: userID, id: id)
-        await trail.record(tenant, .credentialRemoved, actor: "secret-key", subject: id, details: ["userId": userID])
+        try await users.deleteAuthenticator(tenant: tenant, userID: userID, id: id, actor: Self.actor)
         return APIResponses.ok(["userAuthenticatorId": JSONValue.string(id), "deleted": .bool(true)])
     }
 

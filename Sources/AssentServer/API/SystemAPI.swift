@@ -18,15 +18,15 @@ import Foundation
 /// stays registered, so the endpoint catalogue is still the whole API). The separate metrics listener
 /// (`--metrics-listen`) serves `/metrics` alone, and asks for the token too when one is configured.
 struct SystemAPI: Sendable {
-    let store: any StoreMaintenance
+    let database: DatabaseHealth
     let metrics: HTTPMetrics
     let domain: DomainMetrics
     let logger: Logger
     /// SHA-256 of the metrics token, or nil when none is configured.
     let metricsTokenHash: [UInt8]?
 
-    init(store: any StoreMaintenance, metrics: HTTPMetrics, domain: DomainMetrics, logger: Logger, metricsToken: String?) {
-        self.store = store
+    init(database: DatabaseHealth, metrics: HTTPMetrics, domain: DomainMetrics, logger: Logger, metricsToken: String?) {
+        self.database = database
         self.metrics = metrics
         self.domain = domain
         self.logger = logger
@@ -35,19 +35,19 @@ struct SystemAPI: Sendable {
 
     /// The API listener's routes: the health routes, and `/metrics`, which answers only when a token guards it.
     func register(in router: inout Router) {
-        router.add(.health) { [store, logger] request, _ in
+        router.add(.health) { [database, logger] request, _ in
             let started = DispatchTime.now().uptimeNanoseconds
             do {
-                try await store.healthCheck()
+                try await database.check()
                 let latency = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
                 return Self.json(200, [
-                    "status": "ok", "database": "ok", "databaseKind": store.databaseKind,
+                    "status": "ok", "database": "ok", "databaseKind": database.databaseKind,
                     "databaseLatencyMs": (latency * 1000).rounded() / 1000,
                 ])
             } catch {
                 logger.log(.error, "health check failed", ["requestId": .string(request.requestID), "error": .string(String(describing: error))])
                 return Self.json(503, [
-                    "status": "unavailable", "database": "error", "databaseKind": store.databaseKind,
+                    "status": "unavailable", "database": "error", "databaseKind": database.databaseKind,
                     "error": AssentError.Code.unavailable.wire, "errorCode": AssentError.Code.unavailable.wire,
                     "errorDescription": "The database does not answer.",
                 ])
@@ -56,13 +56,13 @@ struct SystemAPI: Sendable {
         router.add(.healthLive) { _, _ in
             Self.json(200, ["status": "ok"])
         }
-        router.add(.healthReady) { [store, logger] request, _ in
+        router.add(.healthReady) { [database, logger] request, _ in
             let reason: String
             do {
-                try await store.healthCheck()
-                let missing = try await store.missingSchemaSteps()
+                try await database.check()
+                let missing = try await database.missingSchemaSteps()
                 if missing.isEmpty {
-                    return Self.json(200, ["status": "ready", "databaseKind": store.databaseKind])
+                    return Self.json(200, ["status": "ready", "databaseKind": database.databaseKind])
                 }
                 reason = "The database lacks schema steps \(missing.map(String.init).joined(separator: ", ")); restart to migrate it."
             } catch {
@@ -83,7 +83,7 @@ struct SystemAPI: Sendable {
     /// `GET /metrics`, behind the token when one is configured; without one, served only where `withoutToken` (the
     /// metrics listener, whose router holds only this route) and `404` elsewhere.
     func registerMetrics(in router: inout Router, withoutToken: Bool) {
-        router.add(.metrics) { [store, metrics, domain, metricsTokenHash] request, _ in
+        router.add(.metrics) { [database, metrics, domain, metricsTokenHash] request, _ in
             if metricsTokenHash == nil, !withoutToken {
                 return .notFound
             }
@@ -95,7 +95,7 @@ struct SystemAPI: Sendable {
                 return response
             }
             var text = metrics.prometheusText() + domain.prometheusText()
-            if let roundTrips = store.databaseRoundTrips {
+            if let roundTrips = database.databaseRoundTrips {
                 text += PrometheusText.counter(
                     "assent_database_round_trips_total", "Message exchanges with the database server that waited on it.",
                     [([], roundTrips)])

@@ -7,8 +7,7 @@ import AssentWire
 /// that never existed: a `404` page.
 struct ConsoleChallengePage: Sendable {
     let console: AdminConsole
-    let challenges: any ChallengeStore
-    let deliveries: any PushDeliveryStore
+    let history: ChallengeHistory
     let clock: WallClock
 
     func register(in router: inout Router) {
@@ -21,14 +20,13 @@ struct ConsoleChallengePage: Sendable {
         guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
         let id = try PathParameter.identifier(parameters, "challengeId")
         let csrf = console.sessions.csrfToken(sessionID: current.sessionID)
-        guard let challenge = try await challenges.challenge(tenantID: current.tenant.id, id: id) else {
+        let read = try await history.read(tenantID: current.tenant.id, challengeID: id)
+        guard let challenge = read.challenge else {
             return AdminConsole.html(
                 ConsoleUserHTML.notFound(current: current, csrf: csrf, what: "challenge", id: id), status: 404)
         }
-        let timeline = try await deliveries.challengeTimeline(tenantID: current.tenant.id, challengeID: id)
-        let queued = try await deliveries.pushDeliveries(tenantID: current.tenant.id, challengeID: id)
         return AdminConsole.html(ConsoleUserHTML.challenge(
-            current: current, csrf: csrf, challenge: challenge, timeline: timeline, deliveries: queued,
+            current: current, csrf: csrf, challenge: challenge, timeline: read.recorded, deliveries: read.deliveries,
             now: clock.nowMilliseconds()))
     }
 }

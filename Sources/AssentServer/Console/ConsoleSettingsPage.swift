@@ -3,12 +3,12 @@ import AssentLog
 import AssentServerCore
 import AssentWire
 
-/// The console's settings page (`/admin/settings`): every tenant setting (``ConsoleSettingField/all``) as a labelled
-/// control with its current value and its effect, in groups (``ConsoleSettingField/Group``: actions, push, QR codes,
+/// The console's settings page (`/admin/settings`): every tenant setting (``TenantSettings/table``) as a labelled
+/// control with its current value and its effect, in groups (``TenantSetting/Group``: actions, push, QR codes,
 /// PowerAuth, webhooks, limits), each a `<fieldset>`; durations say their range and stored value in units.
 ///
-/// A post (same-site, with the session's CSRF token) is read whole with ``TenantSettingRules`` — the rules of
-/// `assent admin tenant settings` — and a URL the tenant gives is checked against the server's ``OutboundURLPolicy``.
+/// A post (same-site, with the session's CSRF token) is read whole by each setting's rules — those of
+/// `assent admin tenant settings` and the server API (``ConsoleSettingsForm``) — and a URL the tenant gives is checked against the server's ``OutboundURLPolicy``.
 /// Any invalid value re-renders the form with each error beside its field and changes nothing; otherwise the change
 /// goes through the ``TenantDirectory`` (the next request sees it, other instances at their change watch) and is
 /// recorded in the audit log as `tenant.settings_changed` with the session's principal and the names of the changed
@@ -34,7 +34,7 @@ struct ConsoleSettingsPage: Sendable {
     private func change(_ request: HTTPRequest, _ current: ConsoleSessions.Current) async throws -> HTTPResponse {
         let form = ConsoleForm.fields(request.body)
         let before = current.tenant.settings
-        var outcome = ConsoleSettingField.read(form, into: before)
+        var outcome = ConsoleSettingsForm.read(form, into: before)
         if outcome.errors.isEmpty, let url = outcome.settings.webhookURL, url != before.webhookURL {
             do {
                 try await destinations.check(url, field: "Webhook URL")
@@ -44,7 +44,7 @@ struct ConsoleSettingsPage: Sendable {
         }
         guard outcome.errors.isEmpty else {
             // The notice names each refused field and links to it, so a keyboard (or a phone's narrow page) gets there.
-            let links = ConsoleSettingField.all.filter { outcome.errors[$0.name] != nil }.map {
+            let links = TenantSettings.table.filter { outcome.errors[$0.name] != nil }.map {
                 "<a href=\"#\($0.name)\">\(MarkupText.escape($0.label))</a>"
             }
             let notice = "<p class=\"notice\" id=\"notice\" role=\"alert\">Nothing was saved; not valid: "
@@ -55,7 +55,7 @@ struct ConsoleSettingsPage: Sendable {
         // Read again over the stored settings, so a change made since the page was read (the push provider, say)
         // is kept; the values were valid above and are read by the same rules.
         _ = try await tenants.updateSettings(tenantID: current.tenant.id, actor: current.session.principal) { settings in
-            settings = ConsoleSettingField.read(form, into: settings).settings
+            settings = ConsoleSettingsForm.read(form, into: settings).settings
         }
         return AdminConsole.redirect(Endpoint.consoleSettings.path + "?saved=1")
     }
@@ -65,32 +65,32 @@ struct ConsoleSettingsPage: Sendable {
         _ current: ConsoleSessions.Current, values: [String: String], errors: [String: String], notice: String
     ) -> String {
         let settings = current.tenant.settings
-        func html(_ field: ConsoleSettingField) -> String {
-            let kind: ConsoleFormHTML.Kind = switch field.control {
+        func html(_ setting: TenantSetting) -> String {
+            let kind: ConsoleFormHTML.Kind = switch setting.control {
             case .text(let numeric): .text(numeric: numeric)
             case .choice(let options): .choice(options)
             case .lines: .lines(rows: 3)
             }
-            let stored = field.stored(settings).map { " Now \($0)." } ?? ""
+            let stored = setting.words(settings).map { " Now \($0)." } ?? ""
             return ConsoleFormHTML.field(
-                name: field.name, label: field.label, effect: field.effect,
-                accepts: "Accepts " + field.accepts + "." + stored,
-                kind: kind, value: values[field.name] ?? field.current(settings), error: errors[field.name])
+                name: setting.name, label: setting.label, effect: setting.effect,
+                accepts: "Accepts " + setting.accepts + "." + stored,
+                kind: kind, value: values[setting.name] ?? setting.text(settings), error: errors[setting.name])
         }
         let e = MarkupText.escape
-        let groups = ConsoleSettingField.Group.allCases.map { group in
+        let groups = TenantSetting.Group.allCases.map { group in
             """
-            <fieldset id="\(group.elementID)">
+            <fieldset id="\(ConsoleSettingsForm.elementID(group))">
             <legend>\(e(group.title))</legend>
             <p class="hint">\(e(group.summary))</p>
             <div class="group-fields">
-            \(ConsoleSettingField.all.filter { $0.group == group }.map(html).joined(separator: "\n"))
+            \(TenantSettings.table.filter { $0.group == group }.map(html).joined(separator: "\n"))
             </div>
             </fieldset>
             """
         }.joined(separator: "\n")
-        let contents = ConsoleSettingField.Group.allCases.map {
-            "<a href=\"#\($0.elementID)\">\(e($0.title))</a>"
+        let contents = TenantSetting.Group.allCases.map {
+            "<a href=\"#\(ConsoleSettingsForm.elementID($0))\">\(e($0.title))</a>"
         }.joined(separator: "\n")
         return ConsoleFormHTML.page(
             title: "Settings", current: current, csrf: console.csrf(current), section: .settings, main: """

@@ -11,7 +11,8 @@ import Foundation
 /// (``AdminConsole/requireCSRF(_:_:)``). Its first submit answers a confirmation page whose button posts the same
 /// form again with `confirm=yes`; only that second post changes anything, so nothing depends on script. Changes go
 /// through the services the server API uses (``UserService``, ``ActivationService``), so webhooks and lockout rules
-/// are the same, and each is recorded in the audit log with the actor `console:` and the session's principal.
+/// are the same, and each service records its change in the audit log, in the change's transaction, with the actor
+/// `console:` and the session's principal.
 struct ConsoleUsers: Sendable {
     /// Users per page of the search.
     static let pageSize = 50
@@ -19,10 +20,8 @@ struct ConsoleUsers: Sendable {
     static let recentLimit = 20
 
     let console: AdminConsole
-    let directory: any UserDirectoryStore & UserStore
     let users: UserService
     let activations: ActivationService
-    let trail: AuditTrail
     let clock: WallClock
 
     func register(in router: inout Router) {
@@ -50,8 +49,7 @@ struct ConsoleUsers: Sendable {
         guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
         let prefix = try PathParameter.query(request, "q", maxBytes: 255) ?? ""
         let after = try PathParameter.query(request, "after", maxBytes: 255)
-        let found = try await directory.searchUsers(
-            tenantID: current.tenant.id, prefix: prefix, after: after, limit: Self.pageSize + 1)
+        let found = try await users.search(tenant: current.tenant, prefix: prefix, after: after, limit: Self.pageSize + 1)
         let notice: String? = request.queryItem("done") == "user-deleted" ? "The user was deleted." : nil
         return AdminConsole.html(ConsoleUserHTML.users(
             current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID), prefix: prefix, after: after,
@@ -62,12 +60,12 @@ struct ConsoleUsers: Sendable {
         guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
         let userID = try PathParameter.userID(parameters)
         let csrf = console.sessions.csrfToken(sessionID: current.sessionID)
-        guard let user = try await directory.user(tenantID: current.tenant.id, userID: userID) else {
+        guard let user = try await users.stored(tenant: current.tenant, userID: userID) else {
             return AdminConsole.html(ConsoleUserHTML.notFound(current: current, csrf: csrf, what: "user", id: userID), status: 404)
         }
         let authenticators = try await users.authenticators(tenant: current.tenant, userID: userID)
         let activationList = try await activations.activations(tenantID: current.tenant.id, userID: userID)
-        let recent = try await directory.recentChallenges(tenantID: current.tenant.id, userID: userID, limit: Self.recentLimit)
+        let recent = try await users.recentChallenges(tenant: current.tenant, userID: userID, limit: Self.recentLimit)
         let notice: String? = switch request.queryItem("done") {
         case "authenticator-removed": "The authenticator was removed."
         case "activation-block": "The activation was blocked."
@@ -86,7 +84,7 @@ struct ConsoleUsers: Sendable {
             throw AssentError(.unauthorized, "Sign in to the console first.")
         }
         let userID = try PathParameter.userID(parameters)
-        let recent = try await directory.recentChallenges(tenantID: current.tenant.id, userID: userID, limit: Self.recentLimit)
+        let recent = try await users.recentChallenges(tenant: current.tenant, userID: userID, limit: Self.recentLimit)
         let now = clock.nowMilliseconds()
         var response = APIResponses.ok(ConsoleUserData(
             userId: userID,
@@ -114,9 +112,7 @@ struct ConsoleUsers: Sendable {
                     question: "Delete user \(userID) with all their authenticators and actions?",
                     action: request.path, button: "Delete the user", cancel: back, destructive: true)
             }
-            if try await users.delete(tenant: current.tenant, userID: userID) {
-                await trail.record(current.tenant, .userDeleted, actor: Self.actor(current), subject: userID)
-            }
+            _ = try await users.delete(tenant: current.tenant, userID: userID, actor: Self.actor(current))
             return AdminConsole.redirect(Endpoint.consoleUsers.path + "?done=user-deleted")
         }
     }
@@ -136,20 +132,17 @@ struct ConsoleUsers: Sendable {
                         + (device == "—" ? "" : " on \(device)") + " of user \(userID)? The device can no longer answer.",
                     action: request.path, button: "Remove the authenticator", cancel: back, destructive: true)
             }
-            try await users.deleteAuthenticator(tenant: current.tenant, userID: userID, id: id)
-            await trail.record(current.tenant, .credentialRemoved, actor: Self.actor(current), subject: id, details: [
-                "userId": userID,
-            ])
+            try await users.deleteAuthenticator(tenant: current.tenant, userID: userID, id: id, actor: Self.actor(current))
             return AdminConsole.redirect(back + "?done=authenticator-removed")
         }
     }
 
     private func changeActivation(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
         let id = try PathParameter.identifier(parameters, "activationId")
-        let (change, kind): (ActivationService.Change, AuditKind) = switch parameters["change"] {
-        case "block": (.block, .activationBlocked)
-        case "unblock": (.unblock, .activationUnblocked)
-        case "remove": (.remove, .activationRemoved)
+        let change: ActivationService.Change = switch parameters["change"] {
+        case "block": .block
+        case "unblock": .unblock
+        case "remove": .remove
         default: throw AssentError(.notFound, "No such change; block, unblock or remove.")
         }
         return try await changing(request, parameters) { current, userID, fields in
@@ -164,10 +157,7 @@ struct ConsoleUsers: Sendable {
                     action: request.path, button: "\(change.rawValue.capitalized) the activation", cancel: back,
                     destructive: change != .unblock)
             }
-            let changed = try await activations.change(tenantID: current.tenant.id, id: id, change)
-            await trail.record(current.tenant, kind, actor: Self.actor(current), subject: changed.id, details: [
-                "userId": changed.userID,
-            ])
+            _ = try await activations.change(tenantID: current.tenant.id, id: id, change, actor: Self.actor(current))
             return AdminConsole.redirect(back + "?done=activation-\(change.rawValue)")
         }
     }

@@ -1,9 +1,11 @@
 /// The audit log of a server or CLI: appends events to tenants' chains, reads them back, verifies them and applies
 /// retention, with the key derived from the master key (``AuditKey``).
 ///
-/// Tenant creation, secret rotation and settings changes are appended by ``TenantDirectory`` in the same transaction
-/// as the change. The other events are recorded here right after the change they describe commits (a crash between
-/// the two can lose that one entry, never alter another).
+/// A change and its entry are one: the service that makes a change (``TenantDirectory``, ``UserService``,
+/// ``DeviceCredentialService``, ``ActivationService``, ``ChallengeDecisions``) builds the entry with
+/// ``entry(tenantID:_:actor:subject:details:)`` and hands it to the store operation that makes the change, which
+/// appends it in the same transaction: a crash leaves both or neither. ``record(tenantID:_:actor:subject:details:)``
+/// appends on its own, for events that change nothing else (sign-ins, rate-limit summaries, a seed's summary).
 package struct AuditLog: Sendable {
     private let store: any AuditStore
     private let key: AuditKey
@@ -16,15 +18,23 @@ package struct AuditLog: Sendable {
         self.clock = clock
     }
 
-    /// Appends an event to the tenant's chain, now.
+    /// The event, stamped now and to be sealed with this log's key, for the store operation that makes the change it
+    /// records to append in its own transaction.
+    package func entry(
+        tenantID: String, _ kind: AuditKind, actor: String, subject: String = "", details: [String: String] = [:]
+    ) -> AuditAppend {
+        AuditAppend(
+            AuditEvent(tenantID: tenantID, at: clock.nowMilliseconds(), kind: kind, actor: actor, subject: subject,
+                       details: details),
+            key: key)
+    }
+
+    /// Appends an event that goes with no other change to the tenant's chain, now.
     @discardableResult
     package func record(
         tenantID: String, _ kind: AuditKind, actor: String, subject: String = "", details: [String: String] = [:]
     ) async throws -> AuditEntry {
-        try await store.appendAudit(AuditAppend(
-            AuditEvent(tenantID: tenantID, at: clock.nowMilliseconds(), kind: kind, actor: actor, subject: subject,
-                       details: details),
-            key: key))
+        try await store.appendAudit(entry(tenantID: tenantID, kind, actor: actor, subject: subject, details: details))
     }
 
     /// The entries `query` selects.

@@ -3,6 +3,8 @@ package import AssentWire
 
 /// Records a device's answer to a push or QR challenge: checks the signatures, the device's right to answer, the
 /// verification code, then compare-and-sets the challenge and its action in one transaction, and tells the event bus.
+/// A fraud report ("this wasn't me") is one transaction too: the denial, its user's push lock with its timeline entry
+/// and webhook, and its audit entry (actor `device`).
 package struct ChallengeDecisions: Sendable {
     let store: any ChallengeStore
     let clock: WallClock
@@ -13,6 +15,8 @@ package struct ChallengeDecisions: Sendable {
     let guards: PushGuards
     /// Counts approvals and denials.
     let metrics: DomainMetrics?
+    /// Where fraud reports are recorded (nil: nowhere).
+    let audit: AuditLog?
 
     /// Records `authenticator`'s approval or denial of a challenge. `signature` covers the challenge id (Authsignal's
     /// message, compatible credentials only) or Assent's bound decision message, which names the purpose (`approve`
@@ -100,11 +104,16 @@ package struct ChallengeDecisions: Sendable {
                     .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
             }
         }
+        if fraud {
+            let answered = try await reportFraud(challenge, tenant: tenant, authenticator, now)
+            events.publish(answered)
+            return answered
+        }
         let (answered, pushGuard) = try await record(challenge, approved: request.approved, authenticator, now)
         events.publish(answered)
         // Counted once the answer stands (a refused answer counts nothing).
         try await guards.recordAnswer(
-            tenant: tenant, challenge: answered, approved: request.approved, fraud: fraud, authenticator: authenticator,
+            tenant: tenant, challenge: answered, approved: request.approved, fraud: false, authenticator: authenticator,
             read: pushGuard)
         return answered
     }
@@ -128,16 +137,41 @@ package struct ChallengeDecisions: Sendable {
         }
     }
 
+    /// Records the denial of push `challenge` as a fraud report: the answer, the user's push lock (with its timeline
+    /// entry and webhook) and the `challenge.fraud_reported` audit entry, in one transaction.
+    private func reportFraud(
+        _ challenge: Challenge, tenant: Tenant, _ authenticator: Authenticator, _ now: Int64
+    ) async throws -> Challenge {
+        guard let change = guards.fraudReport(tenant: tenant, challenge: challenge, authenticator: authenticator, now: now)
+        else { throw AssentError(.invalidRequest, "reportFraud goes only with the denial of a push challenge.") }
+        let entry = audit?.entry(
+            tenantID: tenant.id, .fraudReported, actor: "device", subject: authenticator.userID,
+            details: ["challengeId": challenge.id, "userAuthenticatorId": authenticator.id])
+        do {
+            guard let answered = try await store.answerChallenge(
+                tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: false,
+                authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
+                changing: change, audit: entry)
+            else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
+            metrics?.challenge(answered.kind, .denied, tenantID: answered.tenantID)
+            return answered
+        } catch let error as StoreError where error.code == .constraintViolation {
+            throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
+        }
+    }
+
     /// Answers recorded in `store` and announced on `events`; `activations` checks the tenant's approval factors;
-    /// `guards` counts push answers.
+    /// `guards` counts push answers; `audit` records fraud reports.
     package init(
         store: any ChallengeStore,
         clock: WallClock,
         events: ChallengeEvents,
         activations: ActivationService,
         guards: PushGuards,
-        metrics: DomainMetrics? = nil
+        metrics: DomainMetrics? = nil,
+        audit: AuditLog? = nil
     ) {
+        self.audit = audit
         self.metrics = metrics
         self.store = store
         self.clock = clock

@@ -3,12 +3,14 @@ package import AssentWire
 import Foundation
 
 /// Device credentials (push and QR): enrolment with a track token, look-up by public key, signed removal, nonces,
-/// and the signed push-credential update that renews its lease or push token.
+/// and the signed push-credential update that renews its lease or push token. An enrolment and a removal append their
+/// audit entry (actor `device`) in their own transaction.
 package struct DeviceCredentialService: Sendable {
     let store: any CredentialStore
     let clock: WallClock
     let webhooks: WebhookEvents
     let nonces: NonceIssuer
+    let audit: AuditLog
 
     /// Enrols (or re-enrols) the key in `request` for the token's user. The token needs scope `add:authenticators`.
     /// The credential speaks the scheme the request names (absent: compatible), or `bound` whatever it names when the
@@ -40,7 +42,12 @@ package struct DeviceCredentialService: Sendable {
         }
         do {
             return try await store.enrollDeviceCredential(
-                candidate, enrolmentKey: claims.idk, reenrol: { [candidate] in $0.reenrol(as: candidate) }
+                candidate, enrolmentKey: claims.idk, reenrol: { [candidate] in $0.reenrol(as: candidate) },
+                audit: { [audit] stored in
+                    audit.entry(
+                        tenantID: tenant.id, .credentialEnrolled, actor: "device", subject: stored.id,
+                        details: ["userId": stored.userID, "verificationMethod": method.rawValue])
+                }
             ) { [webhooks] stored, created in
                 webhooks.authenticator(created ? .authenticatorCreated : .authenticatorUpdated, stored, tenant: tenant)
             }.authenticator
@@ -98,7 +105,10 @@ package struct DeviceCredentialService: Sendable {
         let keepUntil = (SignedMessage.window(unixSeconds: signed) + 2) * SignedMessage.windowSeconds * 1000
         let removal = try await store.removeDeviceCredential(
             tenantID: tenant.id, userID: authenticator.userID, id: authenticator.id,
-            spending: [digest, tenantDigest], keepUntil: keepUntil
+            spending: [digest, tenantDigest], keepUntil: keepUntil,
+            audit: audit.entry(
+                tenantID: tenant.id, .credentialRemoved, actor: "device", subject: authenticator.id,
+                details: ["userId": authenticator.userID, "verificationMethod": method.rawValue])
         ) { [webhooks] in webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant) }
         switch removal {
         case .removed: return authenticator
@@ -157,11 +167,13 @@ package struct DeviceCredentialService: Sendable {
         return renewed
     }
 
-    /// Device credentials in `store`; each change queues its `authenticator.*` event through `webhooks`.
-    package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents, nonces: NonceIssuer) {
+    /// Device credentials in `store`; each change queues its `authenticator.*` event through `webhooks`, and
+    /// enrolments and removals their entry in `audit`.
+    package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents, nonces: NonceIssuer, audit: AuditLog) {
         self.store = store
         self.clock = clock
         self.webhooks = webhooks
         self.nonces = nonces
+        self.audit = audit
     }
 }

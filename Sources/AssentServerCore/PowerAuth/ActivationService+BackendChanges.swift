@@ -17,14 +17,30 @@ extension ActivationService {
     /// A backend change of state.
     package enum Change: String, Sendable {
         case commit, block, unblock, remove
+
+        /// What the audit log calls the change (a commit is not recorded).
+        var auditKind: AuditKind? {
+            switch self {
+            case .commit: nil
+            case .block: .activationBlocked
+            case .unblock: .activationUnblocked
+            case .remove: .activationRemoved
+            }
+        }
     }
 
     /// Applies a backend change atomically: commit (PENDING_COMMIT → ACTIVE), block (ACTIVE → BLOCKED), unblock
-    /// (BLOCKED → ACTIVE, failures reset), remove (any → REMOVED).
-    package func change(tenantID: String, id: String, _ change: Change) async throws -> ActivationRecord {
+    /// (BLOCKED → ACTIVE, failures reset), remove (any → REMOVED). A block, unblock or removal is recorded in the
+    /// audit log, with `actor`, in the change's transaction.
+    package func change(tenantID: String, id: String, _ change: Change, actor: String) async throws -> ActivationRecord {
         _ = try await activation(tenantID: tenantID, id: id)
         let now = clock.nowMilliseconds()
-        let result = try await store.updateActivation(id: id.lowercased()) { record -> ActivationRecord? in
+        let audit = self.audit
+        let result = try await store.updateActivation(id: id.lowercased(), audit: { _, changed in
+            guard let audit, let kind = change.auditKind else { return nil }
+            return audit.entry(
+                tenantID: tenantID, kind, actor: actor, subject: changed.id, details: ["userId": changed.userID])
+        }) { record -> ActivationRecord? in
             switch (change, record.status) {
             case (.commit, .pendingCommit):
                 record.status = .active

@@ -53,10 +53,15 @@ extension ActivationService {
     /// `body`). Consumes the counter value; throws when refused.
     func requireApprovalFactor(tenant: Tenant, challenge: Challenge, userID: String, proof: ApprovalProof) async throws {
         guard let required = tenant.settings.approvalFactor(for: challenge) else { return }
-        guard let value = proof.header, !value.isEmpty else {
+        let header: PowerAuthAuthorizationHeader
+        switch proof.signature {
+        case .none:
             throw AssentError(.factorRequired, "This tenant requires approvals signed with \(required.rawValue) (\(PowerAuthAuthorizationHeader.name)).")
+        case .malformed(let reason):
+            throw AssentError(.invalidSignature, "The \(PowerAuthAuthorizationHeader.name) header is malformed: \(reason).")
+        case .signed(let signed):
+            header = signed
         }
-        let header = try Self.parse(value)
         guard header.signatureType.satisfies(required) else {
             throw AssentError(.factorRequired, "This tenant requires approvals signed with at least \(required.rawValue).")
         }

@@ -4,7 +4,7 @@ import Foundation
 
 extension ActivationService {
     /// Creates an activation for the track token's user from the device's ECDH public key.
-    package func create(tenant: Tenant, claims: TokenClaims, request: CreateActivationRequest) async throws -> CreateActivationResponse {
+    package func create(tenant: Tenant, claims: TokenClaims, request: CreateActivationRequest) async throws -> ActivationCreated {
         guard claims.hasScope("add:authenticators") else {
             throw AssentError(.forbidden, "The token lacks the add:authenticators scope.")
         }
@@ -42,10 +42,9 @@ extension ActivationService {
         let message = PowerAuthActivationMessage.signedMessage(
             activationId: id, devicePublicKey: request.devicePublicKey, serverPublicKey: serverPublic, ctrData: ctr,
             applicationKey: application.applicationKey, applicationSecret: application.applicationSecret)
-        return CreateActivationResponse(
-            activationId: id, serverPublicKey: serverPublic, ctrData: ctr,
-            activationSignature: Base64.encode(try masterKey.signature(for: message)), activationFingerprint: fingerprint,
-            applicationKey: application.applicationKey, applicationSecret: application.applicationSecret,
-            activationStatus: status.rawValue)
+        return ActivationCreated(
+            activationID: id, serverPublicKey: serverKey.publicKey.x962Uncompressed, counterData: counterData,
+            signature: try masterKey.signature(for: message), fingerprint: fingerprint,
+            applicationKey: application.applicationKey, applicationSecret: application.applicationSecret, status: status)
     }
 }

@@ -1,10 +1,10 @@
 import AssentCrypto
-package import AssentWire
+import AssentWire
 
 extension ActivationService {
     /// The encrypted status blob of the tenant's activation `activationID` for the device's 16-byte `challenge`.
     /// Another tenant's activation is as unknown as one that does not exist (`404 activation_not_found`).
-    package func status(tenant: Tenant, activationID: String, challenge: String) async throws -> ActivationStatusResponse {
+    package func status(tenant: Tenant, activationID: String, challenge: String) async throws -> ActivationStatusBlob {
         guard let challengeBytes = Base64.decode(challenge), challengeBytes.count == 16 else {
             throw AssentError(.invalidRequest, "challenge must be Base64 of 16 bytes.")
         }
@@ -20,6 +20,6 @@ extension ActivationService {
             counterDataHash: try PowerAuthStatusBlob.counterDataHash(transportKey: transport, counterData: activation.counterData))
         let nonce = SecureRandom.bytes(16)
         let blob = try PowerAuthStatusBlob.encrypt(status, transportKey: transport, challenge: challengeBytes, nonce: nonce)
-        return ActivationStatusResponse(encryptedStatusBlob: Base64.encode(blob), nonce: Base64.encode(nonce))
+        return ActivationStatusBlob(encrypted: blob, nonce: nonce)
     }
 }

@@ -64,8 +64,17 @@ extension ActivationService {
         let precomputed = searched ? try search(snapshot.counterData) : nil
         let snapshotCounter = snapshot.counterData
 
-        let outcome = try await store.updateActivation(id: snapshot.id) {
-            record -> (SignatureVerification.Failure?, Int?, ActivationRecord) in
+        let outcome = try await store.updateActivation(id: snapshot.id, audit: { [audit] before, after in
+            // The block this verification caused is recorded with it (actor `system`).
+            guard let audit, before.status == .active, after.status == .blocked,
+                  after.blockedReason == .maxFailedAttempts else { return nil }
+            return audit.entry(
+                tenantID: after.tenantID, .activationBlocked, actor: "system", subject: after.id,
+                details: [
+                    "userId": after.userID, "reason": ActivationBlockedReason.maxFailedAttempts.rawValue,
+                    "failedAttempts": String(after.failedAttempts),
+                ])
+        }) { record -> (SignatureVerification.Failure?, Int?, ActivationRecord) in
             // Reuse the search when it ran against this very counter; redo it when a concurrent request moved the
             // counter in between, or when the activation was not ACTIVE at first (unblocked in between), so a valid
             // signature is never refused for want of a search.
@@ -80,27 +89,7 @@ extension ActivationService {
             logger?.warning("activation blocked", [
                 "tenantId": .string(after.tenantID), "activationId": .string(after.id), "userId": .string(after.userID),
                 "reason": .string(ActivationBlockedReason.maxFailedAttempts.rawValue)])
-            await recordBlock(after)
         }
         return verification(failure, after, distance: distance)
-    }
-
-    /// Records an activation this verification blocked for too many failed attempts. The block has committed; an
-    /// audit write that fails is logged and does not turn the verification's answer into an error.
-    private func recordBlock(_ activation: ActivationRecord) async {
-        guard let audit else { return }
-        do {
-            try await audit.record(
-                tenantID: activation.tenantID, .activationBlocked, actor: "system", subject: activation.id,
-                details: [
-                    "userId": activation.userID, "reason": ActivationBlockedReason.maxFailedAttempts.rawValue,
-                    "failedAttempts": String(activation.failedAttempts),
-                ])
-        } catch {
-            logger?.error("audit entry not recorded", [
-                "tenantId": .string(activation.tenantID), "kind": .string(AuditKind.activationBlocked.rawValue),
-                "subject": .string(activation.id), "error": .string(String(describing: error)),
-            ])
-        }
     }
 }

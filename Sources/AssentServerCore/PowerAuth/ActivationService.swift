@@ -21,7 +21,8 @@ package struct ActivationService: Sendable {
     let lookAhead = PowerAuth.defaultLookAhead
     /// Counts verifications by result.
     let metrics: DomainMetrics?
-    /// Where an activation blocked by too many failed attempts is recorded (actor `system`).
+    /// Where backend changes and an activation blocked by too many failed attempts are recorded, in the change's
+    /// transaction (nil: nowhere, as in the CLI's tools).
     let audit: AuditLog?
 
     /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`. Tenant

@@ -140,7 +140,7 @@ package struct PushChallengeService: Sendable {
     }
 
     /// The challenge's state for the page that started it; an approved challenge comes with an access token.
-    package func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> VerifyPushResponse {
+    package func verify(tenant: Tenant, claims: TokenClaims, challengeID: String) async throws -> ChallengeProgress {
         let read = try await store.challengeAndAction(tenantID: tenant.id, id: challengeID, idempotencyKey: claims.idk)
         guard let challenge = read.challenge, challenge.kind == .push, challenge.userID == claims.sub, challenge.idempotencyKey == claims.idk
         else { throw AssentError(.notFound, "No such challenge for this token.") }
@@ -152,11 +152,11 @@ package struct PushChallengeService: Sendable {
             }
             let lifetime = Int64(tenant.settings.tokenLifetimeSeconds ?? Int(defaultTokenLifetime))
             let token = try tokens.issue(kind: .access, tenant: tenant, action: action, scope: nil, lifetime: lifetime)
-            return VerifyPushResponse(isVerified: true, isConsumed: true, accessToken: token)
+            return ChallengeProgress(isConsumed: true, isVerified: true, accessToken: token)
         case .denied:
-            return VerifyPushResponse(isVerified: false, isConsumed: true, accessToken: nil)
+            return ChallengeProgress(isConsumed: true, isVerified: false)
         case .pending, .claimed:
-            return VerifyPushResponse(isVerified: false, isConsumed: now >= challenge.expiresAt, accessToken: nil)
+            return ChallengeProgress(isConsumed: now >= challenge.expiresAt, isVerified: false)
         }
     }
 

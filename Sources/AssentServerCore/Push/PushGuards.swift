@@ -55,6 +55,31 @@ package struct PushGuards: Sendable {
             if current.expiredAt.isEmpty,
                current.stored.map({ $0.consecutiveFailures == 0 && $0.throttledUntil == nil }) ?? true { return }
         }
+        let change = Self.answerChange(
+            tenant: tenant, challenge: challenge, userID: userID, approved: approved, fraud: fraud,
+            authenticator: authenticator, now: now, webhooks: webhooks)
+        try await store.updatePushGuard(
+            tenantID: tenant.id, userID: userID, now: now, timeline: change.timeline, events: change.events, change.apply)
+    }
+
+    /// What a device's "this wasn't me" (the denial of push `challenge`, answered at `now`) changes on its user's
+    /// guard: a failure counted and push locked for the tenant's `fraudLockSeconds`, `push.fraud_reported` on the
+    /// challenge's timeline and as a webhook. Nil when the challenge is not a user's push challenge. The caller
+    /// applies it in the answer's transaction.
+    package func fraudReport(
+        tenant: Tenant, challenge: Challenge, authenticator: Authenticator, now: Int64
+    ) -> PushGuardChange? {
+        guard challenge.kind == .push, let userID = challenge.userID else { return nil }
+        return Self.answerChange(
+            tenant: tenant, challenge: challenge, userID: userID, approved: false, fraud: true,
+            authenticator: authenticator, now: now, webhooks: webhooks)
+    }
+
+    /// The guard change an answer makes (see ``recordAnswer(tenant:challenge:approved:fraud:authenticator:read:)``).
+    private static func answerChange(
+        tenant: Tenant, challenge: Challenge, userID: String, approved: Bool, fraud: Bool,
+        authenticator: Authenticator, now: Int64, webhooks: WebhookEvents?
+    ) -> PushGuardChange {
         let settings = tenant.settings
         var timeline: [ChallengeTimelineEntry] = []
         var events: [WebhookEvent] = []
@@ -65,9 +90,7 @@ package struct PushGuards: Sendable {
                 authenticatorID: authenticator.id, detail: "push locked until \(Timestamp.iso8601(milliseconds: lockedUntil))"))
             events = webhooks?.pushFraudReported(challenge, authenticatorID: authenticator.id, lockedUntil: lockedUntil, tenant: tenant) ?? []
         }
-        try await store.updatePushGuard(
-            tenantID: tenant.id, userID: userID, now: now, timeline: timeline, events: events
-        ) { state, expiredAt in
+        return PushGuardChange(userID: userID, timeline: timeline, events: events) { state, expiredAt in
             state.countExpiries(expiredAt, through: now, throttleSeconds: settings.pushThrottleSeconds)
             if approved {
                 state.recordApproval(at: now)

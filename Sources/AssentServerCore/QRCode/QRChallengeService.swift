@@ -146,7 +146,7 @@ package struct QRChallengeService: Sendable {
     }
 
     /// The challenge's state for the holder of its device code.
-    package func verify(tenant: Tenant, challengeID: String, deviceCode: String) async throws -> VerifyQRResponse {
+    package func verify(tenant: Tenant, challengeID: String, deviceCode: String) async throws -> ChallengeProgress {
         guard let challenge = try await store.challenge(tenantID: tenant.id, id: challengeID),
               challenge.kind == .qrCode, let expected = challenge.deviceCodeHash,
               ConstantTime.equals(SHA256.hash(Array(deviceCode.utf8)), expected)
@@ -155,18 +155,18 @@ package struct QRChallengeService: Sendable {
     }
 
     /// The page's view of a challenge; an approved one carries an access token.
-    func state(of challenge: Challenge, tenant: Tenant) async throws -> VerifyQRResponse {
+    func state(of challenge: Challenge, tenant: Tenant) async throws -> ChallengeProgress {
         let now = clock.nowMilliseconds()
         switch challenge.state {
         case .approved:
-            return VerifyQRResponse(
+            return ChallengeProgress(
                 isClaimed: true, isConsumed: true, isVerified: true, accessToken: try await accessToken(challenge, tenant: tenant))
         case .denied:
-            return VerifyQRResponse(isClaimed: true, isConsumed: true, isVerified: false, accessToken: nil)
+            return ChallengeProgress(isClaimed: true, isConsumed: true, isVerified: false)
         case .claimed:
-            return VerifyQRResponse(isClaimed: true, isConsumed: now >= challenge.expiresAt, isVerified: false, accessToken: nil)
+            return ChallengeProgress(isClaimed: true, isConsumed: now >= challenge.expiresAt, isVerified: false)
         case .pending:
-            return VerifyQRResponse(isClaimed: false, isConsumed: now >= challenge.expiresAt, isVerified: false, accessToken: nil)
+            return ChallengeProgress(isClaimed: false, isConsumed: now >= challenge.expiresAt, isVerified: false)
         }
     }
 

@@ -24,10 +24,21 @@ package protocol ActivationStore: Sendable {
     /// A user's activations, oldest first.
     func activations(tenantID: String, userID: String) async throws -> [ActivationRecord]
     /// Atomically reads the activation, lets `body` change it and decide the result, and stores the changed record
-    /// (only when `body` changed it). Nil when there is no such activation. When `body` throws nothing is written.
-    /// `body` does no I/O and may be run again by a backend that retries the transaction (e.g. after a PostgreSQL
-    /// serialization failure); only its last run's record is stored.
+    /// (only when `body` changed it), appending `audit(before, after)` of a changed record in the same transaction.
+    /// Nil when there is no such activation. When `body` throws nothing is written. `body` and `audit` do no I/O
+    /// and may be run again by a backend that retries the transaction (e.g. after a PostgreSQL serialization
+    /// failure); only the last run's record is stored.
     func updateActivation<T: Sendable>(
-        id: String, _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
+        id: String, audit: @escaping @Sendable (_ before: ActivationRecord, _ after: ActivationRecord) -> AuditAppend?,
+        _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
     ) async throws -> T?
+}
+
+extension ActivationStore {
+    /// ``updateActivation(id:audit:_:)`` recording nothing in the audit log.
+    package func updateActivation<T: Sendable>(
+        id: String, _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
+    ) async throws -> T? {
+        try await updateActivation(id: id, audit: { _, _ in nil }, body)
+    }
 }

@@ -43,6 +43,15 @@ package protocol ChallengeStore: Sendable {
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
     ) async throws -> ChallengeAnswerOutcome
+    /// Records a device's answer as ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)``
+    /// does and, in the same transaction, applies `guardChange` to its user's push guard (holding the user's lock,
+    /// as ``PushGuardStore/updatePushGuard(tenantID:userID:now:timeline:events:_:)`` does, with its timeline entries
+    /// and events) and appends `audit`: all of it or nothing — a device's fraud report. Returns the updated challenge,
+    /// or nil (with nothing changed) when it was not open.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+    ) async throws -> Challenge?
     /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
     /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
     /// `anonymousAction` (with that user) as its action in the same transaction. Returns the claimed challenge, or nil

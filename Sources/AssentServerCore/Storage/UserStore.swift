@@ -6,9 +6,19 @@ package protocol UserStore: Sendable {
     func user(tenantID: String, userID: String) async throws -> User?
     /// Creates or replaces a user record.
     func saveUser(_ user: User) async throws
-    /// Deletes the user with its authenticators and actions, queueing `events` for each authenticator in the same
-    /// transaction; false when there was nothing to delete.
+    /// Deletes the user with its authenticators and actions, queueing `events` for each authenticator and appending
+    /// `audit` in the same transaction; false (and nothing appended) when there was nothing to delete.
     func deleteUser(
-        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+        tenantID: String, userID: String, audit: AuditAppend?,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> Bool
+}
+
+extension UserStore {
+    /// ``deleteUser(tenantID:userID:audit:events:)`` recording nothing in the audit log (tests, tools).
+    package func deleteUser(
+        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+    ) async throws -> Bool {
+        try await deleteUser(tenantID: tenantID, userID: userID, audit: nil, events: events)
+    }
 }

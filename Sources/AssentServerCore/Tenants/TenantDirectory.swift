@@ -66,6 +66,11 @@ package struct TenantDirectory: Sendable {
         return Credentials(tenant: tenant, secretKey: secret)
     }
 
+    /// The tenant with this id, or nil.
+    package func tenant(id: String) async throws -> Tenant? {
+        try await store.tenant(id: id)
+    }
+
     /// The tenant whose secret key this is, or nil.
     package func tenant(secret: String) async throws -> Tenant? {
         guard !secret.isEmpty, secret.utf8.count <= 512 else { return nil }

@@ -149,3 +149,69 @@ package enum TenantSettingRules {
         return (action, factor)
     }
 }
+
+// MARK: - Shared by the setting kinds (TenantSetting.Kind)
+
+extension TenantSettingRules {
+    /// What an action code matches, as a JSON Schema pattern.
+    package static let actionCodePattern = "^[A-Za-z0-9_.:-]{1,100}$"
+
+    /// `text` without the spaces around it.
+    static func trimmed(_ text: String) -> String { text.trimmingCharacters(in: .whitespaces) }
+
+    /// The lines of `text` that are not blank, trimmed.
+    static func lines(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).map { trimmed(String($0)) }.filter { !$0.isEmpty }
+    }
+
+    /// The refusal of a JSON value of the wrong type or out of bounds: `name must be what`.
+    static func wrongType(_ name: String, _ what: String) -> AssentError {
+        AssentError(.invalidRequest, "\(name) must be \(what)")
+    }
+
+    /// A JSON whole number, within `range` when one is given.
+    static func integer(_ value: JSONValue, _ name: String, _ range: ClosedRange<Int>?) throws -> Int {
+        guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else {
+            throw wrongType(name, range.map { "a whole number from \($0.lowerBound) to \($0.upperBound)" } ?? "a whole number")
+        }
+        let integer = Int(number)
+        if let range, !range.contains(integer) {
+            throw wrongType(name, "a whole number from \(range.lowerBound) to \(range.upperBound), got \(integer)")
+        }
+        return integer
+    }
+
+    /// A JSON array of strings.
+    static func strings(_ value: JSONValue, _ name: String) throws -> [String] {
+        guard case .array(let items) = value else { throw wrongType(name, "an array of strings") }
+        return try items.map { item in
+            guard case .string(let string) = item else { throw wrongType(name, "an array of strings") }
+            return string
+        }
+    }
+
+    /// The JSON Schema of a whole number within `range`.
+    static func integerSchema(_ range: ClosedRange<Int>) -> JSONValue {
+        .object(["type": .string("integer"), "minimum": .number(Double(range.lowerBound)), "maximum": .number(Double(range.upperBound))])
+    }
+
+    /// What a duration accepts: "a number of seconds, from 1 minute to 10 years".
+    package static func secondsAccepted(_ range: ClosedRange<Int>) -> String {
+        "a number of seconds, from \(duration(range.lowerBound)) to \(duration(range.upperBound))"
+    }
+
+    /// `seconds` in the largest units that add up to it exactly: "10 years", "1 hour 30 minutes", "0 seconds" (a
+    /// year is 365 days, as the settings' bounds count it).
+    package static func duration(_ seconds: Int) -> String {
+        let units: [(Int, String)] = [(365 * 86_400, "year"), (86_400, "day"), (3600, "hour"), (60, "minute"), (1, "second")]
+        guard seconds > 0 else { return "\(seconds) seconds" }
+        var left = seconds
+        var parts: [String] = []
+        for (size, name) in units where left >= size {
+            let count = left / size
+            left -= count * size
+            parts.append("\(count) \(name)\(count == 1 ? "" : "s")")
+        }
+        return parts.joined(separator: " ")
+    }
+}

@@ -116,30 +116,19 @@ package struct TenantSettings: Codable, Sendable, Hashable {
         return rule?.unenrolled ?? unenrolledState
     }
 
-    /// Decodes settings, tolerating keys written by newer versions and missing keys written by older ones.
+    /// Decodes stored settings through ``table``, tolerating keys written by newer versions and missing keys written
+    /// by older ones (their defaults are the properties' initial values); only types are checked, not bounds.
     package init(from decoder: any Decoder) throws {
+        let stored = try JSONValue(from: decoder)
+        guard case .object(let members) = stored else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an object"))
+        }
+        self.init()
+        for setting in Self.table {
+            guard let value = members[setting.name] else { continue }
+            try setting.readJSON(value, setting.name, false, &self)
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        unenrolledState = try container.decodeIfPresent(ActionState.self, forKey: .unenrolledState) ?? .allow
-        actionRules = try container.decodeIfPresent([String: ActionRule].self, forKey: .actionRules) ?? [:]
-        tokenLifetimeSeconds = try container.decodeIfPresent(Int.self, forKey: .tokenLifetimeSeconds)
-        webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
-        challengeTimeoutSeconds = try container.decodeIfPresent(Int.self, forKey: .challengeTimeoutSeconds) ?? 120
-        pushCredentialLifetimeSeconds = try container.decodeIfPresent(Int.self, forKey: .pushCredentialLifetimeSeconds)
-        publicCustomKeys = try container.decodeIfPresent([String].self, forKey: .publicCustomKeys) ?? []
-        publicUserCustomKeys = try container.decodeIfPresent([String].self, forKey: .publicUserCustomKeys) ?? []
-        numberMatching = try container.decodeIfPresent(Bool.self, forKey: .numberMatching) ?? false
-        requireBoundSignature = try container.decodeIfPresent(Bool.self, forKey: .requireBoundSignature) ?? false
-        maxPendingPushChallenges = try container.decodeIfPresent(Int.self, forKey: .maxPendingPushChallenges) ?? 3
-        pushThrottleSeconds = try container.decodeIfPresent(Int.self, forKey: .pushThrottleSeconds) ?? 60
-        fraudLockSeconds = try container.decodeIfPresent(Int.self, forKey: .fraudLockSeconds) ?? 3600
         push = try container.decodeIfPresent(PushSettings.self, forKey: .push)
-        maxFailedAttempts = try container.decodeIfPresent(Int.self, forKey: .maxFailedAttempts) ?? PowerAuth.defaultMaxFailedAttempts
-        requiredApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .requiredApprovalFactor)
-        approvalFactorRules = try container.decodeIfPresent([String: PowerAuthSignatureType].self, forKey: .approvalFactorRules) ?? [:]
-        requireActivationCommit = try container.decodeIfPresent(Bool.self, forKey: .requireActivationCommit) ?? false
-        allowLegacyPowerAuth30 = try container.decodeIfPresent(Bool.self, forKey: .allowLegacyPowerAuth30) ?? false
-        anonymousActionCodes = try container.decodeIfPresent([String].self, forKey: .anonymousActionCodes)
-            ?? Self.defaultAnonymousActionCodes
-        anonymousApprovalFactor = try container.decodeIfPresent(PowerAuthSignatureType.self, forKey: .anonymousApprovalFactor)
     }
 }

@@ -1,7 +1,9 @@
 package import AssentWire
 import Foundation
 
-/// Users and their authenticators, as the tenant's backend sees them.
+/// Users and their authenticators, as the tenant's backend (and the admin console) sees them. Each change queues its
+/// webhook events and appends its audit entry in the change's own transaction; `actor` names who asked
+/// (``AuditEvent/actor``).
 package struct UserService: Sendable {
     /// Methods a backend may enrol for a user it verified itself, and the contact each needs.
     static let backendVerifiedMethods: [VerificationMethod: String] = [
@@ -9,14 +11,20 @@ package struct UserService: Sendable {
         .sms: "phoneNumber", VerificationMethod(rawValue: "WHATSAPP"): "phoneNumber",
     ]
 
-    private let store: any UserStore & CredentialStore
+    private let store: any UserStore & CredentialStore & UserDirectoryStore
     private let clock: WallClock
     private let webhooks: WebhookEvents
+    private let audit: AuditLog
 
-    package init(store: any UserStore & CredentialStore, clock: WallClock, webhooks: WebhookEvents) {
+    /// Users in `store`; each change queues its events through `webhooks` and its entry in `audit`.
+    package init(
+        store: any UserStore & CredentialStore & UserDirectoryStore, clock: WallClock, webhooks: WebhookEvents,
+        audit: AuditLog
+    ) {
         self.store = store
         self.clock = clock
         self.webhooks = webhooks
+        self.audit = audit
     }
 
     /// The user and authenticators. An unknown user is an empty, not-enrolled user (as the official SDKs expect).
@@ -52,11 +60,30 @@ package struct UserService: Sendable {
         return (user, try await store.authenticators(tenantID: tenant.id, userID: userID))
     }
 
-    /// Deletes the user with its authenticators and actions. Deleting an unknown user changes nothing and succeeds.
-    package func delete(tenant: Tenant, userID: String) async throws -> Bool {
-        try await store.deleteUser(tenantID: tenant.id, userID: userID) { [webhooks] in
+    /// Deletes the user with its authenticators and actions, recording `user.deleted`. Deleting an unknown user
+    /// changes (and records) nothing and succeeds.
+    package func delete(tenant: Tenant, userID: String, actor: String) async throws -> Bool {
+        try await store.deleteUser(
+            tenantID: tenant.id, userID: userID,
+            audit: audit.entry(tenantID: tenant.id, .userDeleted, actor: actor, subject: userID)
+        ) { [webhooks] in
             webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
         }
+    }
+
+    /// The user as stored; nil when the tenant has no record of it (the console's "no such user").
+    package func stored(tenant: Tenant, userID: String) async throws -> User? {
+        try await store.user(tenantID: tenant.id, userID: userID)
+    }
+
+    /// A page of the tenant's users whose id starts with `prefix`, after `after` (``UserDirectoryStore/searchUsers(tenantID:prefix:after:limit:)``).
+    package func search(tenant: Tenant, prefix: String, after: String?, limit: Int) async throws -> [User] {
+        try await store.searchUsers(tenantID: tenant.id, prefix: prefix, after: after, limit: limit)
+    }
+
+    /// The user's `limit` newest challenges, newest first.
+    package func recentChallenges(tenant: Tenant, userID: String, limit: Int) async throws -> [Challenge] {
+        try await store.recentChallenges(tenantID: tenant.id, userID: userID, limit: limit)
     }
 
     /// The user's authenticators.
@@ -64,10 +91,12 @@ package struct UserService: Sendable {
         try await store.authenticators(tenantID: tenant.id, userID: userID)
     }
 
-    /// Records an authenticator the backend verified itself (an e-mail address or phone number). Device
-    /// credentials (`PUSH`, `DEVICE`) can only be enrolled by the device that holds the key.
+    /// Records an authenticator the backend verified itself (an e-mail address or phone number), with its
+    /// `credential.enrolled` entry. Device credentials (`PUSH`, `DEVICE`) can only be enrolled by the device that
+    /// holds the key.
     package func enrollVerified(
-        tenant: Tenant, userID: String, method: VerificationMethod, email: String?, phoneNumber: String?, isDefault: Bool
+        tenant: Tenant, userID: String, method: VerificationMethod, email: String?, phoneNumber: String?, isDefault: Bool,
+        actor: String
     ) async throws -> Authenticator {
         guard let contact = Self.backendVerifiedMethods[method] else {
             throw AssentError(
@@ -86,13 +115,20 @@ package struct UserService: Sendable {
         guard (contact == "email" ? email : phoneNumber)?.isEmpty == false else {
             throw AssentError(.invalidRequest, "verificationMethod \(method.rawValue) needs \(contact).")
         }
-        try await store.insertAuthenticator(authenticator)
+        try await store.insertAuthenticator(
+            authenticator,
+            audit: audit.entry(
+                tenantID: tenant.id, .credentialEnrolled, actor: actor, subject: authenticator.id,
+                details: ["userId": userID, "verificationMethod": method.rawValue]))
         return authenticator
     }
 
-    /// Deletes one authenticator; `not_found` when the user has no such authenticator.
-    package func deleteAuthenticator(tenant: Tenant, userID: String, id: String) async throws {
-        let deleted = try await store.deleteAuthenticator(tenantID: tenant.id, userID: userID, id: id) { [webhooks] in
+    /// Deletes one authenticator, recording `credential.removed`; `not_found` when the user has no such authenticator.
+    package func deleteAuthenticator(tenant: Tenant, userID: String, id: String, actor: String) async throws {
+        let deleted = try await store.deleteAuthenticator(
+            tenantID: tenant.id, userID: userID, id: id,
+            audit: audit.entry(tenantID: tenant.id, .credentialRemoved, actor: actor, subject: id, details: ["userId": userID])
+        ) { [webhooks] in
             webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
         }
         guard deleted else {

@@ -75,6 +75,28 @@ extension PostgresStore {
             return ChallengeAnswerOutcome(challenge: challenge, pushGuard: pushGuard)
         }
     }
+
+    /// ``answer`` inside a transaction that then applies the push guard's change and appends the audit entry, and
+    /// announces the answer once committed: a fraud report, rare enough to spend the round trips of a transaction
+    /// (``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)`` keeps the
+    /// common answer to one). A refused answer (the action no longer waits) fails ``answer``: nothing commits.
+    package func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+    ) async throws -> Challenge? {
+        let state: Challenge.State = approved ? .approved : .denied
+        let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
+        let values: [StoreValue] = [
+            .text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID), .text(states),
+            .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
+            .text(verificationMethod.rawValue)]
+        return try await writeAndAnnounce { db -> Challenge? in
+            guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
+            _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
+            if let audit { try AuditQueries.append(audit, on: db) }
+            return answered
+        }
+    }
 }
 
 extension PostgresStore {

@@ -34,7 +34,7 @@ enum ActivationQueries {
         """
 }
 
-/// PowerAuth applications and activations. The one read-modify-write, ``updateActivation(id:_:)``, holds the
+/// PowerAuth applications and activations. The one read-modify-write, ``updateActivation(id:audit:_:)``, holds the
 /// activation from its read to its write: SQLite's single writer runs nothing else in between; PostgreSQL holds the
 /// row lock (`SELECT … FOR UPDATE`), so a second verification of the same activation — from this instance or any
 /// other — waits for the first to commit and then reads the counter it left. Two requests can never consume the same
@@ -81,7 +81,8 @@ extension SQLStore {
     }
 
     package func updateActivation<T: Sendable>(
-        id: String, _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
+        id: String, audit: @escaping @Sendable (_ before: ActivationRecord, _ after: ActivationRecord) -> AuditAppend?,
+        _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
     ) async throws -> T? {
         // Read (under the row lock), decide, write, commit. A deadlock or serialization failure reruns the
         // transaction, `body` included (it does no I/O).
@@ -96,6 +97,7 @@ extension SQLStore {
                     [.optional(record.name), .text(record.status.rawValue), .optional(record.blockedReason?.rawValue),
                      .integer(record.counter), .blob(record.counterData), .integer(Int64(record.failedAttempts)),
                      .integer(record.updatedAt), .optional(record.lastUsedAt), .text(id)])
+                if let entry = audit(before, record) { try AuditQueries.append(entry, on: db) }
             }
             return result
         }

@@ -113,22 +113,25 @@ extension SQLStore {
         try await read { try CredentialQueries.authenticators(tenantID: tenantID, userID: userID, in: $0) }
     }
 
-    package func insertAuthenticator(_ authenticator: Authenticator) async throws {
+    package func insertAuthenticator(_ authenticator: Authenticator, audit: AuditAppend?) async throws {
         try await write { db in
             try UserQueries.ensureUser(
                 tenantID: authenticator.tenantID, userID: authenticator.userID, now: authenticator.createdAt, in: db)
             try db.update(CredentialQueries.insert, StoreRecords.authenticatorValues(authenticator))
+            if let audit { try AuditQueries.append(audit, on: db) }
         }
     }
 
     package func deleteAuthenticator(
-        tenantID: String, userID: String, id: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+        tenantID: String, userID: String, id: String, audit: AuditAppend?,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> Bool {
         try await write { db in
             guard let deleted = try db.queryOne(
                 CredentialQueries.delete, [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
             else { return false }
             try WebhookQueries.enqueue(events(deleted), in: db)
+            if let audit { try AuditQueries.append(audit, on: db) }
             return true
         }
     }
@@ -137,7 +140,7 @@ extension SQLStore {
 
     package func removeDeviceCredential(
         tenantID: String, userID: String, id: String, spending signatures: [[UInt8]], keepUntil: Int64,
-        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+        audit: AuditAppend?, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> CredentialRemoval {
         do {
             return try await write { db in
@@ -152,6 +155,7 @@ extension SQLStore {
                     CredentialQueries.delete, [.text(tenantID), .text(userID), .text(id)], StoreRecords.authenticator)
                 else { throw CredentialQueries.NothingRemoved() }  // rolls the spent signature back
                 try WebhookQueries.enqueue(events(deleted), in: db)
+                if let audit { try AuditQueries.append(audit, on: db) }
                 return .removed
             }
         } catch is CredentialQueries.NothingRemoved {
@@ -172,6 +176,7 @@ extension SQLStore {
     package func enrollDeviceCredential(
         _ candidate: Authenticator, enrolmentKey: String,
         reenrol: @escaping @Sendable (inout Authenticator) -> Void,
+        audit: @escaping @Sendable (Authenticator) -> AuditAppend?,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> DeviceCredentialEnrolment {
         try await write { db -> DeviceCredentialEnrolment in
@@ -197,6 +202,7 @@ extension SQLStore {
                 try db.update(CredentialQueries.update, CredentialQueries.updateValues(stored))
                 try claimEnrolment(stored.id)
                 try WebhookQueries.enqueue(events(stored, false), in: db)
+                if let entry = audit(stored) { try AuditQueries.append(entry, on: db) }
                 return DeviceCredentialEnrolment(authenticator: stored, created: false)
             }
             try claimEnrolment(candidate.id)
@@ -207,6 +213,7 @@ extension SQLStore {
                 throw StoreRetry()
             }
             try WebhookQueries.enqueue(events(candidate, true), in: db)
+            if let entry = audit(candidate) { try AuditQueries.append(entry, on: db) }
             return DeviceCredentialEnrolment(authenticator: candidate, created: true)
         }
     }

@@ -77,28 +77,40 @@ extension SQLStore {
         tenantID: String, userID: String, now: Int64, timeline: [ChallengeTimelineEntry], events: [WebhookEvent],
         _ change: @escaping @Sendable (inout PushGuard, _ expiredAt: [Int64]) -> Void
     ) async throws -> PushGuard {
-        try await write { db in
-            // The lock push starts for this user take (``ChallengeQueries/lockCap``): every change to the guard, from
-            // any instance, takes turns on it, so the read below sees every change committed before it.
-            try ChallengeQueries.lockCap(tenantID: tenantID, userID: userID, in: db)
-            let read = try PushGuardQueries.read(tenantID: tenantID, userID: userID, now: now, in: db)
-            var state = read.stored ?? PushGuard(tenantID: tenantID, userID: userID, now: now)
-            change(&state, read.expiredAt)
-            state.expiriesCountedThrough = max(state.expiriesCountedThrough, now)
-            try db.update(
-                PushGuardQueries.upsert,
-                [.text(tenantID), .text(userID), .text(state.recentFailures.map(String.init).joined(separator: ",")),
-                 .integer(Int64(state.consecutiveFailures)), .integer(Int64(state.throttleLevel)),
-                 .optional(state.throttledUntil), .optional(state.lockedUntil), .integer(state.expiriesCountedThrough),
-                 .integer(now)])
-            for e in timeline {
-                try db.update(
-                    PushGuardQueries.insertTimelineEntry,
-                    [.text(e.tenantID), .text(e.challengeID), .integer(e.at), .text(e.event), .optional(e.authenticatorID),
-                     .optional(e.provider), .optional(e.attempt), .optional(e.status), .optional(e.detail)])
-            }
-            try WebhookQueries.enqueue(events, in: db)
-            return state
+        let guardChange = PushGuardChange(userID: userID, timeline: timeline, events: events, apply: change)
+        return try await write { db in
+            try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
         }
+    }
+}
+
+extension PushGuardQueries {
+    /// Applies `change` inside the caller's transaction: takes the user's lock, reads the guard and its uncounted
+    /// expiries, runs the rule, stores the guard, appends the timeline entries and queues the events.
+    static func apply(
+        _ change: PushGuardChange, tenantID: String, now: Int64, in db: some StoreConnection
+    ) throws -> PushGuard {
+        let userID = change.userID
+        // The lock push starts for this user take (``ChallengeQueries/lockCap``): every change to the guard, from
+        // any instance, takes turns on it, so the read below sees every change committed before it.
+        try ChallengeQueries.lockCap(tenantID: tenantID, userID: userID, in: db)
+        let read = try read(tenantID: tenantID, userID: userID, now: now, in: db)
+        var state = read.stored ?? PushGuard(tenantID: tenantID, userID: userID, now: now)
+        change.apply(&state, read.expiredAt)
+        state.expiriesCountedThrough = max(state.expiriesCountedThrough, now)
+        try db.update(
+            upsert,
+            [.text(tenantID), .text(userID), .text(state.recentFailures.map(String.init).joined(separator: ",")),
+             .integer(Int64(state.consecutiveFailures)), .integer(Int64(state.throttleLevel)),
+             .optional(state.throttledUntil), .optional(state.lockedUntil), .integer(state.expiriesCountedThrough),
+             .integer(now)])
+        for e in change.timeline {
+            try db.update(
+                insertTimelineEntry,
+                [.text(e.tenantID), .text(e.challengeID), .integer(e.at), .text(e.event), .optional(e.authenticatorID),
+                 .optional(e.provider), .optional(e.attempt), .optional(e.status), .optional(e.detail)])
+        }
+        try WebhookQueries.enqueue(change.events, in: db)
+        return state
     }
 }

@@ -40,7 +40,8 @@ extension SQLStore {
     }
 
     package func deleteUser(
-        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
+        tenantID: String, userID: String, audit: AuditAppend?,
+        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> Bool {
         try await write { db in
             // Locked first (PostgreSQL), so no authenticator is added between the events and the delete.
@@ -48,7 +49,9 @@ extension SQLStore {
             for authenticator in try CredentialQueries.authenticators(tenantID: tenantID, userID: userID, in: db) {
                 try WebhookQueries.enqueue(events(authenticator), in: db)
             }
-            return try db.update(UserQueries.delete, [.text(tenantID), .text(userID)]) == 1
+            guard try db.update(UserQueries.delete, [.text(tenantID), .text(userID)]) == 1 else { return false }
+            if let audit { try AuditQueries.append(audit, on: db) }
+            return true
         }
     }
 }

@@ -26,6 +26,10 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case updatePushSettings = "PATCH /v1/tenant/push"
     case getAnonymousQRSettings = "GET /v1/tenant/qr-code"
     case updateAnonymousQRSettings = "PATCH /v1/tenant/qr-code"
+    /// Every tenant setting (``getPushSettings`` and ``getAnonymousQRSettings`` read subsets).
+    case getTenantSettings = "GET /v1/tenant/settings"
+    /// Changes tenant settings: the members sent, each checked by its rules before anything changes.
+    case updateTenantSettings = "PATCH /v1/tenant/settings"
     case getChallengeTimeline = "GET /v1/challenges/{challengeId}/timeline"
     case getActivation = "GET /v1/activations/{activationId}"
     case getActivations = "GET /v1/users/{userId}/activations"

@@ -1,8 +1,8 @@
-public import AssentCrypto
+package import AssentCrypto
 
 extension JWT {
     /// A key to sign tokens with; its case fixes the `alg`.
-    public enum SigningKey: Sendable {
+    package enum SigningKey: Sendable {
         /// HMAC-SHA256 with a shared secret of at least 32 bytes.
         case hs256([UInt8])
         /// ECDSA P-256 with SHA-256.
@@ -21,7 +21,7 @@ extension JWT {
     }
 
     /// A key to verify tokens with; a token is accepted only if its `alg` matches this key's case.
-    public enum VerificationKey: Sendable {
+    package enum VerificationKey: Sendable {
         /// HMAC-SHA256 with a shared secret of at least 32 bytes.
         case hs256([UInt8])
         /// ECDSA P-256 with SHA-256.

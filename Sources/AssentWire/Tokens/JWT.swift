@@ -4,9 +4,9 @@ import AssentCrypto
 ///
 /// Verification pins the algorithm to the key's type: a token's own `alg` header is only compared,
 /// never trusted, so `none` and HS256/ES256 confusion are impossible.
-public enum JWT: Sendable {
+package enum JWT: Sendable {
     /// Tokens longer than this are rejected before any parsing (bounds the work an attacker can cause).
-    public static let maximumTokenByteCount = 64 * 1024
+    package static let maximumTokenByteCount = 64 * 1024
 
     /// Creates a signed token: header `{"alg":...,"typ":"JWT"}` (plus `"kid"` when `keyID` is given),
     /// the caller's JSON `payload` bytes verbatim, and the signature (ES256 as raw `r || s`), each base64url.
@@ -14,7 +14,7 @@ public enum JWT: Sendable {
     /// The payload should be a JSON object with a numeric `exp`, or ``verify(_:using:now:leeway:)`` will reject it.
     ///
     /// - Throws: `CryptoError.invalidKey` for an HS256 key shorter than 32 bytes (RFC 7518 §3.2).
-    public static func sign(payload: [UInt8], using key: SigningKey, keyID: String? = nil) throws -> String {
+    package static func sign(payload: [UInt8], using key: SigningKey, keyID: String? = nil) throws -> String {
         var header = JSONWriter()
         header.object { header in
             header.member("alg", key.algorithm)
@@ -50,7 +50,7 @@ public enum JWT: Sendable {
     /// - Throws: `CryptoError.invalidToken` for anything malformed, a wrong algorithm or a bad signature;
     ///   `CryptoError.expiredToken` when only the time window fails (expired or not yet valid);
     ///   `CryptoError.invalidKey` for an HS256 key shorter than 32 bytes.
-    public static func verify(_ token: String, using key: VerificationKey, now: Int64, leeway: Int64 = 0) throws -> [UInt8] {
+    package static func verify(_ token: String, using key: VerificationKey, now: Int64, leeway: Int64 = 0) throws -> [UInt8] {
         let parts = try split(token)
         guard let header = object(base64URL: parts.header) else {
             throw CryptoError(.invalidToken, "header is not base64url JSON object")
@@ -107,7 +107,7 @@ public enum JWT: Sendable {
 
     /// Reads the header's `kid` without verifying anything, to pick a verification key.
     /// Returns nil when the token is malformed or has no string `kid`. Never trust the result for anything else.
-    public static func unverifiedKeyID(_ token: String) -> String? {
+    package static func unverifiedKeyID(_ token: String) -> String? {
         guard let parts = try? split(token), let header = object(base64URL: parts.header),
               case .string(let keyID) = header["kid"] else {
             return nil

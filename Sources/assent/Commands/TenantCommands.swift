@@ -80,40 +80,7 @@ enum TenantCommands {
             Removals are applied before new rules; a rule with both states empty (signIn::) is removed.
             Nothing changes unless every value given is valid.
             """,
-        options: [
-            TenantDatabase.option,
-            TenantDatabase.tenantOption,
-            .optional("--unenrolled-state", "STATE", "state for users without an authenticator"),
-            .repeatable(
-                "--action-rule", "ACTION:ENROLLED_STATE:UNENROLLED_STATE",
-                "set the rule for an action code; leave a part empty to keep its default"),
-            .repeatable("--remove-action-rule", "ACTION", "remove the rule for an action code"),
-            .optional("--token-lifetime", "SECONDS|default", "track token lifetime, 30-3600, or the server's default"),
-            .optional("--webhook-url", "URL|none", "where authenticator.* webhooks are sent (signed with the secret key)"),
-            PrivateURLs.option,
-            .optional("--challenge-timeout", "SECONDS", "how long push and QR challenges stay open, 10-600 (default 120)"),
-            .optional("--push-credential-lifetime", "SECONDS|none", "lease of push credentials, renewed by resetExpiry"),
-            .optional("--public-custom-keys", "K1,K2", "action custom keys shown to the approving device"),
-            .optional("--public-user-custom-keys", "K1,K2", "user custom keys shown to the approving device"),
-            .optional("--number-matching", "on|off", "approvals must carry the code the initiating page shows"),
-            .optional("--require-bound-signature", "on|off", "approvals must carry Assent's bound decision signature"),
-            .optional("--max-pending-push", "N", "most open push challenges per user (default 3)"),
-            .optional("--push-throttle", "SECONDS",
-                      "push starts refused after 3 failed pushes in 10 minutes, doubling per further failure, 1-3600 (default 60)"),
-            .optional("--fraud-lock", "SECONDS", "push starts locked after a device says \"this wasn't me\" (default 3600)"),
-            .optional("--max-failed-attempts", "N", "failed PowerAuth signatures before an activation is blocked, 1-64 (default 5)"),
-            .optional("--required-approval-factor", "TYPE|none",
-                      "push and QR approvals must carry a PowerAuth signature with these factors, e.g. possession_biometry"),
-            .optional("--require-activation-commit", "on|off", "new activations wait for the backend to commit them"),
-            .optional("--allow-legacy-powerauth-30", "on|off",
-                      "accept PowerAuth pa_version 3.0 (decimal) signatures; off by default"),
-            .repeatable("--action-approval-factor", "ACTION:TYPE|ACTION:none",
-                        "require a factor for approvals of one action (overrides --required-approval-factor); none removes it"),
-            .optional("--anonymous-actions", "A1,A2|none",
-                      "action codes an anonymous QR start (tenant ID only) may name (default signIn); none allows no anonymous start"),
-            .optional("--anonymous-approval-factor", "TYPE|none",
-                      "factors approvals of anonymous QR challenges need, whatever their action (default: --required-approval-factor)"),
-        ]
+        options: [TenantDatabase.option, TenantDatabase.tenantOption, PrivateURLs.option] + SettingsChange.options
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
         let change = try SettingsChange(invocation.options)
@@ -122,7 +89,7 @@ enum TenantCommands {
         }
         let tenant = try await TenantDatabase.withDirectory(invocation) { directory in
             if change.isEmpty { return try await TenantDatabase.tenant(tenantID, in: directory) }
-            return try await directory.updateSettings(tenantID: tenantID) { change.apply(to: &$0) }
+            return try await directory.updateSettings(tenantID: tenantID) { try change.apply(to: &$0) }
         }
         try invocation.output.result(TenantJSON(tenant)) { describe(tenant) }
     }
@@ -141,47 +108,14 @@ enum TenantCommands {
         return parts.joined(separator: ", ")
     }
 
-    /// Every setting, each on a line of its own (the flag that changes it in brackets), so what `--json` shows is
-    /// also what a person reads.
+    /// Every setting, each on a line of its own (its label, as the console shows it), so what `--json` shows is also
+    /// what a person reads.
     private static func describe(_ tenant: Tenant) -> String {
         let settings = tenant.settings
-        func list(_ values: [String]) -> String { values.isEmpty ? "none" : values.joined(separator: ", ") }
-        func onOff(_ value: Bool) -> String { value ? "on" : "off" }
-        let factorRules = settings.approvalFactorRules.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.rawValue)" }
-        let lines: [(String, String)] = [
-            ("tenant", "\(tenant.id) (\"\(tenant.name)\")"),
-            ("unenrolled state", settings.unenrolledState.rawValue),
-            ("token lifetime", settings.tokenLifetimeSeconds.map { "\($0) s" } ?? "server default"),
-            ("webhook URL", settings.webhookURL ?? "none"),
-            ("challenge timeout", "\(settings.challengeTimeoutSeconds) s"),
-            ("push credential lifetime", settings.pushCredentialLifetimeSeconds.map { "\($0) s" } ?? "none"),
-            ("public custom keys", list(settings.publicCustomKeys)),
-            ("public user custom keys", list(settings.publicUserCustomKeys)),
-            ("number matching", onOff(settings.numberMatching)),
-            ("require bound signature", onOff(settings.requireBoundSignature)),
-            ("max pending push", "\(settings.maxPendingPushChallenges)"),
-            ("push throttle", "\(settings.pushThrottleSeconds) s"),
-            ("fraud lock", "\(settings.fraudLockSeconds) s"),
-            ("max failed attempts", "\(settings.maxFailedAttempts)"),
-            ("required approval factor", settings.requiredApprovalFactor?.rawValue ?? "none"),
-            ("action approval factors", list(factorRules)),
-            ("require activation commit", onOff(settings.requireActivationCommit)),
-            ("allow legacy PowerAuth 3.0", onOff(settings.allowLegacyPowerAuth30)),
-            ("anonymous actions", list(settings.anonymousActionCodes)),
-            ("anonymous approval factor", settings.anonymousApprovalFactor?.rawValue ?? "none"),
-            ("push provider", (settings.push?.provider ?? PushSettings.Provider.none).rawValue + " (assent admin tenant push)"),
-        ]
-        var text = lines.map { "\(($0.0 + ":").padding(toLength: 28, withPad: " ", startingAt: 0))\($0.1)" }
+        let lines: [(String, String)] = [("tenant", "\(tenant.id) (\"\(tenant.name)\")")]
+            + TenantSettings.table.map { ($0.label, $0.described(settings)) }
+            + [("push provider", (settings.push?.provider ?? PushSettings.Provider.none).rawValue + " (assent admin tenant push)")]
+        return lines.map { "\(($0.0 + ":").padding(toLength: 28, withPad: " ", startingAt: 0))\($0.1)" }
             .joined(separator: "\n")
-        if settings.actionRules.isEmpty {
-            text += "\n" + "action rules:".padding(toLength: 28, withPad: " ", startingAt: 0) + "none"
-        } else {
-            text += "\naction rules:\n"
-            let rows = [["  ACTION", "ENROLLED", "UNENROLLED"]] + settings.actionRules.sorted { $0.key < $1.key }.map {
-                ["  " + $0.key, $0.value.enrolled?.rawValue ?? "(default)", $0.value.unenrolled?.rawValue ?? "(default)"]
-            }
-            text += Table.render(rows)
-        }
-        return text
     }
 }
