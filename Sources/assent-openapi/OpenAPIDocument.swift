@@ -323,10 +323,35 @@ enum OpenAPIDocument {
         ]
     }
 
-    /// The document as committed: two-space indented JSON, keys sorted, a final newline.
+    /// A `$ref` that names no component of the document.
+    struct UnresolvedReference: Error, CustomStringConvertible {
+        let reference: String
+        var description: String { "\(reference) names no component of the document" }
+    }
+
+    /// The document as committed: two-space indented JSON, keys sorted, a final newline. Every `$ref` must name one
+    /// of its components.
     static func text() throws -> String {
+        let document = build()
+        try checkReferences(in: document, root: document)
         let data = try JSONSerialization.data(
-            withJSONObject: build(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Throws for the first `$ref` under `value` that does not resolve in `root`.
+    private static func checkReferences(in value: Any, root: [String: Any]) throws {
+        if let object = value as? [String: Any] {
+            if let reference = object["$ref"] as? String {
+                var target: Any? = root
+                for segment in reference.dropFirst(2).split(separator: "/") {
+                    target = (target as? [String: Any])?[String(segment)]
+                }
+                guard target != nil else { throw UnresolvedReference(reference: reference) }
+            }
+            for member in object.values { try checkReferences(in: member, root: root) }
+        } else if let array = value as? [Any] {
+            for element in array { try checkReferences(in: element, root: root) }
+        }
     }
 }

@@ -57,6 +57,11 @@ enum OpenAPISchemas {
 
     /// Answers the server writes as plain objects (no wire type yet): their schemas are declared here only.
     nonisolated(unsafe) static let serverOnly: [String: Any] = [
+        "TenantSettings": [
+            "type": "object", "additionalProperties": true,
+            "description": "Every tenant setting (docs/tenant-settings.md), nulls explicit; a PATCH sends the ones it "
+                + "changes.",
+        ] as [String: Any],
         "DeleteUserResponse": object(
             "The user and everything of theirs is gone.",
             ["userId": string(), "deleted": boolean("False when there was no such user.")], required: ["userId", "deleted"]),
