@@ -81,6 +81,7 @@ E2E_WORKERS ?= 6
 e2e:
 	$(SWIFT_BUILD) --product assentd $(SWIFT_TEST_FLAGS)
 	$(SWIFT_BUILD) --product assent $(SWIFT_TEST_FLAGS)
+	$(SWIFT_BUILD) --product assent-openapi $(SWIFT_TEST_FLAGS)
 	@rm -rf $(BUILD_TMP)
 	ASSENT_BIN=.build/debug $(VENV)/bin/pytest -q -n $(E2E_WORKERS) --durations=15 --basetemp $(CURDIR)/.build/pytest-tmp Tests/e2e
 	$(VENV)/bin/pytest -q --basetemp $(CURDIR)/.build/pytest-tmp Tests/tools

@@ -59,6 +59,9 @@ let package = Package(
         .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
         // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
         .executableTarget(name: "assent", dependencies: ["AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
+        // Writes openapi/assent.json from the endpoint catalogue and the wire types' tables (`--check` for drift); a
+        // development tool, not a product.
+        .executableTarget(name: "assent-openapi", dependencies: ["AssentWire"]),
         // libFuzzer targets for the parsers a stranger feeds (`make fuzz`); an ordinary build replays a corpus.
         .executableTarget(name: "AssentFuzz", dependencies: [
             "AssentServer", "AssentServerCore", "AssentHTTP", "AssentWire", "AssentCrypto", "AssentAttestation",

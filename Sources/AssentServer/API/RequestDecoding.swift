@@ -3,7 +3,8 @@ import AssentServerCore
 package import AssentWire
 
 /// How handlers read a request body: always into an `AssentWire` request type, through this one protocol, so the JSON
-/// parser behind it (Foundation today, ``FoundationRequestDecoding``) can be replaced without touching a handler.
+/// parser behind it (``WireRequestDecoding``; the tests hold it against a Foundation-based one) can be replaced without
+/// touching a handler.
 ///
 /// An implementation only parses a JSON object and reads fields as ``WireObject`` describes; the HTTP rules are
 /// ``decode(_:from:)``'s.

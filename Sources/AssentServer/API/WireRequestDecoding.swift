@@ -1,9 +1,9 @@
 package import AssentWire
 
 /// ``RequestDecoding`` over `AssentWire`'s own ``JSONReader`` (what `assentd` uses): one pass over the body into its
-/// members, read in place by ``JSONObjectFields``. Stricter than ``FoundationRequestDecoding`` where JSON is ambiguous
-/// (a key twice, nesting deeper than ``JSONReader/maxDepth``, numbers too large for a `Double`); otherwise the two
-/// read every request type alike, which the tests check against each other.
+/// members, read in place by ``JSONObjectFields``. Stricter than the Foundation-based decoder the tests hold it against
+/// where JSON is ambiguous (a key twice, nesting deeper than ``JSONReader/maxDepth``, numbers too large for a
+/// `Double`); otherwise the two read every request type alike.
 package struct WireRequestDecoding: RequestDecoding {
     package init() {}
 

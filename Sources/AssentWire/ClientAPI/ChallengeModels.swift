@@ -1,14 +1,19 @@
 /// Public custom data of the user, as a device sees it.
-public struct ChallengeUser: Codable, Sendable, Hashable {
+public struct ChallengeUser: Codable, Sendable, Hashable, WireSchema {
     /// The user's custom keys the tenant marked public.
     public var custom: [String: JSONValue]?
     /// Creates the value.
     public init(custom: [String: JSONValue]?) { self.custom = custom }
+
+    /// The field and its description.
+    public static let wireFields = WireFields<Self>("Public custom data of the user.", [
+        .optional("custom", \.custom, "The user's custom keys the tenant marked public."),
+    ])
 }
 
 /// `GET /v1/client/user-authenticators/push/challenge?publicKey=`: the pending challenge, or none
 /// (`challengeId` null) — always 200.
-public struct PushChallengeResponse: Codable, Sendable, Hashable {
+public struct PushChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     /// The credential asking (always present).
     public var userAuthenticatorId: String
     /// The pending challenge, or nil when there is none.
@@ -59,10 +64,27 @@ public struct PushChallengeResponse: Codable, Sendable, Hashable {
         try container.encodeIfPresent(user, forKey: .user)
         try container.encodeIfPresent(verificationCodeRequired, forKey: .verificationCodeRequired)
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The pending challenge, or none (challengeId null).", name: "PushChallenge", [
+        .field("userAuthenticatorId", \.userAuthenticatorId, "The credential asking (always present)."),
+        .orNull("challengeId", \.challengeId, "The pending challenge, or null when there is none."),
+        .orNull("userId", \.userId, "The user."),
+        .optional("actionCode", \.actionCode, "The action code."),
+        .optional("idempotencyKey", \.idempotencyKey, "The action's idempotency key."),
+        .optional("deviceId", \.deviceId, "Context from the initiating request."),
+        .optional("userAgent", \.userAgent, "Context from the initiating request."),
+        .optional("ipAddress", \.ipAddress, "Context from the initiating request."),
+        .optional("expiresAt", \.expiresAt, "Expiry, seconds since the epoch."),
+        .optional("custom", \.custom, "Public custom data of the action (only when the request was signed)."),
+        .optional("user", \.user, "Public custom data of the user (only when the request was signed)."),
+        .optional("verificationCodeRequired", \.verificationCodeRequired,
+                  "Whether approving needs a verification code (number matching) shown by the initiating page."),
+    ])
 }
 
 /// `POST .../push/challenge` and `.../qr-code/challenge`: approve or deny, signed over the challenge id.
-public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The challenge.
     public var challengeId: String
     /// The credential's public key.
@@ -96,29 +118,39 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
         self.reportFraud = reportFraud
     }
 
-    /// Reads the request with the server's limits; `verificationCode` may be null (Android sends it so).
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        guard let approved = try body.bool("approved") else { throw .required("approved") }
-        self.approved = approved
-        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
-        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
-        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
-        verificationCode = try body.string("verificationCode", maxLength: 16)
-        boundSignature = try body.string("boundSignature", maxLength: WireFieldLimit.signature)
-        reportFraud = try body.bool("reportFraud")
-    }
+    /// The fields, their limits and descriptions; `verificationCode` may be null (Android sends it so).
+    public static let wireFields = WireFields<Self>(
+        "Approve or deny, signed over the challenge id.",
+        blank: { Self(challengeId: "", publicKey: "", approved: false, signature: "") }, [
+            .requiredBool("approved", \.approved, "Approve (true) or deny (false)."),
+            .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge."),
+            .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey, "The credential's public key."),
+            .requiredString("signature", \.signature, maxLength: WireFieldLimit.signature,
+                            "Base64 DER ECDSA signature over the challenge id."),
+            .string("verificationCode", \.verificationCode, maxLength: 16,
+                    "The code the initiating page shows, when number matching is on (Android sends null without it).")
+                .acceptingNull(),
+            .string("boundSignature", \.boundSignature, maxLength: WireFieldLimit.signature,
+                    "Assent's bound signature over the decision (required from a bound credential)."),
+            .bool("reportFraud", \.reportFraud, "This wasn't me, on a denial of a push challenge."),
+        ])
 }
 
 /// The answer to an update challenge.
-public struct UpdateChallengeResponse: Codable, Sendable, Hashable {
+public struct UpdateChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     /// True when the answer was recorded.
     public var isVerified: Bool
     /// Creates a response.
     public init(isVerified: Bool) { self.isVerified = isVerified }
+
+    /// The field and its description.
+    public static let wireFields = WireFields<Self>("The answer to an update challenge.", [
+        .field("isVerified", \.isVerified, "True when the answer was recorded."),
+    ])
 }
 
 /// `POST /v1/client/challenge/push` (Bearer track token).
-public struct StartPushChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct StartPushChallengeRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The action code (the token's action is used when absent).
     public var action: String?
     /// Target one authenticator instead of all eligible ones.
@@ -129,15 +161,15 @@ public struct StartPushChallengeRequest: Codable, Sendable, Hashable, WireDecoda
         self.userAuthenticatorId = userAuthenticatorId
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        action = try body.string("action", maxLength: 100)
-        userAuthenticatorId = try body.string("userAuthenticatorId", maxLength: 200)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>("Start a push challenge for the token's user.", blank: { Self() }, [
+        .string("action", \.action, maxLength: 100, "The action code (the token's when absent)."),
+        .string("userAuthenticatorId", \.userAuthenticatorId, maxLength: 200, "Target one authenticator."),
+    ])
 }
 
 /// One targeted authenticator's delivery result.
-public struct DeliveryResult: Codable, Sendable, Hashable {
+public struct DeliveryResult: Codable, Sendable, Hashable, WireSchema {
     /// The authenticator.
     public var userAuthenticatorId: String
     /// Why delivery failed, when it did.
@@ -147,10 +179,16 @@ public struct DeliveryResult: Codable, Sendable, Hashable {
         self.userAuthenticatorId = userAuthenticatorId
         self.errorCode = errorCode
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("One targeted authenticator's delivery result.", [
+        .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator."),
+        .optional("errorCode", \.errorCode, "Why delivery failed, when it did."),
+    ])
 }
 
 /// The answer to starting a push challenge.
-public struct StartPushChallengeResponse: Codable, Sendable, Hashable {
+public struct StartPushChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     /// The new challenge.
     public var challengeId: String
     /// Expiry (ISO-8601).
@@ -166,23 +204,31 @@ public struct StartPushChallengeResponse: Codable, Sendable, Hashable {
         self.verificationCode = verificationCode
         self.deliveryResults = deliveryResults
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The new challenge.", [
+        .field("challengeId", \.challengeId, "The new challenge."),
+        .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
+        .optional("verificationCode", \.verificationCode, "The code the user must enter on the device, when number matching is on."),
+        .optional("deliveryResults", \.deliveryResults, "Per-authenticator delivery results."),
+    ])
 }
 
 /// `POST /v1/client/verify/push` (Bearer track token).
-public struct VerifyPushRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct VerifyPushRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The challenge.
     public var challengeId: String
     /// Creates a request.
     public init(challengeId: String) { self.challengeId = challengeId }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
-    }
+    /// The field, its limit and description.
+    public static let wireFields = WireFields<Self>("Poll a push challenge.", blank: { Self(challengeId: "") }, [
+        .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge."),
+    ])
 }
 
 /// The state of a push challenge as the initiating page sees it.
-public struct VerifyPushResponse: Codable, Sendable, Hashable {
+public struct VerifyPushResponse: Codable, Sendable, Hashable, WireSchema {
     /// Approved.
     public var isVerified: Bool
     /// Answered (approved or denied) or expired.
@@ -195,11 +241,18 @@ public struct VerifyPushResponse: Codable, Sendable, Hashable {
         self.isConsumed = isConsumed
         self.accessToken = accessToken
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The state of a push challenge as the initiating page sees it.", [
+        .field("isVerified", \.isVerified, "Approved."),
+        .field("isConsumed", \.isConsumed, "Answered (approved or denied) or expired."),
+        .optional("accessToken", \.accessToken, "For the backend's POST /v1/validate, once approved."),
+    ])
 }
 
 /// `POST /v1/client/challenge/qr-code`: anonymous (tenant Basic, with `action` and `custom`) or for a tracked action
 /// (Bearer track token, whose action and custom data are used).
-public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The action code (anonymous challenges).
     public var action: String?
     /// Custom data: read for compatibility and never shown to a device (an anonymous caller is not the tenant; the
@@ -211,15 +264,17 @@ public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodabl
         self.custom = custom
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        action = try body.actionCode("action")
-        custom = try body.object("custom", maxBytes: 4096)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Start a QR challenge: anonymous (tenant Basic, with action) or for a tracked action (Bearer track token).",
+        blank: { Self() }, [
+            .actionCode("action", \.action, "The action code (anonymous challenges)."),
+            .object("custom", \.custom, maxBytes: 4096, "Custom data: read for compatibility and never shown to a device."),
+        ])
 }
 
 /// The answer to starting a QR challenge.
-public struct StartQRChallengeResponse: Codable, Sendable, Hashable {
+public struct StartQRChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     /// The challenge (what the QR code carries).
     public var challengeId: String
     /// Expiry (ISO-8601).
@@ -235,10 +290,18 @@ public struct StartQRChallengeResponse: Codable, Sendable, Hashable {
         self.deviceCode = deviceCode
         self.qrPayload = qrPayload
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The new QR challenge.", [
+        .field("challengeId", \.challengeId, "The challenge (what the QR code carries)."),
+        .field("expiresAt", \.expiresAt, Timestamp.wireDescription),
+        .optional("deviceCode", \.deviceCode, "The poll secret: only its holder learns the result."),
+        .optional("qrPayload", \.qrPayload, "The text to render as the QR code."),
+    ])
 }
 
 /// `POST /v1/client/verify/qr-code` (tenant Basic).
-public struct VerifyQRRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct VerifyQRRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The challenge.
     public var challengeId: String
     /// The poll secret from the start.
@@ -249,15 +312,15 @@ public struct VerifyQRRequest: Codable, Sendable, Hashable, WireDecodable {
         self.deviceCode = deviceCode
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
-        deviceCode = try body.requiredString("deviceCode", maxLength: 200)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>("Poll a QR challenge.", blank: { Self(challengeId: "", deviceCode: "") }, [
+        .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge."),
+        .requiredString("deviceCode", \.deviceCode, maxLength: 200, "The poll secret from the start."),
+    ])
 }
 
 /// The state of a QR challenge for the page that shows it.
-public struct VerifyQRResponse: Codable, Sendable, Hashable {
+public struct VerifyQRResponse: Codable, Sendable, Hashable, WireSchema {
     /// A device claimed it.
     public var isClaimed: Bool
     /// Answered or expired.
@@ -273,10 +336,18 @@ public struct VerifyQRResponse: Codable, Sendable, Hashable {
         self.isVerified = isVerified
         self.accessToken = accessToken
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The state of a QR challenge for the page that shows it.", [
+        .field("isClaimed", \.isClaimed, "A device claimed it."),
+        .field("isConsumed", \.isConsumed, "Answered or expired."),
+        .field("isVerified", \.isVerified, "Approved."),
+        .optional("accessToken", \.accessToken, "For the backend's POST /v1/validate, once approved."),
+    ])
 }
 
 /// `POST /v1/client/user-authenticators/qr-code/challenge/claim`: signed over the challenge id.
-public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The challenge from the QR code.
     public var challengeId: String
     /// The credential's public key.
@@ -290,16 +361,19 @@ public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable 
         self.signature = signature
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
-        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
-        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Claim a QR challenge, signed over the challenge id.",
+        blank: { Self(challengeId: "", publicKey: "", signature: "") }, [
+            .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge from the QR code."),
+            .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey, "The credential's public key."),
+            .requiredString("signature", \.signature, maxLength: WireFieldLimit.signature,
+                            "Base64 DER ECDSA signature over the challenge id."),
+        ])
 }
 
 /// What the claiming device learns about who is asking.
-public struct ClaimChallengeResponse: Codable, Sendable, Hashable {
+public struct ClaimChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     /// True when this device now holds the claim.
     public var success: Bool
     /// The initiating page's IP address. `assentd` always sends it (empty when unknown); optional here so an answer
@@ -351,4 +425,16 @@ public struct ClaimChallengeResponse: Codable, Sendable, Hashable {
         try container.encodeIfPresent(user, forKey: .user)
         try container.encode(location, forKey: .location)
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("What the claiming device learns about who is asking.", [
+        .field("success", \.success, "True when this device now holds the claim."),
+        .optional("ipAddress", \.ipAddress, "The initiating page's IP address (empty when unknown)."),
+        .optional("userAgent", \.userAgent, "The initiating page's user agent (empty when the page sent none)."),
+        .optional("actionCode", \.actionCode, "The action code."),
+        .optional("idempotencyKey", \.idempotencyKey, "The action's idempotency key."),
+        .optional("custom", \.custom, "Public custom data of the action."),
+        .optional("user", \.user, "Public custom data of the user."),
+        .orNull("location", \.location, "Where the initiating request came from, as the backend tracked it; null when unknown."),
+    ])
 }

@@ -1,5 +1,5 @@
 /// `POST /v1/client/user-authenticators/{push|qr-code}` (Bearer track token): enrol a device key.
-public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// Base64 (standard, padded) of the key's X.509 SubjectPublicKeyInfo DER.
     public var publicKey: String
     /// The device's name for itself.
@@ -37,27 +37,26 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
         self.signatureScheme = signatureScheme
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
-        deviceName = try body.string("deviceName", maxLength: 255)
-        devicePlatform = try body.string("devicePlatform", maxLength: 32)
-        pushToken = try body.string("pushToken", maxLength: WireFieldLimit.pushToken)
-        userPresenceRequired = try body.bool("userPresenceRequired")
-        userAuthenticationRequired = try body.bool("userAuthenticationRequired")
-        timeout = try body.integer("timeout", range: 0...86_400)
-        authorizationType = try body.string("authorizationType", maxLength: 64)
-        if let scheme = try body.string("signatureScheme", maxLength: 16) {
-            guard let known = SignatureScheme(rawValue: scheme) else {
-                throw WireDecodingError("signatureScheme must be \"bound\" or \"compatible\".")
-            }
-            signatureScheme = known
-        }
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>("Enrol a device key.", blank: { Self(publicKey: "") }, [
+        .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey,
+                        "Base64 of the key's X.509 SubjectPublicKeyInfo DER."),
+        .string("deviceName", \.deviceName, maxLength: 255, "The device's name for itself."),
+        .string("devicePlatform", \.devicePlatform, maxLength: 32, "ios or android."),
+        .string("pushToken", \.pushToken, maxLength: WireFieldLimit.pushToken,
+                "APNs device token or FCM registration token (push credentials)."),
+        .bool("userPresenceRequired", \.userPresenceRequired, "iOS-style: every use of the key needs user presence."),
+        .bool("userAuthenticationRequired", \.userAuthenticationRequired, "Android-style: the key needs user authentication."),
+        .integer("timeout", \.timeout, range: 0...86_400, "Seconds the key stays usable after one authentication."),
+        .string("authorizationType", \.authorizationType, maxLength: 64,
+                "BIOMETRIC, DEVICE_CREDENTIAL or BIOMETRIC_OR_DEVICE_CREDENTIAL (Android)."),
+        .value("signatureScheme", \.signatureScheme, maxLength: 16, refusal: "signatureScheme must be \"bound\" or \"compatible\".",
+               "The messages the credential will sign (absent: compatible)."),
+    ])
 }
 
 /// The answer to an enrolment.
-public struct AddCredentialResponse: Codable, Sendable, Hashable {
+public struct AddCredentialResponse: Codable, Sendable, Hashable, WireSchema {
     /// The new (or re-enrolled) authenticator.
     public var userAuthenticatorId: String
     /// The user it belongs to.
@@ -74,10 +73,18 @@ public struct AddCredentialResponse: Codable, Sendable, Hashable {
         self.verifiedAt = verifiedAt
         self.expiresAt = expiresAt
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The new (or re-enrolled) authenticator.", [
+        .field("userAuthenticatorId", \.userAuthenticatorId, "The new (or re-enrolled) authenticator."),
+        .field("userId", \.userId, "The user it belongs to."),
+        .field("verifiedAt", \.verifiedAt, Timestamp.wireDescription),
+        .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
+    ])
 }
 
 /// `GET /v1/client/user-authenticators/{push|qr-code}?publicKey=`: the credential as the server knows it.
-public struct CredentialResponse: Codable, Sendable, Hashable {
+public struct CredentialResponse: Codable, Sendable, Hashable, WireSchema {
     /// The authenticator.
     public var userAuthenticatorId: String
     /// When it was verified (ISO-8601).
@@ -97,11 +104,20 @@ public struct CredentialResponse: Codable, Sendable, Hashable {
         self.lastVerifiedAt = lastVerifiedAt
         self.expiresAt = expiresAt
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The credential as the server knows it.", [
+        .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator."),
+        .field("verifiedAt", \.verifiedAt, Timestamp.wireDescription),
+        .field("userId", \.userId, "The user."),
+        .optional("lastVerifiedAt", \.lastVerifiedAt, Timestamp.wireDescription),
+        .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
+    ])
 }
 
 /// `POST .../remove`: signed with the time-window message (``SignedMessage/timeWindow(unixSeconds:)``), or by a
 /// bound credential with ``SignedMessage/removal(credentialId:kind:unixSeconds:)``.
-public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The credential's public key (SPKI, base64).
     public var publicKey: String
     /// Base64 DER ECDSA signature over the time-window message (bound: the removal message).
@@ -112,23 +128,30 @@ public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
         self.signature = signature
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
-        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Signed with the time-window message, or by a bound credential with the removal message.",
+        blank: { Self(publicKey: "", signature: "") }, [
+            .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey, "The credential's public key (SPKI, base64)."),
+            .requiredString("signature", \.signature, maxLength: WireFieldLimit.signature, "Base64 DER ECDSA signature."),
+        ])
 }
 
 /// The answer to a remove.
-public struct RemoveCredentialResponse: Codable, Sendable, Hashable {
+public struct RemoveCredentialResponse: Codable, Sendable, Hashable, WireSchema {
     /// The authenticator removed.
     public var removedAuthenticatorId: String?
     /// Creates a response.
     public init(removedAuthenticatorId: String?) { self.removedAuthenticatorId = removedAuthenticatorId }
+
+    /// The field and its description.
+    public static let wireFields = WireFields<Self>("The authenticator removed.", [
+        .optional("removedAuthenticatorId", \.removedAuthenticatorId, "The authenticator removed."),
+    ])
 }
 
 /// `POST .../push/challenge/sign` and `POST .../push/sign`: a single-use server nonce to sign.
-public struct SigningMessageResponse: Codable, Sendable, Hashable {
+public struct SigningMessageResponse: Codable, Sendable, Hashable, WireSchema {
     /// Names the nonce (present on `.../push/sign`, redeemed by update credential).
     public var challengeId: String?
     /// The message to sign.
@@ -138,11 +161,17 @@ public struct SigningMessageResponse: Codable, Sendable, Hashable {
         self.challengeId = challengeId
         self.message = message
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("A single-use server nonce to sign.", name: "SigningMessage", [
+        .optional("challengeId", \.challengeId, "Names the nonce (.../push/sign)."),
+        .optional("message", \.message, "The message to sign."),
+    ])
 }
 
 /// `PATCH /v1/client/user-authenticators/push`: a new push token and/or a renewed lease, proved by signing the
 /// nonce from `.../push/sign`.
-public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The nonce's id.
     public var challengeId: String
     /// The credential's public key.
@@ -162,18 +191,20 @@ public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
         self.resetExpiry = resetExpiry
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        publicKey = try body.requiredString("publicKey", maxLength: WireFieldLimit.publicKey)
-        challengeId = try body.requiredString("challengeId", maxLength: WireFieldLimit.challengeId)
-        signature = try body.requiredString("signature", maxLength: WireFieldLimit.signature)
-        pushToken = try body.string("pushToken", maxLength: WireFieldLimit.pushToken)
-        resetExpiry = try body.bool("resetExpiry")
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "A new push token and/or a renewed lease, proved by signing the nonce from .../push/sign.",
+        blank: { Self(challengeId: "", publicKey: "", signature: "") }, [
+            .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey, "The credential's public key."),
+            .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The nonce's id."),
+            .requiredString("signature", \.signature, maxLength: WireFieldLimit.signature, "Signature over the nonce's message."),
+            .string("pushToken", \.pushToken, maxLength: WireFieldLimit.pushToken, "The new push token, if it changed."),
+            .bool("resetExpiry", \.resetExpiry, "Renew the credential's lease."),
+        ])
 }
 
 /// The answer to an update credential.
-public struct UpdateCredentialResponse: Codable, Sendable, Hashable {
+public struct UpdateCredentialResponse: Codable, Sendable, Hashable, WireSchema {
     /// The authenticator.
     public var userAuthenticatorId: String
     /// The user.
@@ -192,4 +223,13 @@ public struct UpdateCredentialResponse: Codable, Sendable, Hashable {
         self.pushToken = pushToken
         self.expiresAt = expiresAt
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The credential after the update.", [
+        .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator."),
+        .field("userId", \.userId, "The user."),
+        .field("lastVerifiedAt", \.lastVerifiedAt, Timestamp.wireDescription),
+        .optional("pushToken", \.pushToken, "The push token now on record."),
+        .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
+    ])
 }

@@ -25,9 +25,32 @@ extension Int64: WireEncodable {
     public func write(to writer: inout JSONWriter) { writer.value(self) }
 }
 
-/// Custom data (`custom`, `user.custom`): an object with its keys sorted.
-extension Dictionary: WireEncodable where Key == String, Value == JSONValue {
-    public func write(to writer: inout JSONWriter) { writer.value(JSONValue.object(self)) }
+extension Int: WireEncodable {
+    public func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+extension JSONValue: WireEncodable {
+    public func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
+/// Custom data (`custom`, `user.custom`) and other maps: an object with its keys sorted.
+extension Dictionary: WireEncodable where Key == String, Value: WireEncodable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            for name in keys.sorted() {
+                writer.key(name)
+                writer.value(self[name]!)
+            }
+        }
+    }
+}
+
+/// An optional value: the value, or `null` (a request's `.some(nil)`, "clear this field", as synthesized `Encodable`
+/// writes it).
+extension Optional: WireEncodable where Wrapped: WireEncodable {
+    public func write(to writer: inout JSONWriter) {
+        if let value = self { value.write(to: &writer) } else { writer.null() }
+    }
 }
 
 extension Array: WireEncodable where Element: WireEncodable {

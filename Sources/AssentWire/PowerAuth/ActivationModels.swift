@@ -1,7 +1,7 @@
 /// `POST /v1/client/activations` (`Authorization: Bearer <track token>`, the same token rules as enrolling a push
 /// credential: a token with the `add:authenticators` scope, or any track token while the user has no authenticator):
 /// create a PowerAuth activation for the token's user.
-public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// Base64 (standard, padded) of the device's P-256 ECDH public key, SEC1 uncompressed (65 bytes, `04 || X || Y`).
     public var devicePublicKey: String
     /// A name for the activation ("Alice's phone").
@@ -13,11 +13,13 @@ public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodabl
         self.activationName = activationName
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        devicePublicKey = try body.requiredString("devicePublicKey", maxLength: 256)
-        activationName = try body.string("activationName", maxLength: 255)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Create a PowerAuth activation for the token's user.", blank: { Self(devicePublicKey: "") }, [
+            .requiredString("devicePublicKey", \.devicePublicKey, maxLength: 256,
+                            "Base64 of the device's P-256 public key, SEC1 uncompressed."),
+            .string("activationName", \.activationName, maxLength: 255, "A name for the activation."),
+        ])
 }
 
 /// The answer to `POST /v1/client/activations`.
@@ -26,7 +28,7 @@ public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodabl
 /// ``PowerAuthActivationMessage/signedMessage(activationId:devicePublicKey:serverPublicKey:ctrData:applicationKey:applicationSecret:)``
 /// before trusting anything else here, then computes
 /// `KEY_MASTER_SECRET = convert32Bto16B(ECDH(devicePrivate, serverPublicKey))` and the factor keys.
-public struct CreateActivationResponse: Codable, Sendable, Hashable {
+public struct CreateActivationResponse: Codable, Sendable, Hashable, WireSchema {
     /// The activation's id (a lower-case UUIDv4), `pa_activation_id` of every signature.
     public var activationId: String
     /// Base64 of the server's per-activation P-256 public key, SEC1 uncompressed (65 bytes).
@@ -57,10 +59,22 @@ public struct CreateActivationResponse: Codable, Sendable, Hashable {
         self.applicationSecret = applicationSecret
         self.activationStatus = activationStatus
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The new activation (see docs/powerauth.md).", [
+        .field("activationId", \.activationId, "The activation's id (a lower-case UUIDv4)."),
+        .field("serverPublicKey", \.serverPublicKey, "Base64 of the server's per-activation P-256 public key."),
+        .field("ctrData", \.ctrData, "Base64 of the initial 16-byte hash counter."),
+        .field("activationSignature", \.activationSignature, "Base64 of the master key's DER ECDSA signature."),
+        .field("activationFingerprint", \.activationFingerprint, "The 8-digit V3 activation fingerprint."),
+        .field("applicationKey", \.applicationKey, "Base64 of the tenant's 16-byte PowerAuth application key."),
+        .field("applicationSecret", \.applicationSecret, "Base64 text of the tenant's 16-byte application secret."),
+        .field("activationStatus", \.activationStatus, "ACTIVE, or PENDING_COMMIT."),
+    ])
 }
 
 /// `POST /v1/client/activations/status` (no authentication; the answer is encrypted under `KEY_TRANSPORT`).
-public struct ActivationStatusRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct ActivationStatusRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The activation.
     public var activationId: String
     /// Base64 of 16 random bytes chosen by the device for this request.
@@ -72,17 +86,18 @@ public struct ActivationStatusRequest: Codable, Sendable, Hashable, WireDecodabl
         self.challenge = challenge
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        activationId = try body.requiredString("activationId", maxLength: 64)
-        challenge = try body.requiredString("challenge", maxLength: 64)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "The device asks its activation's status.", blank: { Self(activationId: "", challenge: "") }, [
+            .requiredString("activationId", \.activationId, maxLength: 64, "The activation."),
+            .requiredString("challenge", \.challenge, maxLength: 64, "Base64 of 16 random bytes."),
+        ])
 }
 
 /// The answer to `POST /v1/client/activations/status`: the 32-byte status blob of ``PowerAuthActivationStatus``,
 /// encrypted with `AES-128-CBC-NoPad(KEY_TRANSPORT, IV = KDF_INTERNAL(KDF(KEY_TRANSPORT, 3000), challenge || nonce))`.
 /// An unknown activation id answers `404 activation_not_found`; the device then treats the activation as removed.
-public struct ActivationStatusResponse: Codable, Sendable, Hashable {
+public struct ActivationStatusResponse: Codable, Sendable, Hashable, WireSchema {
     /// Base64 of the 32 encrypted bytes.
     public var encryptedStatusBlob: String
     /// Base64 of the server's 16 random bytes.
@@ -93,11 +108,17 @@ public struct ActivationStatusResponse: Codable, Sendable, Hashable {
         self.encryptedStatusBlob = encryptedStatusBlob
         self.nonce = nonce
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The 32-byte status blob, encrypted under KEY_TRANSPORT.", [
+        .field("encryptedStatusBlob", \.encryptedStatusBlob, "Base64 of the 32 encrypted bytes."),
+        .field("nonce", \.nonce, "Base64 of the server's 16 random bytes."),
+    ])
 }
 
 /// `POST /v1/client/vault/unlock`, signed `possession_knowledge` (or stronger) with uriId ``PowerAuthURI/vaultUnlock``
 /// over the raw body: releases the vault key so the device can decrypt its private key and re-derive the biometry key.
-public struct VaultUnlockRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct VaultUnlockRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// Why: `ADD_BIOMETRY`, `FETCH_ENCRYPTION_KEY`, `SIGN_WITH_DEVICE_PRIVATE_KEY` or `RECOVERY_CODE`.
     public var reason: String
 
@@ -106,18 +127,18 @@ public struct VaultUnlockRequest: Codable, Sendable, Hashable, WireDecodable {
         self.reason = reason
     }
 
-    /// Reads the request; an absent reason is `ADD_BIOMETRY`.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        reason = try body.string("reason", maxLength: 64) ?? "ADD_BIOMETRY"
-        guard ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"].contains(reason) else {
-            throw WireDecodingError(
-                "reason must be ADD_BIOMETRY, FETCH_ENCRYPTION_KEY, SIGN_WITH_DEVICE_PRIVATE_KEY or RECOVERY_CODE.")
-        }
-    }
+    /// The field, its spellings and description.
+    public static let wireFields = WireFields<Self>("Why the vault is unlocked (absent: ADD_BIOMETRY).", blank: { Self() }, [
+        .choice("reason", \.reason, maxLength: 64,
+                allowed: ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"],
+                absent: "ADD_BIOMETRY",
+                refusal: "reason must be ADD_BIOMETRY, FETCH_ENCRYPTION_KEY, SIGN_WITH_DEVICE_PRIVATE_KEY or RECOVERY_CODE.",
+                "Why the vault is unlocked."),
+    ])
 }
 
 /// The answer to a vault unlock.
-public struct VaultUnlockResponse: Codable, Sendable, Hashable {
+public struct VaultUnlockResponse: Codable, Sendable, Hashable, WireSchema {
     /// Base64 of `AES-128-CBC-PKCS7(KEY_TRANSPORT, IV = 0^16, KEY_ENCRYPTION_VAULT)` (32 bytes).
     public var encryptedVaultEncryptionKey: String
 
@@ -125,4 +146,9 @@ public struct VaultUnlockResponse: Codable, Sendable, Hashable {
     public init(encryptedVaultEncryptionKey: String) {
         self.encryptedVaultEncryptionKey = encryptedVaultEncryptionKey
     }
+
+    /// The field and its description.
+    public static let wireFields = WireFields<Self>("The vault key, encrypted under KEY_TRANSPORT.", [
+        .field("encryptedVaultEncryptionKey", \.encryptedVaultEncryptionKey, "Base64 of the encrypted vault key (32 bytes)."),
+    ])
 }

@@ -1,5 +1,5 @@
 /// An activation as the server API (`/v1/activations/...`, tenant secret key) shows it.
-public struct ActivationResponse: Codable, Sendable, Hashable {
+public struct ActivationResponse: Codable, Sendable, Hashable, WireSchema {
     /// The activation id.
     public var activationId: String
     /// The user it belongs to.
@@ -35,10 +35,24 @@ public struct ActivationResponse: Codable, Sendable, Hashable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("A PowerAuth activation as the server API shows it.", name: "Activation", [
+        .field("activationId", \.activationId, "The activation id."),
+        .field("userId", \.userId, "The user it belongs to."),
+        .optional("activationName", \.activationName, "The name the device gave."),
+        .field("activationStatus", \.activationStatus, "CREATED, PENDING_COMMIT, ACTIVE, BLOCKED or REMOVED."),
+        .optional("blockedReason", \.blockedReason, "MAX_FAILED_ATTEMPTS or BLOCKED_BY_BACKEND."),
+        .field("failedAttempts", \.failedAttempts, "Failed non-possession signatures since the last success."),
+        .field("maxFailedAttempts", \.maxFailedAttempts, "Failed attempts at which it is blocked."),
+        .field("activationFingerprint", \.activationFingerprint, "The 8-digit activation fingerprint."),
+        .field("createdAt", \.createdAt, Timestamp.wireDescription),
+        .optional("lastUsedAt", \.lastUsedAt, Timestamp.wireDescription),
+    ])
 }
 
 /// `GET /v1/users/{userId}/activations`.
-public struct ActivationListResponse: Codable, Sendable, Hashable {
+public struct ActivationListResponse: Codable, Sendable, Hashable, WireSchema {
     /// The user's activations, oldest first (removed ones included).
     public var activations: [ActivationResponse]
 
@@ -46,4 +60,9 @@ public struct ActivationListResponse: Codable, Sendable, Hashable {
     public init(activations: [ActivationResponse]) {
         self.activations = activations
     }
+
+    /// The field and its description.
+    public static let wireFields = WireFields<Self>("A user's activations, oldest first (removed ones included).", name: "ActivationList", [
+        .field("activations", \.activations, "The user's activations, oldest first (removed ones included)."),
+    ])
 }

@@ -2,7 +2,7 @@ import AssentCrypto
 
 /// `POST /v1/signatures/verify` (tenant secret key): the customer's backend asks whether a request it received from
 /// the app carries a valid PowerAuth signature. A valid one consumes the counter value it used (it cannot verify twice).
-public struct VerifySignatureRequest: Codable, Sendable, Hashable, WireDecodable {
+public struct VerifySignatureRequest: Codable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The HTTP method the app used (`POST`, `GET`, ...).
     public var method: String
     /// The logical URI id the app signed (often the request path).
@@ -24,21 +24,28 @@ public struct VerifySignatureRequest: Codable, Sendable, Hashable, WireDecodable
         self.authorization = authorization
     }
 
-    /// Reads the request with the server's limits: `body` must be Base64, and `query` a well-formed query string sent
+    /// The fields, their limits and descriptions: `body` must be Base64, and `query` a well-formed query string sent
     /// only without a body.
-    public init(reading object: some WireObject) throws(WireDecodingError) {
-        method = try object.requiredString("method", maxLength: 16)
-        uriId = try object.requiredString("uriId", maxLength: 2048)
-        body = try object.string("body", maxLength: 2_000_000)
-        guard let bytes = Base64.decode(body ?? "") else {
-            throw WireDecodingError("body must be Base64 of the signed request body.")
-        }
-        query = try object.string("query", maxLength: 16_384)
-        if let query, !bytes.isEmpty || PowerAuthRequestData.canonicalQuery(rawQuery: query) == nil {
-            throw WireDecodingError("query must be a well-formed query string, and only without body.")
-        }
-        authorization = try object.requiredString("authorization", maxLength: 2048)
-    }
+    public static let wireFields = WireFields<Self>(
+        "Whether a request the backend received from the app carries a valid PowerAuth signature.",
+        blank: { Self(method: "", uriId: "", body: nil, authorization: "") }, [
+            .requiredString("method", \.method, maxLength: 16, "The HTTP method the app used."),
+            .requiredString("uriId", \.uriId, maxLength: 2048, "The logical URI id the app signed."),
+            .string("body", \.body, maxLength: 2_000_000, "Base64 of the raw body bytes the app signed.")
+                .checked { (request: Self) throws(WireDecodingError) in
+                    guard Base64.decode(request.body ?? "") != nil else {
+                        throw WireDecodingError("body must be Base64 of the signed request body.")
+                    }
+                },
+            .string("query", \.query, maxLength: 16_384, "For a GET, instead of body: the raw query string as received.")
+                .checked { (request: Self) throws(WireDecodingError) in
+                    if request.query != nil, request.signedData == nil {
+                        throw WireDecodingError("query must be a well-formed query string, and only without body.")
+                    }
+                },
+            .requiredString("authorization", \.authorization, maxLength: 2048,
+                            "The X-PowerAuth-Authorization header value as received."),
+        ])
 
     /// The bytes the signature covers: the decoded `body`, or for a GET the canonical form of `query` (which the
     /// server computes so the backend need not); nil when either is malformed.
@@ -51,7 +58,7 @@ public struct VerifySignatureRequest: Codable, Sendable, Hashable, WireDecodable
 }
 
 /// The answer to `POST /v1/signatures/verify` (always 200 when the request itself was well-formed).
-public struct VerifySignatureResponse: Codable, Sendable, Hashable {
+public struct VerifySignatureResponse: Codable, Sendable, Hashable, WireSchema {
     /// Whether the signature verified (and the activation was ACTIVE).
     public var valid: Bool
     /// The activation named in the header.
@@ -74,4 +81,15 @@ public struct VerifySignatureResponse: Codable, Sendable, Hashable {
         self.signatureType = signatureType
         self.remainingAttempts = remainingAttempts
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>(
+        "The verification's result (always 200 when the request itself was well-formed).", [
+            .field("valid", \.valid, "Whether the signature verified (and the activation was ACTIVE)."),
+            .field("activationId", \.activationId, "The activation named in the header."),
+            .optional("userId", \.userId, "Its user, when the activation exists in this tenant."),
+            .field("activationStatus", \.activationStatus, "Its status after this verification."),
+            .field("signatureType", \.signatureType, "The signature type named in the header."),
+            .field("remainingAttempts", \.remainingAttempts, "Failed attempts left before the activation is blocked."),
+        ])
 }

@@ -1,5 +1,5 @@
 /// `GET` and `PATCH /v1/users/{userId}/actions/{action}/{idempotencyKey}`: one tracked action.
-public struct ActionResponse: Codable, Sendable, Hashable {
+public struct ActionResponse: Codable, Sendable, Hashable, WireSchema {
     /// The current state.
     public var state: ActionState
     /// When the state last changed (ISO-8601).
@@ -34,4 +34,17 @@ public struct ActionResponse: Codable, Sendable, Hashable {
         self.rules = []
         self.output = output
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("One tracked action.", [
+        .field("state", \.state, "The current state."),
+        .field("stateUpdatedAt", \.stateUpdatedAt, Timestamp.wireDescription),
+        .field("createdAt", \.createdAt, Timestamp.wireDescription),
+        .optional("verificationMethod", \.verificationMethod, "The method that completed the challenge, once one did."),
+        .field("actionCode", \.actionCode, "The action code."),
+        .field("idempotencyKey", \.idempotencyKey, "The idempotency key."),
+        .field("userId", \.userId, "The user."),
+        .field("rules", \.rules, "Rules that fired (always empty)."),
+        .field("output", \.output, "Output of the decision: the inputs it saw."),
+    ])
 }

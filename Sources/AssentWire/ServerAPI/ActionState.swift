@@ -9,3 +9,11 @@ public enum ActionState: String, Codable, Sendable, CaseIterable {
     case reviewFailed = "REVIEW_FAILED"
     case reviewSucceeded = "REVIEW_SUCCEEDED"
 }
+
+extension ActionState: WireEnumeration, WireNamed {
+    public static var wireType: WireType { .named(Self.self) }
+
+    public static var wireComponent: JSONValue {
+        WireType.string(oneOf: wireSpellings).jsonSchema(description: "The state of a tracked action.")
+    }
+}

@@ -1,7 +1,7 @@
 /// `GET`/`PATCH /v1/tenant/qr-code`: what an anonymous QR start (tenant ID only, no track token) may do. Anyone who
 /// knows the tenant ID can make one, so it may name only these action codes, and its approvals need this factor
 /// whatever code it names. In a `PATCH` only the fields present change; a `GET` answers both.
-public struct AnonymousQRSettings: Encodable, Sendable, Hashable, WireDecodable {
+public struct AnonymousQRSettings: Encodable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The most action codes the allowlist holds.
     public static let maxActionCodes = 64
 
@@ -17,11 +17,15 @@ public struct AnonymousQRSettings: Encodable, Sendable, Hashable, WireDecodable 
         self.anonymousApprovalFactor = anonymousApprovalFactor
     }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        anonymousActionCodes = try body.actionCodes("anonymousActionCodes", maxCount: Self.maxActionCodes)
-        anonymousApprovalFactor = try body.nullableString("anonymousApprovalFactor", maxLength: 64)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "What an anonymous QR start (tenant ID only, no track token) may do. In a PATCH only the fields present "
+            + "change; a GET answers both.", blank: { Self() }, [
+            .actionCodes("anonymousActionCodes", \.anonymousActionCodes, maxCount: maxActionCodes,
+                         "The action codes an anonymous start may name (empty: none may be started)."),
+            .nullableString("anonymousApprovalFactor", \.anonymousApprovalFactor, maxLength: 64,
+                            "The PowerAuth signature type anonymous approvals need; null removes it."),
+        ])
 
     private enum CodingKeys: String, CodingKey { case anonymousActionCodes, anonymousApprovalFactor }
 

@@ -1,8 +1,8 @@
 /// `GET /v1/challenges/{challengeId}/timeline`: a challenge's queued notifications and its timeline (the start, every
 /// recorded event, the answer or the expiry).
-public struct ChallengeTimelineResponse: Codable, Sendable, Hashable {
+public struct ChallengeTimelineResponse: Codable, Sendable, Hashable, WireSchema {
     /// One notification queued for one device.
-    public struct Delivery: Codable, Sendable, Hashable {
+    public struct Delivery: Codable, Sendable, Hashable, WireSchema {
         /// The device's authenticator.
         public var userAuthenticatorId: String
         /// `apns`, `fcm` or `webhook`.
@@ -22,10 +22,19 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable {
             self.attempts = attempts
             self.lastError = lastError
         }
+
+        /// The fields and their descriptions.
+        public static let wireFields = WireFields<Self>("One notification queued for one device.", name: "ChallengeDelivery", [
+            .field("userAuthenticatorId", \.userAuthenticatorId, "The device's authenticator."),
+            .field("provider", \.provider, "apns, fcm or webhook."),
+            .field("state", \.state, "queued, delivered, stale_token, failed or expired."),
+            .field("attempts", \.attempts, "Attempts made so far."),
+            .optional("lastError", \.lastError, "The last attempt's error code, when it failed."),
+        ])
     }
 
     /// One entry of the timeline (e.g. `challenge.started`, `push.queued`, `push.delivered`, `challenge.approved`).
-    public struct Event: Codable, Sendable, Hashable {
+    public struct Event: Codable, Sendable, Hashable, WireSchema {
         /// What happened.
         public var event: String
         /// When (ISO-8601).
@@ -54,6 +63,20 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable {
             self.status = status
             self.detail = detail
         }
+
+        /// The fields and their descriptions.
+        public static let wireFields = WireFields<Self>(
+            "One entry, oldest first: challenge.started, then what the server recorded (push.queued, push.delivered, "
+                + "push.failed, webhook.delivered, ...), then challenge.claimed, challenge.approved, challenge.denied or "
+                + "challenge.expired.", name: "ChallengeEvent", [
+                .field("event", \.event, "What happened."),
+                .field("at", \.at, Timestamp.wireDescription),
+                .optional("userAuthenticatorId", \.userAuthenticatorId, "The device it concerns, if one."),
+                .optional("provider", \.provider, "The provider it concerns, if one."),
+                .optional("attempt", \.attempt, "The attempt number, for sends."),
+                .optional("status", \.status, "The provider's HTTP status, when it answered."),
+                .optional("detail", \.detail, "An error code or short detail; never a token or credential."),
+            ])
     }
 
     /// The challenge.
@@ -69,4 +92,12 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable {
         self.deliveries = deliveries
         self.timeline = timeline
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>(
+        "A push challenge's queued notifications and every recorded event.", name: "ChallengeTimeline", [
+            .field("challengeId", \.challengeId, "The challenge."),
+            .field("deliveries", \.deliveries, "Its notifications, one per targeted device."),
+            .field("timeline", \.timeline, "Every recorded event, oldest first."),
+        ])
 }

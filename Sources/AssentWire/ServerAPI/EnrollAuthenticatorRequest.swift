@@ -1,5 +1,5 @@
 /// `POST /v1/users/{userId}/authenticators`: the backend enrols a method it verified itself (e-mail, SMS, ...).
-public struct EnrollAuthenticatorRequest: Encodable, Sendable, Hashable, WireDecodable {
+public struct EnrollAuthenticatorRequest: Encodable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The method, e.g. `EMAIL_OTP`.
     public var verificationMethod: VerificationMethod
     /// The e-mail address, for e-mail methods.
@@ -12,11 +12,13 @@ public struct EnrollAuthenticatorRequest: Encodable, Sendable, Hashable, WireDec
     /// Creates a request.
     public init(verificationMethod: VerificationMethod) { self.verificationMethod = verificationMethod }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        verificationMethod = VerificationMethod(rawValue: try body.requiredString("verificationMethod", maxLength: 64))
-        email = try body.string("email", maxLength: WireFieldLimit.email)
-        phoneNumber = try body.string("phoneNumber", maxLength: WireFieldLimit.phoneNumber)
-        isDefault = try body.bool("isDefault")
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "The backend enrols a method it verified itself (e-mail, SMS, ...).",
+        blank: { Self(verificationMethod: .push) }, [
+            .requiredValue("verificationMethod", \.verificationMethod, maxLength: 64, "The method, e.g. EMAIL_OTP."),
+            .string("email", \.email, maxLength: WireFieldLimit.email, "The e-mail address, for e-mail methods."),
+            .string("phoneNumber", \.phoneNumber, maxLength: WireFieldLimit.phoneNumber, "The phone number, for SMS and WhatsApp."),
+            .bool("isDefault", \.isDefault, "Make it the user's default authenticator."),
+        ])
 }

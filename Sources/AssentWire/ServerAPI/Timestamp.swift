@@ -2,6 +2,9 @@ import Foundation
 
 /// ISO-8601 timestamps as the wire carries them: UTC with milliseconds, e.g. `2026-11-30T06:16:58.123Z`.
 public enum Timestamp {
+    /// How a timestamp field is described in the OpenAPI document.
+    public static let wireDescription = "ISO-8601, UTC with milliseconds, e.g. 2026-11-30T06:16:58.123Z"
+
     /// Formats milliseconds since the Unix epoch.
     public static func iso8601(milliseconds: Int64) -> String {
         var seconds = time_t(milliseconds / 1000)

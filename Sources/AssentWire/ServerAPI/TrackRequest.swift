@@ -1,5 +1,5 @@
 /// `POST /v1/users/{userId}/actions/{action}`: track an action for a user (every field optional).
-public struct TrackRequest: Encodable, Sendable, Hashable, WireDecodable {
+public struct TrackRequest: Encodable, Sendable, Hashable, WireDecodable, WireSchema {
     /// Reuse this key instead of generating one.
     public var idempotencyKey: String?
     /// Where a web flow returns to.
@@ -35,22 +35,23 @@ public struct TrackRequest: Encodable, Sendable, Hashable, WireDecodable {
     /// A request without attributes.
     public init() {}
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        idempotencyKey = try body.string("idempotencyKey", maxLength: 200, allowEmpty: false)
-        redirectUrl = try body.string("redirectUrl", maxLength: 2048)
-        redirectToSettings = try body.bool("redirectToSettings")
-        ipAddress = try body.string("ipAddress", maxLength: 64)
-        userAgent = try body.string("userAgent", maxLength: 1024, characters: .text)
-        deviceId = try body.string("deviceId", maxLength: 256)
-        location = try body.string("location", maxLength: 256)
-        scope = try body.string("scope", maxLength: 512)
-        email = try body.string("email", maxLength: WireFieldLimit.email)
-        phoneNumber = try body.string("phoneNumber", maxLength: WireFieldLimit.phoneNumber)
-        username = try body.string("username", maxLength: WireFieldLimit.username)
-        locale = try body.string("locale", maxLength: WireFieldLimit.locale)
-        custom = try body.object("custom")
-        customDomain = try body.string("customDomain", maxLength: 255)
-        challengeId = try body.string("challengeId", maxLength: WireFieldLimit.challengeId)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>("Track an action for a user (every field optional).", blank: { Self() }, [
+        .string("idempotencyKey", \.idempotencyKey, maxLength: 200, allowEmpty: false, "Reuse this key instead of generating one."),
+        .string("redirectUrl", \.redirectUrl, maxLength: 2048, "Where a web flow returns to."),
+        .bool("redirectToSettings", \.redirectToSettings, "Accepted for compatibility."),
+        .string("ipAddress", \.ipAddress, maxLength: 64, "The initiating request's IP address."),
+        .string("userAgent", \.userAgent, maxLength: 1024, characters: .text, "The initiating request's user agent."),
+        .string("deviceId", \.deviceId, maxLength: 256, "The initiating device."),
+        .string("location", \.location, maxLength: 256,
+                "Where the initiating request came from, shown to a device claiming a QR challenge."),
+        .string("scope", \.scope, maxLength: 512, "Scopes for the token, e.g. add:authenticators."),
+        .string("email", \.email, maxLength: WireFieldLimit.email, "Updates the user's e-mail address."),
+        .string("phoneNumber", \.phoneNumber, maxLength: WireFieldLimit.phoneNumber, "Updates the user's phone number."),
+        .string("username", \.username, maxLength: WireFieldLimit.username, "Updates the user name."),
+        .string("locale", \.locale, maxLength: WireFieldLimit.locale, "Updates the user's locale."),
+        .object("custom", \.custom, "Free-form data kept with the action."),
+        .string("customDomain", \.customDomain, maxLength: 255, "Accepted for compatibility and ignored."),
+        .string("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "Accepted for compatibility and ignored."),
+    ])
 }

@@ -1,5 +1,5 @@
 /// `POST /v1/users/{userId}/actions/{action}`: what the backend does next, and the token for the client.
-public struct TrackResponse: Codable, Sendable, Hashable {
+public struct TrackResponse: Codable, Sendable, Hashable, WireSchema {
     /// The action's state right after tracking.
     public var state: ActionState
     /// The key that names this action from now on.
@@ -35,4 +35,17 @@ public struct TrackResponse: Codable, Sendable, Hashable {
         self.defaultVerificationMethod = defaultVerificationMethod
         self.ruleIds = ruleIds
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("What the backend does next, and the token for the client.", [
+        .field("state", \.state, "The action's state right after tracking."),
+        .field("idempotencyKey", \.idempotencyKey, "The key that names this action from now on."),
+        .field("url", \.url, "A page where the user can complete the challenge."),
+        .field("token", \.token, "The short-lived track token for the client SDKs."),
+        .field("isEnrolled", \.isEnrolled, "Whether the user has at least one authenticator."),
+        .field("enrolledVerificationMethods", \.enrolledVerificationMethods, "Methods the user has enrolled."),
+        .field("allowedVerificationMethods", \.allowedVerificationMethods, "Methods the user may use for this action."),
+        .optional("defaultVerificationMethod", \.defaultVerificationMethod, "The method a client should offer first, if any."),
+        .field("ruleIds", \.ruleIds, "Rules that produced the state (none: Assent has no rules engine)."),
+    ])
 }

@@ -1,6 +1,6 @@
 /// `PATCH /v1/tenant/push`: the tenant's push provider and credentials. Only the fields present change; credentials
 /// go in, never out.
-public struct UpdatePushSettingsRequest: Encodable, Sendable, Hashable, WireDecodable {
+public struct UpdatePushSettingsRequest: Encodable, Sendable, Hashable, WireDecodable, WireSchema {
     /// `webhook`, `apns`, `fcm`, ... (the server lists the allowed names when refusing another).
     public var provider: String?
     /// The `push.created` webhook URL; null goes back to the tenant's webhook URL.
@@ -27,22 +27,21 @@ public struct UpdatePushSettingsRequest: Encodable, Sendable, Hashable, WireDeco
     /// A request that changes nothing.
     public init() {}
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        provider = try body.string("provider", maxLength: 32)
-        webhookUrl = try body.nullableString("webhookUrl", maxLength: 2048)
-        webhookBestEffort = try body.bool("webhookBestEffort")
-        apnsPrivateKey = try body.string("apnsPrivateKey", maxLength: 8192, characters: .text)
-        apnsKeyId = try body.string("apnsKeyId", maxLength: 255)
-        apnsTeamId = try body.string("apnsTeamId", maxLength: 255)
-        apnsTopic = try body.string("apnsTopic", maxLength: 255)
-        apnsEnvironment = try body.string("apnsEnvironment", maxLength: 32)
-        removeApns = try body.bool("removeApns")
-        removeFcm = try body.bool("removeFcm")
-        if (try? body.rawString("fcmServiceAccount")) != nil {
-            fcmServiceAccount = try body.string("fcmServiceAccount", maxLength: 16 * 1024, characters: .text).map { .string($0) }
-        } else if let object = try body.object("fcmServiceAccount") {
-            fcmServiceAccount = .object(object)
-        }
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Only the fields present change. Credentials go in, never out.", blank: { Self() }, [
+            .string("provider", \.provider, maxLength: 32, "webhook, apns, fcm, ... (a refusal lists the allowed names)."),
+            .nullableString("webhookUrl", \.webhookUrl, maxLength: 2048,
+                            "The push.created webhook URL; null goes back to the tenant's webhook URL."),
+            .bool("webhookBestEffort", \.webhookBestEffort, "Whether a failed push.created only gets recorded."),
+            .string("apnsPrivateKey", \.apnsPrivateKey, maxLength: 8192, characters: .text, "The APNs .p8 key (PEM)."),
+            .string("apnsKeyId", \.apnsKeyId, maxLength: 255, "The APNs key id."),
+            .string("apnsTeamId", \.apnsTeamId, maxLength: 255, "The APNs team id."),
+            .string("apnsTopic", \.apnsTopic, maxLength: 255, "The app's bundle id."),
+            .string("apnsEnvironment", \.apnsEnvironment, maxLength: 32, "sandbox or production."),
+            .bool("removeApns", \.removeApns, "Forget the APNs credentials."),
+            .bool("removeFcm", \.removeFcm, "Forget the FCM credentials."),
+            .stringOrObject("fcmServiceAccount", \.fcmServiceAccount, maxLength: 16 * 1024, characters: .text,
+                            "The FCM service-account JSON file, as its text or as an object."),
+        ])
 }

@@ -1,5 +1,5 @@
 /// `PATCH /v1/users/{userId}`: only the fields present change; a field sent as null is cleared (`.some(nil)`).
-public struct UpdateUserRequest: Encodable, Sendable, Hashable, WireDecodable {
+public struct UpdateUserRequest: Encodable, Sendable, Hashable, WireDecodable, WireSchema {
     /// New e-mail address.
     public var email: String??
     /// Whether the backend vouches for the e-mail address.
@@ -20,15 +20,16 @@ public struct UpdateUserRequest: Encodable, Sendable, Hashable, WireDecodable {
     /// A request that changes nothing.
     public init() {}
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        email = try body.nullableString("email", maxLength: WireFieldLimit.email)
-        emailVerified = try body.bool("emailVerified")
-        phoneNumber = try body.nullableString("phoneNumber", maxLength: WireFieldLimit.phoneNumber)
-        phoneNumberVerified = try body.bool("phoneNumberVerified")
-        username = try body.nullableString("username", maxLength: WireFieldLimit.username)
-        displayName = try body.nullableString("displayName", maxLength: 255)
-        locale = try body.nullableString("locale", maxLength: WireFieldLimit.locale)
-        custom = try body.nullableObject("custom")
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Only the fields present change; a field sent as null is cleared.", blank: { Self() }, [
+            .nullableString("email", \.email, maxLength: WireFieldLimit.email, "New e-mail address."),
+            .bool("emailVerified", \.emailVerified, "Whether the backend vouches for the e-mail address."),
+            .nullableString("phoneNumber", \.phoneNumber, maxLength: WireFieldLimit.phoneNumber, "New phone number."),
+            .bool("phoneNumberVerified", \.phoneNumberVerified, "Whether the backend vouches for the phone number."),
+            .nullableString("username", \.username, maxLength: WireFieldLimit.username, "New user name."),
+            .nullableString("displayName", \.displayName, maxLength: 255, "New display name."),
+            .nullableString("locale", \.locale, maxLength: WireFieldLimit.locale, "New locale."),
+            .nullableObject("custom", \.custom, "New custom data (replaces the old)."),
+        ])
 }

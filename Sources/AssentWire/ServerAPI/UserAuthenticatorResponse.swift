@@ -1,5 +1,5 @@
 /// One authenticator of a user, as `GET /v1/users/{userId}/authenticators` lists it.
-public struct UserAuthenticatorResponse: Codable, Sendable, Hashable {
+public struct UserAuthenticatorResponse: Codable, Sendable, Hashable, WireSchema {
     /// The user.
     public var userId: String
     /// The authenticator's identifier.
@@ -51,12 +51,35 @@ public struct UserAuthenticatorResponse: Codable, Sendable, Hashable {
         self.errorCode = errorCode
         self.expiresAt = expiresAt
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("One authenticator of a user.", name: "UserAuthenticator", [
+        .field("userId", \.userId, "The user."),
+        .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator's identifier."),
+        .field("verificationMethod", \.verificationMethod, "What kind of authenticator it is."),
+        .field("createdAt", \.createdAt, Timestamp.wireDescription),
+        .optional("verifiedAt", \.verifiedAt, Timestamp.wireDescription),
+        .optional("lastVerifiedAt", \.lastVerifiedAt, Timestamp.wireDescription),
+        .optional("email", \.email, "E-mail address of an EMAIL_OTP authenticator."),
+        .optional("phoneNumber", \.phoneNumber, "Phone number of an SMS authenticator."),
+        .optional("devicePlatform", \.devicePlatform, "IOS, ANDROID or WEB for device credentials."),
+        .optional("deviceName", \.deviceName, "The device's own name for itself."),
+        .field("isDefault", \.isDefault, "Whether this is the user's default authenticator."),
+        .optional("erroredAt", \.erroredAt, Timestamp.wireDescription),
+        .optional("errorCode", \.errorCode, "Why push delivery to it last failed."),
+        .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
+    ])
 }
 
 /// `POST /v1/users/{userId}/authenticators`: the enrolled authenticator.
-public struct EnrollAuthenticatorResponse: Codable, Sendable, Hashable {
+public struct EnrollAuthenticatorResponse: Codable, Sendable, Hashable, WireSchema {
     /// The authenticator just enrolled.
     public var authenticator: UserAuthenticatorResponse
     /// Creates the response.
     public init(authenticator: UserAuthenticatorResponse) { self.authenticator = authenticator }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>("The enrolled authenticator.", [
+        .field("authenticator", \.authenticator, "The authenticator just enrolled."),
+    ])
 }

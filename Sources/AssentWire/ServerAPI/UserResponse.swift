@@ -1,5 +1,5 @@
 /// `GET` and `PATCH /v1/users/{userId}`: what Assent knows about a user.
-public struct UserResponse: Codable, Sendable, Hashable {
+public struct UserResponse: Codable, Sendable, Hashable, WireSchema {
     /// The response header of `GET /v1/users/{userId}` that says whether the tenant knows the user at all (`true` or
     /// `false`), beside a body that answers an unknown user as not enrolled, as Authsignal's does.
     public static let knownHeader = "Assent-User-Known"
@@ -49,4 +49,21 @@ public struct UserResponse: Codable, Sendable, Hashable {
         self.enrolledVerificationMethods = enrolledVerificationMethods
         self.allowedVerificationMethods = allowedVerificationMethods
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>(
+        "What Assent knows about a user. An unknown user is simply not enrolled.", [
+            .field("userId", \.userId, "The user."),
+            .field("isEnrolled", \.isEnrolled, "Whether the user has at least one authenticator."),
+            .optional("email", \.email, "E-mail address, if the backend set one."),
+            .field("emailVerified", \.emailVerified, "Whether the backend vouched for the e-mail address."),
+            .optional("phoneNumber", \.phoneNumber, "Phone number, if the backend set one."),
+            .field("phoneNumberVerified", \.phoneNumberVerified, "Whether the backend vouched for the phone number."),
+            .optional("username", \.username, "User name."),
+            .optional("displayName", \.displayName, "Display name."),
+            .optional("locale", \.locale, "Locale such as en-NZ."),
+            .optional("custom", \.custom, "Free-form data the backend attached."),
+            .field("enrolledVerificationMethods", \.enrolledVerificationMethods, "Methods the user has enrolled."),
+            .field("allowedVerificationMethods", \.allowedVerificationMethods, "Methods the user may enrol or use."),
+        ])
 }

@@ -1,5 +1,5 @@
 /// `POST /v1/validate`: the backend checks a token a device or page obtained.
-public struct ValidateRequest: Encodable, Sendable, Hashable, WireDecodable {
+public struct ValidateRequest: Encodable, Sendable, Hashable, WireDecodable, WireSchema {
     /// The token.
     public var token: String
     /// When given, the token must belong to this user.
@@ -10,10 +10,11 @@ public struct ValidateRequest: Encodable, Sendable, Hashable, WireDecodable {
     /// Creates a request.
     public init(token: String) { self.token = token }
 
-    /// Reads the request with the server's limits.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
-        token = try body.requiredString("token", maxLength: 4096)
-        userId = try body.string("userId", maxLength: 255)
-        action = try body.string("action", maxLength: 100)
-    }
+    /// The fields, their limits and descriptions.
+    public static let wireFields = WireFields<Self>(
+        "The backend checks a token a device or page obtained.", blank: { Self(token: "") }, [
+            .requiredString("token", \.token, maxLength: 4096, "The token."),
+            .string("userId", \.userId, maxLength: 255, "When given, the token must belong to this user."),
+            .string("action", \.action, maxLength: 100, "When given, the token must be for this action code."),
+        ])
 }

@@ -1,5 +1,5 @@
 /// `POST /v1/validate`: whether a token proves a completed challenge. A token proves it at most once.
-public struct ValidateResponse: Codable, Sendable, Hashable {
+public struct ValidateResponse: Codable, Sendable, Hashable, WireSchema {
     /// True when the action succeeded and this token had not been validated before.
     public var isValid: Bool
     /// The action's state, when the token named one.
@@ -35,4 +35,18 @@ public struct ValidateResponse: Codable, Sendable, Hashable {
         self.verificationMethod = verificationMethod
         self.error = error
     }
+
+    /// The fields and their descriptions.
+    public static let wireFields = WireFields<Self>(
+        "Whether a token proves a completed challenge. A token proves it at most once.", [
+            .field("isValid", \.isValid, "True when the action succeeded and this token had not been validated before."),
+            .optional("state", \.state, "The action's state, when the token named one."),
+            .optional("stateUpdatedAt", \.stateUpdatedAt, Timestamp.wireDescription),
+            .optional("userId", \.userId, "The user the token belongs to."),
+            .optional("action", \.action, "The action code (the name the Python SDK reads)."),
+            .optional("actionCode", \.actionCode, "The action code (the name the Node SDK reads)."),
+            .optional("idempotencyKey", \.idempotencyKey, "The action's idempotency key."),
+            .optional("verificationMethod", \.verificationMethod, "The method that completed the challenge."),
+            .optional("error", \.error, "Why the token is not valid, when it is not."),
+        ])
 }

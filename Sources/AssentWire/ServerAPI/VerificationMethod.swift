@@ -31,3 +31,18 @@ public struct VerificationMethod: RawRepresentable, Codable, Sendable, Hashable 
         try container.encode(rawValue)
     }
 }
+
+extension VerificationMethod: WireEnumeration, WireNamed {
+    /// Any spelling is kept as sent (the server checks it against ``all`` where that matters).
+    public static var wireSpellings: [String]? { nil }
+
+    public static var wireType: WireType { .named(Self.self) }
+
+    public static var wireComponent: JSONValue {
+        guard case .object(var schema) = WireType.string().jsonSchema(
+            description: "How a user proved an action or what an authenticator can do, e.g. PUSH, DEVICE, EMAIL_OTP, SMS.")
+        else { return .null }
+        schema["examples"] = .array([push, device, emailOTP, sms].map { .string($0.rawValue) })
+        return .object(schema)
+    }
+}

@@ -11,3 +11,9 @@ public enum SignatureScheme: String, Codable, Sendable, Hashable {
     /// Assent's bound messages only.
     case bound
 }
+
+extension SignatureScheme: WireEnumeration {
+    public static var wireSpellings: [String]? { [Self.bound.rawValue, Self.compatible.rawValue] }
+
+    public static var wireType: WireType { .string(oneOf: wireSpellings) }
+}

@@ -1,12 +1,12 @@
-package import AssentWire
+import AssentServer
+import AssentWire
 import Foundation
 
-/// ``RequestDecoding`` over Foundation's `JSONSerialization`: the body is parsed into a dictionary once, then the
-/// request type reads its fields from it.
-package struct FoundationRequestDecoding: RequestDecoding {
-    package init() {}
-
-    package func decode<T: WireDecodable>(_ type: T.Type, json: [UInt8]) throws(WireDecodingError) -> T {
+/// The test oracle for ``WireRequestDecoding``: ``RequestDecoding`` over Foundation's `JSONSerialization` (what the
+/// server used before its own reader), the body parsed into a dictionary once, then the request type's table reading
+/// its fields from it. Not in `Sources`: the server and the fuzz targets use the real decoder.
+struct FoundationRequestDecoding: RequestDecoding {
+    func decode<T: WireDecodable>(_ type: T.Type, json: [UInt8]) throws(WireDecodingError) -> T {
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: Data(json), options: [])

@@ -1,0 +1,15 @@
+/// A wire type with a name and a schema of its own in the OpenAPI document: every ``WireSchema`` type, and the value
+/// types several fields share (``ActionState``, ``VerificationMethod``).
+public protocol WireNamed: Sendable {
+    /// The component's name, e.g. `TrackRequest`.
+    static var wireName: String { get }
+    /// The component's JSON Schema.
+    static var wireComponent: JSONValue { get }
+    /// The named types the component refers to, each to be listed as a component too.
+    static var wireReferences: [any WireNamed.Type] { get }
+}
+
+extension WireNamed {
+    public static var wireName: String { String(describing: Self.self) }
+    public static var wireReferences: [any WireNamed.Type] { [] }
+}
