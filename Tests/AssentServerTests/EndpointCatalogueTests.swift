@@ -2,7 +2,7 @@ import AssentWire
 import Testing
 import AssentServer
 
-/// The endpoint catalogue (`AssentWire.Endpoint`) against the routes a real `AssentApplication` registers, so a path
+/// The endpoint catalogue (`AssentWire.Endpoint`) and the pages (`PageRoute`) against the routes a real `AssentApplication` registers, so a path
 /// is spelled in one place and the catalogue is the whole API.
 @Suite struct EndpointCatalogueTests {
     @Test func theServerRegistersEveryCatalogueEntryExactlyOnceAndNoOtherRoute() async throws {
@@ -11,11 +11,14 @@ import AssentServer
         await server.stop()
 
         let served = routes.filter { $0.method != "OPTIONS" }.map { "\($0.method) \($0.pattern)" }
-        for endpoint in Endpoint.allCases {
-            #expect(served.filter { $0 == endpoint.rawValue }.count == 1, "\(endpoint) is registered once")
+        let catalogue = Endpoint.allCases.map(\.rawValue) + PageRoute.allCases.map(\.rawValue)
+        for route in catalogue {
+            #expect(served.filter { $0 == route }.count == 1, "\(route) is registered once")
         }
-        #expect(Set(served).subtracting(Endpoint.allCases.map(\.rawValue)).isEmpty, "routes outside the catalogue")
-        #expect(served.count == Endpoint.allCases.count)
+        #expect(Set(served).subtracting(catalogue).isEmpty, "routes outside the catalogues")
+        #expect(served.count == catalogue.count)
+        #expect(Set(Endpoint.allCases.map(\.rawValue)).isDisjoint(with: PageRoute.allCases.map(\.rawValue)))
+        #expect(PageRoute.allCases.allSatisfy { !$0.path.hasPrefix(Endpoint.version + "/") }, "no page under /v1")
 
         // The only routes the catalogue does not list are the CORS preflights: one per client API path.
         let preflights = routes.filter { $0.method == "OPTIONS" }.map(\.pattern)

@@ -9,12 +9,12 @@ import FoundationNetworking
 /// `GET /openapi.json`: every API route is described and nothing else, so neither drifts. Fuzzing the routes against
 /// their schemas is the e2e suite's (`Tests/e2e/test_openapi.py`).
 @Suite struct OpenAPIDocumentTests {
-    /// The catalogue routes the document leaves out, each for a reason: a WebSocket and the HTML pages are not a JSON
-    /// API. Routes under `/admin` and `/bench/` are left out too (a console and benchmark-only routes).
-    static let excluded: Set<Endpoint> = [.qrCodeWebSocket, .home, .webRedirect, .webIndex, .webFile, .challengePage]
+    /// The catalogue routes the document leaves out, each for a reason: a WebSocket is not a JSON API, and routes
+    /// under `/bench/` are benchmark-only. The pages (``PageRoute``) are not in the API catalogue at all.
+    static let excluded: Set<Endpoint> = [.qrCodeWebSocket]
 
     static func isExcluded(_ endpoint: Endpoint) -> Bool {
-        excluded.contains(endpoint) || endpoint.path.hasPrefix("/admin") || endpoint.path.hasPrefix("/bench/")
+        excluded.contains(endpoint) || endpoint.path.hasPrefix("/bench/")
     }
 
     /// The document as the server answers it, and the answer's content type.

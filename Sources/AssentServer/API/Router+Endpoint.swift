@@ -7,6 +7,11 @@ extension Router {
         add(endpoint.method, endpoint.path, handler)
     }
 
+    /// Adds the page route `route`, as ``PageRoute`` spells it.
+    mutating func add(_ route: PageRoute, _ handler: @escaping Handler) {
+        add(route.method, route.path, handler)
+    }
+
     /// Adds `endpoint` (a `GET`) as a WebSocket route.
     mutating func addWebSocket(_ endpoint: Endpoint, _ handler: any WebSocketHandler) {
         precondition(endpoint.method == "GET", "a WebSocket route is a GET: \(endpoint)")

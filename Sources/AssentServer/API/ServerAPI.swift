@@ -78,7 +78,7 @@ struct ServerAPI: Sendable {
         let enrolled = Self.methods(tracked.authenticators)
         let response = TrackResponse(
             state: tracked.action.state, idempotencyKey: tracked.action.idempotencyKey,
-            url: "\(publicURL.current)\(Endpoint.challengePage.path)?token=\(tracked.token)", token: tracked.token,
+            url: "\(publicURL.current)\(PageRoute.challengePage.path)?token=\(tracked.token)", token: tracked.token,
             isEnrolled: !enrolled.isEmpty, enrolledVerificationMethods: enrolled, allowedVerificationMethods: Self.allowed(enrolled),
             defaultVerificationMethod: enrolled.first)
         return APIResponses.ok(response)

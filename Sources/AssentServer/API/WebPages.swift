@@ -88,18 +88,18 @@ final class WebPages: Sendable {
     func register(in router: inout Router) {
         guard files != .console else {
             router.add(.webFile) { [self] request, parameters in
-                guard let name = parameters["file"], request.path == Endpoint.webFile.path([name]) else { return Self.notFound() }
+                guard let name = parameters["file"], request.path == PageRoute.webFile.path([name]) else { return Self.notFound() }
                 return serve(name, request)
             }
             return
         }
-        router.add(.home) { _, _ in Self.redirect(to: Endpoint.webIndex.path) }
-        router.add(.webRedirect) { _, _ in Self.redirect(to: Endpoint.webIndex.path) }
+        router.add(.home) { _, _ in Self.redirect(to: PageRoute.webIndex.path) }
+        router.add(.webRedirect) { _, _ in Self.redirect(to: PageRoute.webIndex.path) }
         router.add(.webIndex) { [self] request, _ in serve("index.html", request) }
         router.add(.challengePage) { [self] request, _ in serve("approve-push.html", request) }
         router.add(.webFile) { [self] request, parameters in
             // The raw segment must be the plain name: no escapes, so `%2F`, `%2E%2E` and friends never reach the disk.
-            guard let name = parameters["file"], request.path == Endpoint.webFile.path([name]) else { return Self.notFound() }
+            guard let name = parameters["file"], request.path == PageRoute.webFile.path([name]) else { return Self.notFound() }
             return serve(name, request)
         }
     }

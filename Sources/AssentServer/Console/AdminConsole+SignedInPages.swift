@@ -19,7 +19,7 @@ extension AdminConsole {
         _ request: HTTPRequest, _ body: (ConsoleSessions.Current) async throws -> HTTPResponse
     ) async -> HTTPResponse {
         await answer(request) {
-            guard let current = try await current(request) else { return Self.redirect(Endpoint.consoleHome.path) }
+            guard let current = try await current(request) else { return Self.redirect(PageRoute.consoleHome.path) }
             return try await body(current)
         }
     }
@@ -31,7 +31,7 @@ extension AdminConsole {
     ) async -> HTTPResponse {
         await answer(request) {
             try refuseCrossSite(request)
-            guard let current = try await current(request) else { return Self.redirect(Endpoint.consoleHome.path) }
+            guard let current = try await current(request) else { return Self.redirect(PageRoute.consoleHome.path) }
             try requireCSRF(request, current)
             return try await body(current)
         }

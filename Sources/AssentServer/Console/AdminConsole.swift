@@ -29,11 +29,11 @@ struct AdminConsole: Sendable {
     let logger: Logger
 
     func register(in router: inout Router) {
-        router.add(.consoleRedirect) { _, _ in Self.redirect(Endpoint.consoleHome.path) }
+        router.add(.consoleRedirect) { _, _ in Self.redirect(PageRoute.consoleHome.path) }
         router.add(.consoleHome) { [self] request, _ in await guarded(request) { try await home(request) } }
         router.add(.consoleSignIn) { [self] request, _ in await guarded(request) { try await signIn(request) } }
         router.add(.consoleSignOut) { [self] request, _ in await guarded(request) { try await signOut(request) } }
-        router.addFallback(under: "/admin/") { [self] request, _ in await notFound(request) }
+        router.addFallback(under: PageRoute.consoleHome.path) { [self] request, _ in await notFound(request) }
     }
 
     func guarded(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async -> HTTPResponse {
@@ -81,15 +81,15 @@ struct AdminConsole: Sendable {
         do {
             try limits.address(.consoleSignInAddress, request)
         } catch let error as AssentError where error.code == .rateLimited {
-            var response = Self.redirect(Endpoint.consoleHome.path + "?error=rate-limited")
+            var response = Self.redirect(PageRoute.consoleHome.path + "?error=rate-limited")
             if let seconds = error.retryAfterSeconds { response.headers.replace("Retry-After", String(seconds)) }
             return response
         }
         let credential = ConsoleForm.fields(request.body)["credential"] ?? ""
         guard let signedIn = try await sessions.signIn(credential: credential, remoteAddress: request.remoteAddress) else {
-            return Self.redirect(Endpoint.consoleHome.path + "?error=refused")
+            return Self.redirect(PageRoute.consoleHome.path + "?error=refused")
         }
-        var response = Self.redirect(Endpoint.consoleHome.path)
+        var response = Self.redirect(PageRoute.consoleHome.path)
         // The cookie lasts as long as the session can (an admin token's session ends with its token).
         let lifetime = (signedIn.session.expiresAt - signedIn.session.createdAt + 999) / 1000
         response.headers.add("Set-Cookie", cookie(signedIn.sessionID, maxAge: max(1, lifetime)))
@@ -98,10 +98,10 @@ struct AdminConsole: Sendable {
 
     private func signOut(_ request: HTTPRequest) async throws -> HTTPResponse {
         try refuseCrossSite(request)
-        guard let current = try await current(request) else { return Self.redirect(Endpoint.consoleHome.path) }
+        guard let current = try await current(request) else { return Self.redirect(PageRoute.consoleHome.path) }
         try requireCSRF(request, current)
         try await sessions.signOut(current)
-        var response = Self.redirect(Endpoint.consoleHome.path + "?error=signed-out")
+        var response = Self.redirect(PageRoute.consoleHome.path + "?error=signed-out")
         response.headers.add("Set-Cookie", clearedCookie)
         return response
     }

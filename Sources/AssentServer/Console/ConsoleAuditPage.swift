@@ -156,18 +156,18 @@ struct ConsoleAuditPage: Sendable {
         let query = filters.queryString
         var links: [String] = []
         if filters.before != nil {
-            links.append("<a href=\"\(Endpoint.consoleAudit.path)\(query.isEmpty ? "" : "?" + query)\" id=\"newest-page\">Newest</a>")
+            links.append("<a href=\"\(PageRoute.consoleAudit.path)\(query.isEmpty ? "" : "?" + query)\" id=\"newest-page\">Newest</a>")
         }
         if hasOlder, let last = entries.last {
             let separator = query.isEmpty ? "" : "&"
-            links.append("<a href=\"\(Endpoint.consoleAudit.path)?\(query)\(separator)before=\(last.sequence)\" id=\"older-page\">Older entries</a>")
+            links.append("<a href=\"\(PageRoute.consoleAudit.path)?\(query)\(separator)before=\(last.sequence)\" id=\"older-page\">Older entries</a>")
         }
         return ConsoleFormHTML.page(
             title: "Audit log", current: current, csrf: console.csrf(current), section: .audit, main: """
                 <h1>Audit log</h1>
                 \(verification)
                 \(error("before"))
-                <form method="get" action="\(Endpoint.consoleAudit.path)" id="audit-filters" class="filters">
+                <form method="get" action="\(PageRoute.consoleAudit.path)" id="audit-filters" class="filters">
                 <div class="field"><label for="kind">Kind</label><select id="kind" name="kind">\(options)</select></div>
                 <div class="field"><label for="actor">Principal</label><input type="text" id="actor" name="actor" \
                 value="\(e(filters.actor))" placeholder="secret-key, admin-token:adt_…" autocomplete="off" maxlength="200"></div>
@@ -179,7 +179,7 @@ struct ConsoleAuditPage: Sendable {
                 </form>
                 <p class="hint">Newest first, \(Self.pageSize) to a page. Every console sign-in and change is here with the
                 principal that made it. Each entry's MAC chains it to the one before;
-                <a href="\(Endpoint.consoleAudit.path)?verify=1" id="verify-chain">verify the chain</a> (reads it all) or run
+                <a href="\(PageRoute.consoleAudit.path)?verify=1" id="verify-chain">verify the chain</a> (reads it all) or run
                 <code>assent admin audit verify --tenant \(e(current.tenant.id))</code>.</p>
                 \(table)
                 <nav class="pages" aria-label="Audit pages">\(links.joined(separator: " "))</nav>

@@ -17,7 +17,7 @@ struct ConsoleChallengePage: Sendable {
     }
 
     private func page(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
-        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(PageRoute.consoleHome.path) }
         let id = try PathParameter.identifier(parameters, "challengeId")
         let csrf = console.sessions.csrfToken(sessionID: current.sessionID)
         let read = try await history.read(tenantID: current.tenant.id, challengeID: id)

@@ -1,5 +1,6 @@
 import AssentLog
 import AssentServerCore
+import AssentWire
 
 /// The console's pages, written as HTML text on the server: no template engine, every value escaped with
 /// ``MarkupText/escape(_:)`` (the one escaping the QR code's SVG uses too). Styles and scripts come from the web root
@@ -39,7 +40,7 @@ enum ConsoleHTML {
             <main class="narrow">
             <h1>Assent console</h1>
             \(message)
-            <form method="post" action="/admin/sign-in" id="sign-in">
+            <form method="post" action="\(PageRoute.consoleSignIn.path)" id="sign-in">
             <label for="credential">Tenant secret key or admin token</label>
             <input type="password" id="credential" name="credential" autocomplete="current-password" required maxlength="512">
             <button type="submit" id="sign-in-button">Sign in</button>
@@ -57,7 +58,7 @@ enum ConsoleHTML {
             <main>
             <h1>Page not found</h1>
             <p id="not-found">The console has no page <code>\(MarkupText.escape(path))</code>.</p>
-            <p><a href="/admin/" id="console-home">\(signedIn == nil ? "Sign in to the console" : "Go to the overview")</a></p>
+            <p><a href="\(PageRoute.consoleHome.path)" id="console-home">\(signedIn == nil ? "Sign in to the console" : "Go to the overview")</a></p>
             </main>
             """
         guard let signedIn else { return page(title: "Page not found", body: main) }
@@ -75,7 +76,7 @@ enum ConsoleHTML {
             <header class="bar">
             <span class="brand">Assent console</span>
             <span class="tenant" id="tenant-name">\(MarkupText.escape(tenant))</span>
-            <form method="post" action="/admin/sign-out" class="inline">
+            <form method="post" action="\(PageRoute.consoleSignOut.path)" class="inline">
             <input type="hidden" name="csrf" value="\(MarkupText.escape(csrf))">
             <button type="submit" id="sign-out">Sign out</button>
             </form>

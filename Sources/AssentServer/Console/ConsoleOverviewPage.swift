@@ -1,5 +1,6 @@
 import AssentLog
 import AssentServerCore
+import AssentWire
 
 /// The overview page's `<main>`: totals, the last hour's counts, a chart of challenges per minute with a legend whose
 /// buttons show or hide a series, the same figures as a table (the chart's text alternative), and the session's facts.
@@ -23,9 +24,9 @@ enum ConsoleOverviewPage {
         let headings = series.map { "<th scope=\"col\">\($0.label)</th>" }.joined()
         return """
             <link rel="stylesheet" href="/web/console-overview.css">
-            <main id="overview" data-source="/admin/api/overview">
+            <main id="overview" data-source="\(PageRoute.consoleOverview.path)">
             <h1>Overview</h1>
-            <noscript><p class="notice">The counts and chart need JavaScript; <a href="/admin/api/overview">the figures as JSON</a>.</p></noscript>
+            <noscript><p class="notice">The counts and chart need JavaScript; <a href="\(PageRoute.consoleOverview.path)">the figures as JSON</a>.</p></noscript>
             <section aria-labelledby="totals-heading">
             <h2 id="totals-heading">Now</h2>
             <dl class="counts">

@@ -46,12 +46,12 @@ struct ConsolePushPage: Sendable {
         let form = ConsoleForm.fields(request.body)
         do {
             let change = try Self.change(form, from: current.tenant.settings)
-            guard !change.isEmpty else { return AdminConsole.redirect(Endpoint.consolePush.path + "?saved=0") }
+            guard !change.isEmpty else { return AdminConsole.redirect(PageRoute.consolePush.path + "?saved=0") }
             try await editor.checkDestinations(of: change)
             _ = try await tenants.updateSettings(tenantID: current.tenant.id, actor: current.session.principal) {
                 try editor.apply(change, to: &$0, tenantID: current.tenant.id)
             }
-            return AdminConsole.redirect(Endpoint.consolePush.path + "?saved=1")
+            return AdminConsole.redirect(PageRoute.consolePush.path + "?saved=1")
         } catch let error as AssentError where error.code == .invalidRequest {
             let notice = ConsoleFormHTML.notice("Nothing was saved: " + error.reason, isError: true)
             return AdminConsole.html(render(current, values: form, notice: notice), status: 400)
@@ -121,8 +121,8 @@ struct ConsolePushPage: Sendable {
                 \(notice)
                 <p class="hint">How push challenges reach devices, as <code>GET /v1/tenant/push</code> shows it. Keys and
                 service accounts are write-only: this page says whether they are configured and never shows them; paste
-                one to replace it. A change is recorded in the <a href="\(Endpoint.consoleAudit.path)">audit log</a>.</p>
-                <form method="post" action="\(Endpoint.consolePushChange.path)" id="push-form" class="settings" novalidate>
+                one to replace it. A change is recorded in the <a href="\(PageRoute.consoleAudit.path)">audit log</a>.</p>
+                <form method="post" action="\(PageRoute.consolePushChange.path)" id="push-form" class="settings" novalidate>
                 <input type="hidden" name="csrf" value="\(MarkupText.escape(console.csrf(current)))">
                 \(field(Field.provider, "Provider", "Who delivers push challenges: apns or fcm for every device, default for APNs on iOS and FCM on the rest, webhook for your backend's push.created, none to let devices pull.", nil, .choice(PushSettings.Provider.allCases.map(\.rawValue)), push.provider.rawValue))
                 <fieldset>

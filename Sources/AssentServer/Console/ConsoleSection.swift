@@ -1,3 +1,5 @@
+import AssentWire
+
 /// The console's sections, in the order its navigation lists them: every signed-in page belongs to one, which
 /// the header marks as current (`aria-current="page"`).
 enum ConsoleSection: CaseIterable, Sendable {
@@ -6,11 +8,11 @@ enum ConsoleSection: CaseIterable, Sendable {
     /// The section's page.
     var path: String {
         switch self {
-        case .overview: "/admin/"
-        case .users: "/admin/users"
-        case .settings: "/admin/settings"
-        case .push: "/admin/push"
-        case .audit: "/admin/audit"
+        case .overview: PageRoute.consoleHome.path
+        case .users: PageRoute.consoleUsers.path
+        case .settings: PageRoute.consoleSettings.path
+        case .push: PageRoute.consolePush.path
+        case .audit: PageRoute.consoleAudit.path
         }
     }
 

@@ -57,7 +57,7 @@ struct ConsoleSettingsPage: Sendable {
         _ = try await tenants.updateSettings(tenantID: current.tenant.id, actor: current.session.principal) { settings in
             settings = ConsoleSettingsForm.read(form, into: settings).settings
         }
-        return AdminConsole.redirect(Endpoint.consoleSettings.path + "?saved=1")
+        return AdminConsole.redirect(PageRoute.consoleSettings.path + "?saved=1")
     }
 
     /// The page, with `values` (a refused post's) over the current ones and `errors` beside their fields.
@@ -97,12 +97,12 @@ struct ConsoleSettingsPage: Sendable {
                 <h1>Settings</h1>
                 \(notice)
                 <p class="hint">The same settings as <code>assent admin tenant settings</code>, checked by the same rules.
-                A change applies from the next request and is recorded in the <a href="\(Endpoint.consoleAudit.path)">audit
-                log</a>. Push providers have <a href="\(Endpoint.consolePush.path)">their own page</a>.</p>
+                A change applies from the next request and is recorded in the <a href="\(PageRoute.consoleAudit.path)">audit
+                log</a>. Push providers have <a href="\(PageRoute.consolePush.path)">their own page</a>.</p>
                 <nav class="groups" aria-label="Setting groups">
                 \(contents)
                 </nav>
-                <form method="post" action="\(Endpoint.consoleSettingsChange.path)" id="settings-form" class="settings grouped" novalidate>
+                <form method="post" action="\(PageRoute.consoleSettingsChange.path)" id="settings-form" class="settings grouped" novalidate>
                 <input type="hidden" name="csrf" value="\(MarkupText.escape(console.csrf(current)))">
                 \(groups)
                 <button type="submit" id="save-settings">Save settings</button>

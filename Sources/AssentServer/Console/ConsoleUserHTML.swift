@@ -21,10 +21,10 @@ enum ConsoleUserHTML {
     static func queryValue(_ text: String) -> String { segment(text) }
 
     /// The user page of `userID`.
-    static func userPath(_ userID: String) -> String { "/admin/users/" + segment(userID) }
+    static func userPath(_ userID: String) -> String { PageRoute.consoleUser.path([segment(userID)]) }
 
     /// The challenge page of `id`.
-    static func challengePath(_ id: String) -> String { "/admin/challenges/" + segment(id) }
+    static func challengePath(_ id: String) -> String { PageRoute.consoleChallenge.path([segment(id)]) }
 
     // MARK: Values
 
@@ -98,13 +98,13 @@ enum ConsoleUserHTML {
             </div>
             """
         let next = more && !found.isEmpty
-            ? "<p><a id=\"more\" href=\"/admin/users?q=\(queryValue(prefix))&amp;after=\(queryValue(found[found.count - 1].userID))\">More users</a></p>"
+            ? "<p><a id=\"more\" href=\"\(PageRoute.consoleUsers.path)?q=\(queryValue(prefix))&amp;after=\(queryValue(found[found.count - 1].userID))\">More users</a></p>"
             : ""
         return page(current: current, csrf: csrf, title: "Users", body: """
             <main>
             <h1>Users</h1>
             \(notice(text))
-            <form method="get" action="/admin/users" id="search" role="search">
+            <form method="get" action="\(PageRoute.consoleUsers.path)" id="search" role="search">
             <label for="q">User id starts with</label>
             <input type="search" id="q" name="q" value="\(escape(prefix))" maxlength="255" autocomplete="off">
             <button type="submit" id="search-button">Search</button>
@@ -166,8 +166,8 @@ enum ConsoleUserHTML {
             ("Phone", user.phoneNumber),
         ].compactMap { label, value in value.map { "<dt>\(label)</dt><dd>\(escape($0))</dd>" } }.joined()
         return page(current: current, csrf: csrf, title: "User \(user.userID)", body: """
-            <main id="user-page" data-api="\(escape("/admin/api/users/" + segment(user.userID)))">
-            <p><a href="/admin/users">← Users</a></p>
+            <main id="user-page" data-api="\(escape(PageRoute.consoleUserData.path([segment(user.userID)])))">
+            <p><a href="\(PageRoute.consoleUsers.path)">← Users</a></p>
             <h1>User <span id="user-id">\(escape(user.userID))</span></h1>
             \(notice(text))
             <dl class="facts">
@@ -253,7 +253,7 @@ enum ConsoleUserHTML {
             <main>
             <h1>Not found</h1>
             <p id="not-found">This tenant has no \(escape(what)) “\(escape(id))”.</p>
-            <p><a href="/admin/users">Users</a></p>
+            <p><a href="\(PageRoute.consoleUsers.path)">Users</a></p>
             </main>
             """)
     }
@@ -287,7 +287,7 @@ enum ConsoleUserHTML {
         ].compactMap { label, value in value.map { "<dt>\(label)</dt><dd>\(escape($0))</dd>" } }.joined(separator: "\n")
         return page(current: current, csrf: csrf, title: "Challenge", body: """
             <main>
-            <p><a href="/admin/users">← Users</a></p>
+            <p><a href="\(PageRoute.consoleUsers.path)">← Users</a></p>
             <h1>Challenge</h1>
             <dl class="facts">
             <dt>Id</dt><dd><code id="challenge-id">\(escape(c.id))</code></dd>

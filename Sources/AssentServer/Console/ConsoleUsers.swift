@@ -46,7 +46,7 @@ struct ConsoleUsers: Sendable {
     // MARK: Pages
 
     private func search(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(PageRoute.consoleHome.path) }
         let prefix = try PathParameter.query(request, "q", maxBytes: 255) ?? ""
         let after = try PathParameter.query(request, "after", maxBytes: 255)
         let found = try await users.search(tenant: current.tenant, prefix: prefix, after: after, limit: Self.pageSize + 1)
@@ -57,7 +57,7 @@ struct ConsoleUsers: Sendable {
     }
 
     private func user(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
-        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(PageRoute.consoleHome.path) }
         let userID = try PathParameter.userID(parameters)
         let csrf = console.sessions.csrfToken(sessionID: current.sessionID)
         guard let user = try await users.stored(tenant: current.tenant, userID: userID) else {
@@ -113,7 +113,7 @@ struct ConsoleUsers: Sendable {
                     action: request.path, button: "Delete the user", cancel: back, destructive: true)
             }
             _ = try await users.delete(tenant: current.tenant, userID: userID, actor: Self.actor(current))
-            return AdminConsole.redirect(Endpoint.consoleUsers.path + "?done=user-deleted")
+            return AdminConsole.redirect(PageRoute.consoleUsers.path + "?done=user-deleted")
         }
     }
 
@@ -169,7 +169,7 @@ struct ConsoleUsers: Sendable {
         _ body: (ConsoleSessions.Current, String, [String: String]) async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
         try console.refuseCrossSite(request)
-        guard let current = try await console.current(request) else { return AdminConsole.redirect(Endpoint.consoleHome.path) }
+        guard let current = try await console.current(request) else { return AdminConsole.redirect(PageRoute.consoleHome.path) }
         try console.requireCSRF(request, current)
         let userID = try PathParameter.userID(parameters)
         return try await body(current, userID, ConsoleForm.fields(request.body))

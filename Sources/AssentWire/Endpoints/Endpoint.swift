@@ -1,6 +1,6 @@
-/// Every route `assentd` serves, each spelled once as `"METHOD /path"`: the server registers its routes from this
+/// Every API route `assentd` serves, each spelled once as `"METHOD /path"`: the server registers its routes from this
 /// catalogue and the SDK and the CLI build their request paths from it, so the two sides cannot drift. The case name
-/// is the operation's name.
+/// is the operation's name. The HTML pages (the admin console, the demo pages) are ``PageRoute``, not SDK API.
 ///
 /// A path segment `{name}` stands for one percent-encoded value (``path(_:)`` fills them in). Client API paths are
 /// under ``version`` because the official SDKs are configured with a base URL ending in `/v1`
@@ -73,52 +73,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The QR page's WebSocket (subprotocol `authsignal-ws`).
     case qrCodeWebSocket = "GET /v1/ws-v1-challenge"
 
-    // MARK: Admin console (HTML pages and forms; a session cookie after sign-in)
+    // MARK: Operations
 
-    /// Redirects to ``consoleHome``.
-    case consoleRedirect = "GET /admin"
-    /// The sign-in page, or the signed-in tenant's overview.
-    case consoleHome = "GET /admin/"
-    /// Signs in with the tenant's secret key or an admin token (a form post).
-    case consoleSignIn = "POST /admin/sign-in"
-    /// Ends the session (a form post with its CSRF token).
-    case consoleSignOut = "POST /admin/sign-out"
-    /// The signed-in tenant's overview as JSON: live totals and per-minute challenge counts over the last hour.
-    case consoleOverview = "GET /admin/api/overview"
-    /// The users page: users whose id starts with `?q=`, a page at a time (`?after=` the last id shown).
-    case consoleUsers = "GET /admin/users"
-    /// One user's page: authenticators, PowerAuth activations, recent challenges, and the forms that change them.
-    case consoleUser = "GET /admin/users/{userId}"
-    /// The user page's recent challenges as JSON (session cookie; `401` envelope without), which the page polls.
-    case consoleUserData = "GET /admin/api/users/{userId}"
-    /// Deletes the user (a form post with the CSRF token; answered with a confirmation page until `confirm=yes`).
-    case consoleDeleteUser = "POST /admin/users/{userId}/delete"
-    /// Removes one of the user's authenticators (a form post, confirmed like ``consoleDeleteUser``).
-    case consoleRemoveAuthenticator = "POST /admin/users/{userId}/authenticators/{authenticatorId}/remove"
-    /// Blocks, unblocks or removes one of the user's activations (`{change}`: `block`, `unblock`, `remove`; a form
-    /// post, confirmed like ``consoleDeleteUser``).
-    case consoleChangeActivation = "POST /admin/users/{userId}/activations/{activationId}/{change}"
-    /// One challenge of the signed-in tenant: its state, times and timeline with deliveries.
-    case consoleChallenge = "GET /admin/challenges/{challengeId}"
-    /// Every tenant setting as a form, with its current value and effect.
-    case consoleSettings = "GET /admin/settings"
-    /// Changes tenant settings (a form post with its CSRF token); all checked before anything changes.
-    case consoleSettingsChange = "POST /admin/settings"
-    /// The tenant's push provider settings; credentials only as configured or not.
-    case consolePush = "GET /admin/push"
-    /// Changes the push provider settings, replacing credentials (a form post with its CSRF token).
-    case consolePushChange = "POST /admin/push"
-    /// The tenant's audit log, newest first, filtered by kind, time and principal.
-    case consoleAudit = "GET /admin/audit"
-
-    // MARK: Pages and operations
-
-    case home = "GET /"
-    case webRedirect = "GET /web"
-    case webIndex = "GET /web/"
-    case webFile = "GET /web/{file}"
-    /// The page a track answer's `url` opens (`?token=`).
-    case challengePage = "GET /challenge"
     case health = "GET /healthz"
     /// Liveness: the process answers (nothing else is checked).
     case healthLive = "GET /healthz/live"
@@ -135,10 +91,10 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     public static let version = "/v1"
 
     /// The HTTP method, e.g. `POST`.
-    public var method: String { String(rawValue[..<space]) }
+    public var method: String { RouteTemplate(rawValue).method }
 
     /// The path template, e.g. `/v1/users/{userId}`.
-    public var path: String { String(rawValue[rawValue.index(after: space)...]) }
+    public var path: String { RouteTemplate(rawValue).path }
 
     /// The path below ``version``, which a client appends to a base URL ending in `/v1`.
     public var clientPath: String {
@@ -147,19 +103,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// The path with its `{name}` segments replaced by `values`, in order, as given (the caller percent-encodes them).
-    public func path(_ values: [String]) -> String {
-        var remaining = values[...]
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return segment }
-            precondition(!remaining.isEmpty, "\(self) needs a value for \(segment)")
-            return Substring(remaining.removeFirst())
-        }
-        precondition(remaining.isEmpty, "\(self) has fewer parameters than the \(values.count) given")
-        return segments.joined(separator: "/")
-    }
+    public func path(_ values: [String]) -> String { RouteTemplate(rawValue).path(values) }
 
     /// `METHOD /path`.
     public var description: String { rawValue }
-
-    private var space: String.Index { rawValue.firstIndex(of: " ")! }
 }
