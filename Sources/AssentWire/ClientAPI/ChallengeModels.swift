@@ -6,7 +6,7 @@ public struct ChallengeUser: Codable, Sendable, Hashable, WireSchema {
     public init(custom: [String: JSONValue]?) { self.custom = custom }
 
     /// The field and its description.
-    public static let wireFields = WireFields<Self>("Public custom data of the user.", [
+    package static let wireFields = WireFields<Self>("Public custom data of the user.", [
         .optional("custom", \.custom, "The user's custom keys the tenant marked public."),
     ])
 }
@@ -66,7 +66,7 @@ public struct PushChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The pending challenge, or none (challengeId null).", name: "PushChallenge", [
+    package static let wireFields = WireFields<Self>("The pending challenge, or none (challengeId null).", name: "PushChallenge", [
         .field("userAuthenticatorId", \.userAuthenticatorId, "The credential asking (always present)."),
         .orNull("challengeId", \.challengeId, "The pending challenge, or null when there is none."),
         .orNull("userId", \.userId, "The user."),
@@ -119,7 +119,7 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
     }
 
     /// The fields, their limits and descriptions; `verificationCode` may be null (Android sends it so).
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Approve or deny, signed over the challenge id.",
         blank: { Self(challengeId: "", publicKey: "", approved: false, signature: "") }, [
             .requiredBool("approved", \.approved, "Approve (true) or deny (false)."),
@@ -144,7 +144,7 @@ public struct UpdateChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     public init(isVerified: Bool) { self.isVerified = isVerified }
 
     /// The field and its description.
-    public static let wireFields = WireFields<Self>("The answer to an update challenge.", [
+    package static let wireFields = WireFields<Self>("The answer to an update challenge.", [
         .field("isVerified", \.isVerified, "True when the answer was recorded."),
     ])
 }
@@ -162,7 +162,7 @@ public struct StartPushChallengeRequest: Codable, Sendable, Hashable, WireDecoda
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>("Start a push challenge for the token's user.", blank: { Self() }, [
+    package static let wireFields = WireFields<Self>("Start a push challenge for the token's user.", blank: { Self() }, [
         .string("action", \.action, maxLength: 100, "The action code (the token's when absent)."),
         .string("userAuthenticatorId", \.userAuthenticatorId, maxLength: 200, "Target one authenticator."),
     ])
@@ -181,7 +181,7 @@ public struct DeliveryResult: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("One targeted authenticator's delivery result.", [
+    package static let wireFields = WireFields<Self>("One targeted authenticator's delivery result.", [
         .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator."),
         .optional("errorCode", \.errorCode, "Why delivery failed, when it did."),
     ])
@@ -206,7 +206,7 @@ public struct StartPushChallengeResponse: Codable, Sendable, Hashable, WireSchem
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The new challenge.", [
+    package static let wireFields = WireFields<Self>("The new challenge.", [
         .field("challengeId", \.challengeId, "The new challenge."),
         .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
         .optional("verificationCode", \.verificationCode, "The code the user must enter on the device, when number matching is on."),
@@ -222,7 +222,7 @@ public struct VerifyPushRequest: Codable, Sendable, Hashable, WireDecodable, Wir
     public init(challengeId: String) { self.challengeId = challengeId }
 
     /// The field, its limit and description.
-    public static let wireFields = WireFields<Self>("Poll a push challenge.", blank: { Self(challengeId: "") }, [
+    package static let wireFields = WireFields<Self>("Poll a push challenge.", blank: { Self(challengeId: "") }, [
         .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge."),
     ])
 }
@@ -243,7 +243,7 @@ public struct VerifyPushResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The state of a push challenge as the initiating page sees it.", [
+    package static let wireFields = WireFields<Self>("The state of a push challenge as the initiating page sees it.", [
         .field("isVerified", \.isVerified, "Approved."),
         .field("isConsumed", \.isConsumed, "Answered (approved or denied) or expired."),
         .optional("accessToken", \.accessToken, "For the backend's POST /v1/validate, once approved."),
@@ -265,7 +265,7 @@ public struct StartQRChallengeRequest: Codable, Sendable, Hashable, WireDecodabl
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Start a QR challenge: anonymous (tenant Basic, with action) or for a tracked action (Bearer track token).",
         blank: { Self() }, [
             .actionCode("action", \.action, "The action code (anonymous challenges)."),
@@ -292,7 +292,7 @@ public struct StartQRChallengeResponse: Codable, Sendable, Hashable, WireSchema 
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The new QR challenge.", [
+    package static let wireFields = WireFields<Self>("The new QR challenge.", [
         .field("challengeId", \.challengeId, "The challenge (what the QR code carries)."),
         .field("expiresAt", \.expiresAt, Timestamp.wireDescription),
         .optional("deviceCode", \.deviceCode, "The poll secret: only its holder learns the result."),
@@ -313,7 +313,7 @@ public struct VerifyQRRequest: Codable, Sendable, Hashable, WireDecodable, WireS
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>("Poll a QR challenge.", blank: { Self(challengeId: "", deviceCode: "") }, [
+    package static let wireFields = WireFields<Self>("Poll a QR challenge.", blank: { Self(challengeId: "", deviceCode: "") }, [
         .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge."),
         .requiredString("deviceCode", \.deviceCode, maxLength: 200, "The poll secret from the start."),
     ])
@@ -338,7 +338,7 @@ public struct VerifyQRResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The state of a QR challenge for the page that shows it.", [
+    package static let wireFields = WireFields<Self>("The state of a QR challenge for the page that shows it.", [
         .field("isClaimed", \.isClaimed, "A device claimed it."),
         .field("isConsumed", \.isConsumed, "Answered or expired."),
         .field("isVerified", \.isVerified, "Approved."),
@@ -362,7 +362,7 @@ public struct ClaimChallengeRequest: Codable, Sendable, Hashable, WireDecodable,
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Claim a QR challenge, signed over the challenge id.",
         blank: { Self(challengeId: "", publicKey: "", signature: "") }, [
             .requiredString("challengeId", \.challengeId, maxLength: WireFieldLimit.challengeId, "The challenge from the QR code."),
@@ -427,7 +427,7 @@ public struct ClaimChallengeResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("What the claiming device learns about who is asking.", [
+    package static let wireFields = WireFields<Self>("What the claiming device learns about who is asking.", [
         .field("success", \.success, "True when this device now holds the claim."),
         .optional("ipAddress", \.ipAddress, "The initiating page's IP address (empty when unknown)."),
         .optional("userAgent", \.userAgent, "The initiating page's user agent (empty when the page sent none)."),

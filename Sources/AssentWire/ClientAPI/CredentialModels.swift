@@ -38,7 +38,7 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable, 
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>("Enrol a device key.", blank: { Self(publicKey: "") }, [
+    package static let wireFields = WireFields<Self>("Enrol a device key.", blank: { Self(publicKey: "") }, [
         .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey,
                         "Base64 of the key's X.509 SubjectPublicKeyInfo DER."),
         .string("deviceName", \.deviceName, maxLength: 255, "The device's name for itself."),
@@ -75,7 +75,7 @@ public struct AddCredentialResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The new (or re-enrolled) authenticator.", [
+    package static let wireFields = WireFields<Self>("The new (or re-enrolled) authenticator.", [
         .field("userAuthenticatorId", \.userAuthenticatorId, "The new (or re-enrolled) authenticator."),
         .field("userId", \.userId, "The user it belongs to."),
         .field("verifiedAt", \.verifiedAt, Timestamp.wireDescription),
@@ -106,7 +106,7 @@ public struct CredentialResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The credential as the server knows it.", [
+    package static let wireFields = WireFields<Self>("The credential as the server knows it.", [
         .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator."),
         .field("verifiedAt", \.verifiedAt, Timestamp.wireDescription),
         .field("userId", \.userId, "The user."),
@@ -129,7 +129,7 @@ public struct RemoveCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Signed with the time-window message, or by a bound credential with the removal message.",
         blank: { Self(publicKey: "", signature: "") }, [
             .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey, "The credential's public key (SPKI, base64)."),
@@ -145,7 +145,7 @@ public struct RemoveCredentialResponse: Codable, Sendable, Hashable, WireSchema 
     public init(removedAuthenticatorId: String?) { self.removedAuthenticatorId = removedAuthenticatorId }
 
     /// The field and its description.
-    public static let wireFields = WireFields<Self>("The authenticator removed.", [
+    package static let wireFields = WireFields<Self>("The authenticator removed.", [
         .optional("removedAuthenticatorId", \.removedAuthenticatorId, "The authenticator removed."),
     ])
 }
@@ -163,7 +163,7 @@ public struct SigningMessageResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("A single-use server nonce to sign.", name: "SigningMessage", [
+    package static let wireFields = WireFields<Self>("A single-use server nonce to sign.", name: "SigningMessage", [
         .optional("challengeId", \.challengeId, "Names the nonce (.../push/sign)."),
         .optional("message", \.message, "The message to sign."),
     ])
@@ -192,7 +192,7 @@ public struct UpdateCredentialRequest: Codable, Sendable, Hashable, WireDecodabl
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "A new push token and/or a renewed lease, proved by signing the nonce from .../push/sign.",
         blank: { Self(challengeId: "", publicKey: "", signature: "") }, [
             .requiredString("publicKey", \.publicKey, maxLength: WireFieldLimit.publicKey, "The credential's public key."),
@@ -225,7 +225,7 @@ public struct UpdateCredentialResponse: Codable, Sendable, Hashable, WireSchema 
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The credential after the update.", [
+    package static let wireFields = WireFields<Self>("The credential after the update.", [
         .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator."),
         .field("userId", \.userId, "The user."),
         .field("lastVerifiedAt", \.lastVerifiedAt, Timestamp.wireDescription),

@@ -2,16 +2,16 @@
 /// snake_case spelling (compared in place, no string made), null reading as absent.
 ///
 /// Request bodies hold a handful of members, so a scan of the array beats hashing every key.
-public struct JSONObjectFields: WireObject {
+package struct JSONObjectFields: WireObject {
     /// The members in the order sent, each key once.
-    public let members: [(key: String, value: JSONValue)]
+    package let members: [(key: String, value: JSONValue)]
 
-    public init(members: [(key: String, value: JSONValue)]) {
+    package init(members: [(key: String, value: JSONValue)]) {
         self.members = members
     }
 
     /// Reads the JSON object in `bytes`; a refusal is the ``WireDecodingError`` a request body gets.
-    public init(json bytes: [UInt8]) throws(WireDecodingError) {
+    package init(json bytes: [UInt8]) throws(WireDecodingError) {
         do {
             members = try JSONReader.object(bytes)
         } catch {
@@ -51,21 +51,21 @@ public struct JSONObjectFields: WireObject {
         return sawUppercase && keyBytes.next() == nil
     }
 
-    public func isNull(_ field: String) -> Bool { raw(field) == .null }
+    package func isNull(_ field: String) -> Bool { raw(field) == .null }
 
-    public func rawString(_ field: String) throws(WireDecodingError) -> String? {
+    package func rawString(_ field: String) throws(WireDecodingError) -> String? {
         guard let value = value(field) else { return nil }
         guard case .string(let string) = value else { throw .wrongType(field, "a string") }
         return string
     }
 
-    public func bool(_ field: String) throws(WireDecodingError) -> Bool? {
+    package func bool(_ field: String) throws(WireDecodingError) -> Bool? {
         guard let value = value(field) else { return nil }
         guard case .bool(let flag) = value else { throw .wrongType(field, "true or false") }
         return flag
     }
 
-    public func integer(_ field: String, range: ClosedRange<Int>) throws(WireDecodingError) -> Int? {
+    package func integer(_ field: String, range: ClosedRange<Int>) throws(WireDecodingError) -> Int? {
         guard let value = value(field) else { return nil }
         guard case .number(let number) = value, let integer = Int(exactly: number), range.contains(integer) else {
             throw .notInRange(field, range)
@@ -73,7 +73,7 @@ public struct JSONObjectFields: WireObject {
         return integer
     }
 
-    public func rawStrings(_ field: String) throws(WireDecodingError) -> [String]? {
+    package func rawStrings(_ field: String) throws(WireDecodingError) -> [String]? {
         guard let value = value(field) else { return nil }
         guard case .array(let elements) = value else { throw .wrongType(field, "an array of strings") }
         var strings: [String] = []
@@ -85,7 +85,7 @@ public struct JSONObjectFields: WireObject {
         return strings
     }
 
-    public func object(_ field: String, maxBytes: Int) throws(WireDecodingError) -> [String: JSONValue]? {
+    package func object(_ field: String, maxBytes: Int) throws(WireDecodingError) -> [String: JSONValue]? {
         guard let value = value(field) else { return nil }
         guard case .object(let object) = value else { throw .wrongType(field, "a JSON object") }
         var writer = JSONWriter(capacity: 64)

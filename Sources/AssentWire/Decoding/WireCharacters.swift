@@ -2,7 +2,7 @@
 /// libpq's C strings; PostgreSQL text cannot hold NUL at all), so `<id>\0junk` would reach the row of `<id>`; and a
 /// control or bidirectional-override character in an identifier is only ever an attack on whoever displays or
 /// compares it. Every string a request carries is checked against one of these at input, before any store.
-public enum WireCharacters: Sendable {
+package enum WireCharacters: Sendable {
     /// Identifiers, codes, keys, tokens, names: no control character (C0, DEL, C1) and no bidirectional embedding,
     /// override or isolate (U+202A–U+202E, U+2066–U+2069). The default.
     case identifier
@@ -10,7 +10,7 @@ public enum WireCharacters: Sendable {
     case text
 
     /// Whether every character of `value` is allowed.
-    public func allows(_ value: String) -> Bool {
+    package func allows(_ value: String) -> Bool {
         switch self {
         case .identifier:
             return !value.unicodeScalars.contains { scalar in

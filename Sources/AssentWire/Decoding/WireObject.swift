@@ -5,7 +5,7 @@
 /// unless the type asks ``isNull(_:)``; unknown fields are ignored so newer clients keep working; a refusal is the
 /// ``WireDecodingError`` of the broken rule, which names the field. An implementation only parses: the rules for
 /// strings (length, emptiness, ``WireCharacters``) are this protocol's extension, the same whatever the parser.
-public protocol WireObject {
+package protocol WireObject {
     /// Whether `field` is present as null.
     func isNull(_ field: String) -> Bool
     /// The string under `field` as sent, unchecked; nil when absent or null, ``WireDecodingError/wrongType(_:_:)``
@@ -25,7 +25,7 @@ public protocol WireObject {
 extension WireObject {
     /// A string of at most `maxLength` UTF-8 bytes, not empty unless `allowEmpty`, holding only what `characters`
     /// allows (by default an identifier's: no control character, never NUL); nil when absent or null.
-    public func string(
+    package func string(
         _ field: String, maxLength: Int, allowEmpty: Bool = true, characters: WireCharacters = .identifier
     ) throws(WireDecodingError) -> String? {
         guard let string = try rawString(field) else { return nil }
@@ -36,7 +36,7 @@ extension WireObject {
     }
 
     /// A string that must be present and not empty.
-    public func requiredString(
+    package func requiredString(
         _ field: String, maxLength: Int, characters: WireCharacters = .identifier
     ) throws(WireDecodingError) -> String {
         guard let value = try string(field, maxLength: maxLength, allowEmpty: false, characters: characters) else {
@@ -46,7 +46,7 @@ extension WireObject {
     }
 
     /// A string where null means "clear": nil when absent, `.some(nil)` when null.
-    public func nullableString(
+    package func nullableString(
         _ field: String, maxLength: Int, characters: WireCharacters = .identifier
     ) throws(WireDecodingError) -> String?? {
         if isNull(field) { return .some(nil) }
@@ -54,14 +54,14 @@ extension WireObject {
     }
 
     /// An action code (``ActionCode``); nil when absent or null.
-    public func actionCode(_ field: String) throws(WireDecodingError) -> String? {
+    package func actionCode(_ field: String) throws(WireDecodingError) -> String? {
         guard let code = try string(field, maxLength: ActionCode.maxLength) else { return nil }
         guard ActionCode.isValid(code) else { throw .notActionCode(field) }
         return code
     }
 
     /// An array of at most `maxCount` action codes (``ActionCode``); nil when absent or null.
-    public func actionCodes(_ field: String, maxCount: Int) throws(WireDecodingError) -> [String]? {
+    package func actionCodes(_ field: String, maxCount: Int) throws(WireDecodingError) -> [String]? {
         guard let codes = try rawStrings(field) else { return nil }
         guard codes.count <= maxCount else { throw .tooMany(field, maxCount) }
         for code in codes {
@@ -73,19 +73,19 @@ extension WireObject {
     }
 
     /// A JSON object of at most 16 KiB of JSON; nil when absent or null.
-    public func object(_ field: String) throws(WireDecodingError) -> [String: JSONValue]? {
+    package func object(_ field: String) throws(WireDecodingError) -> [String: JSONValue]? {
         try object(field, maxBytes: 16 * 1024)
     }
 
     /// An object where null means "clear": nil when absent, `.some(nil)` when null.
-    public func nullableObject(_ field: String) throws(WireDecodingError) -> [String: JSONValue]?? {
+    package func nullableObject(_ field: String) throws(WireDecodingError) -> [String: JSONValue]?? {
         if isNull(field) { return .some(nil) }
         return try object(field).map { $0 }
     }
 
     /// The snake_case spelling of a camelCase field name (`userAuthenticatorId` → `user_authenticator_id`), which
     /// every implementation looks up when the camelCase one is absent.
-    public static func snakeCase(_ field: String) -> String {
+    package static func snakeCase(_ field: String) -> String {
         var result = ""
         for character in field {
             if character.isUppercase {

@@ -16,7 +16,7 @@ public struct ErrorResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "The body of every error answer (a server-API 401 adds a hint for a person: the Authorization header it takes).", [
             .field("error", \.error, "Deprecated duplicate of errorCode, read by older clients."),
             .field("errorCode", \.errorCode, "A stable, machine-readable code such as unauthorized or invalid_request."),

@@ -1,7 +1,7 @@
 /// Why ``JSONReader`` refused its input, with a stable code and the byte offset where reading stopped.
-public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The broken rule, stable across releases.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The input ends inside a value.
         case truncated
         /// A byte that no JSON value may hold there (a trailing comma, a bare word, a missing colon).
@@ -29,20 +29,20 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible 
         case fragment
     }
 
-    public let code: Code
+    package let code: Code
     /// The byte offset in the input where reading stopped.
-    public let offset: Int
+    package let offset: Int
 
-    public init(_ code: Code, at offset: Int) {
+    package init(_ code: Code, at offset: Int) {
         self.code = code
         self.offset = offset
     }
 
-    public var description: String { "\(code.rawValue) at byte \(offset)" }
+    package var description: String { "\(code.rawValue) at byte \(offset)" }
 
     /// The refusal a request body gets: ``WireDecodingError/notAnObject`` for an array, a key sent
     /// twice named as such, and ``WireDecodingError/notJSON`` for the rest.
-    public var wireError: WireDecodingError {
+    package var wireError: WireDecodingError {
         switch code {
         case .notAnObject: .notAnObject
         case .duplicateKey: WireDecodingError("The body is not valid JSON: it has a key twice in one object.")

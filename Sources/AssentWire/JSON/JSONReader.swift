@@ -5,9 +5,9 @@
 /// as either value), nesting deeper than ``maxDepth``, a number that is not finite as a `Double` (`1e400`), invalid
 /// UTF-8, an unpaired UTF-16 surrogate escape, and anything after the value. Every refusal is a ``JSONReadError``
 /// with the byte offset where reading stopped.
-public struct JSONReader {
+package struct JSONReader {
     /// The deepest nesting of arrays and objects accepted (the top-level object is depth 1).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -18,7 +18,7 @@ public struct JSONReader {
     }
 
     /// The one JSON value in `bytes` (whitespace around it allowed).
-    public static func value(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
+    package static func value(_ bytes: [UInt8]) throws(JSONReadError) -> JSONValue {
         try withReader(bytes) { (reader: inout JSONReader) throws(JSONReadError) in
             try reader.readValue()
         }
@@ -26,7 +26,7 @@ public struct JSONReader {
 
     /// The members of the JSON object in `bytes`, in the order sent (each key once):
     /// ``JSONReadError/Code/notAnObject`` for an array, ``JSONReadError/Code/fragment`` for any other JSON value.
-    public static func object(_ bytes: [UInt8]) throws(JSONReadError) -> [(key: String, value: JSONValue)] {
+    package static func object(_ bytes: [UInt8]) throws(JSONReadError) -> [(key: String, value: JSONValue)] {
         try withReader(bytes) { (reader: inout JSONReader) throws(JSONReadError) in
             guard reader.peek() == UInt8(ascii: "{") else {
                 // Parse it anyway, so malformed JSON is told apart from well-formed JSON that is not an object.

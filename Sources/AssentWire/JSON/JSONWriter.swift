@@ -6,27 +6,27 @@
 /// follows no order at all on Linux), `nil` optionals left out, strings escaping only `"`, `\` and control characters
 /// (`\b \f \n \r \t`, others as `\u00XX`), everything else as UTF-8. Whole numbers of ``JSONValue`` are written
 /// without a fraction, as its `Encodable` does; its objects' keys are sorted.
-public struct JSONWriter {
+package struct JSONWriter {
     /// The JSON written so far.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
 
     /// An empty writer with room for `capacity` bytes.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// The bytes of `value` as JSON.
-    public static func encode(_ value: some WireEncodable) -> [UInt8] {
+    package static func encode(_ value: some WireEncodable) -> [UInt8] {
         var writer = JSONWriter()
         value.write(to: &writer)
         return writer.take()
     }
 
     /// Hands over the bytes, leaving the writer empty.
-    public mutating func take() -> [UInt8] {
+    package mutating func take() -> [UInt8] {
         let result = bytes
         bytes = []
         needsComma = false
@@ -36,12 +36,12 @@ public struct JSONWriter {
     // MARK: Structure
 
     /// Writes `{`, the members `body` writes, then `}`.
-    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+    package mutating func object(_ body: (inout JSONWriter) -> Void) {
         container(opening: UInt8(ascii: "{"), closing: UInt8(ascii: "}"), body)
     }
 
     /// Writes `[`, the elements `body` writes, then `]`.
-    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+    package mutating func array(_ body: (inout JSONWriter) -> Void) {
         container(opening: UInt8(ascii: "["), closing: UInt8(ascii: "]"), body)
     }
 
@@ -56,7 +56,7 @@ public struct JSONWriter {
     }
 
     /// Writes `"key":` inside an object; the value written next belongs to it.
-    public mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         separate()
         if key.hasPointerRepresentation {
             bytes.append(UInt8(ascii: "\""))
@@ -70,7 +70,7 @@ public struct JSONWriter {
     }
 
     /// Writes `"key":` for a key only known at run time (a ``JSONValue`` object's).
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
@@ -79,46 +79,46 @@ public struct JSONWriter {
 
     // MARK: Values
 
-    public mutating func value(_ value: String) {
+    package mutating func value(_ value: String) {
         separate()
         appendString(value)
         needsComma = true
     }
 
-    public mutating func value(_ value: Bool) {
+    package mutating func value(_ value: Bool) {
         separate()
         bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
         needsComma = true
     }
 
-    public mutating func value(_ value: Int64) {
+    package mutating func value(_ value: Int64) {
         separate()
         appendInteger(value)
         needsComma = true
     }
 
-    public mutating func value(_ value: Int) { self.value(Int64(value)) }
+    package mutating func value(_ value: Int) { self.value(Int64(value)) }
 
     /// A double as `JSONEncoder` writes it (`1.5`, `1e+100`); whole numbers with `.0` dropped; `null` when not finite.
-    public mutating func value(_ value: Double) {
+    package mutating func value(_ value: Double) {
         separate()
         appendDouble(value)
         needsComma = true
     }
 
-    public mutating func null() {
+    package mutating func null() {
         separate()
         bytes.append(contentsOf: Self.nullBytes)
         needsComma = true
     }
 
     /// Any wire type, as its ``WireEncodable/write(to:)`` says.
-    public mutating func value(_ value: some WireEncodable) {
+    package mutating func value(_ value: some WireEncodable) {
         value.write(to: &self)
     }
 
     /// Free-form JSON, as ``JSONValue``'s `Encodable` writes it, object keys sorted.
-    public mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): self.value(flag)
@@ -144,7 +144,7 @@ public struct JSONWriter {
     }
 
     /// An array of `elements`, each written by `element`.
-    public mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+    package mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONWriter, S.Element) -> Void) {
         array { writer in
             for item in elements { element(&writer, item) }
         }
@@ -153,7 +153,7 @@ public struct JSONWriter {
     // MARK: Members
 
     /// Writes `"key":value`, or nothing when `value` is `nil`, as synthesized `Encodable` leaves out `nil` optionals.
-    public mutating func member(_ key: StaticString, _ value: (some WireEncodable)?) {
+    package mutating func member(_ key: StaticString, _ value: (some WireEncodable)?) {
         guard let value else { return }
         self.key(key)
         value.write(to: &self)
@@ -161,7 +161,7 @@ public struct JSONWriter {
 
     /// Writes `"key":value`, or `"key":null` when `value` is `nil`: the fields clients expect to find even when empty
     /// (written so by the type's own `encode(to:)`).
-    public mutating func memberOrNull(_ key: StaticString, _ value: (some WireEncodable)?) {
+    package mutating func memberOrNull(_ key: StaticString, _ value: (some WireEncodable)?) {
         self.key(key)
         if let value { value.write(to: &self) } else { null() }
     }

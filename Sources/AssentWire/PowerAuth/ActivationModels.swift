@@ -14,7 +14,7 @@ public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodabl
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Create a PowerAuth activation for the token's user.", blank: { Self(devicePublicKey: "") }, [
             .requiredString("devicePublicKey", \.devicePublicKey, maxLength: 256,
                             "Base64 of the device's P-256 public key, SEC1 uncompressed."),
@@ -61,7 +61,7 @@ public struct CreateActivationResponse: Codable, Sendable, Hashable, WireSchema 
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The new activation (see docs/powerauth.md).", [
+    package static let wireFields = WireFields<Self>("The new activation (see docs/powerauth.md).", [
         .field("activationId", \.activationId, "The activation's id (a lower-case UUIDv4)."),
         .field("serverPublicKey", \.serverPublicKey, "Base64 of the server's per-activation P-256 public key."),
         .field("ctrData", \.ctrData, "Base64 of the initial 16-byte hash counter."),
@@ -87,7 +87,7 @@ public struct ActivationStatusRequest: Codable, Sendable, Hashable, WireDecodabl
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "The device asks its activation's status.", blank: { Self(activationId: "", challenge: "") }, [
             .requiredString("activationId", \.activationId, maxLength: 64, "The activation."),
             .requiredString("challenge", \.challenge, maxLength: 64, "Base64 of 16 random bytes."),
@@ -110,7 +110,7 @@ public struct ActivationStatusResponse: Codable, Sendable, Hashable, WireSchema 
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The 32-byte status blob, encrypted under KEY_TRANSPORT.", [
+    package static let wireFields = WireFields<Self>("The 32-byte status blob, encrypted under KEY_TRANSPORT.", [
         .field("encryptedStatusBlob", \.encryptedStatusBlob, "Base64 of the 32 encrypted bytes."),
         .field("nonce", \.nonce, "Base64 of the server's 16 random bytes."),
     ])
@@ -128,7 +128,7 @@ public struct VaultUnlockRequest: Codable, Sendable, Hashable, WireDecodable, Wi
     }
 
     /// The field, its spellings and description.
-    public static let wireFields = WireFields<Self>("Why the vault is unlocked (absent: ADD_BIOMETRY).", blank: { Self() }, [
+    package static let wireFields = WireFields<Self>("Why the vault is unlocked (absent: ADD_BIOMETRY).", blank: { Self() }, [
         .choice("reason", \.reason, maxLength: 64,
                 allowed: ["ADD_BIOMETRY", "FETCH_ENCRYPTION_KEY", "SIGN_WITH_DEVICE_PRIVATE_KEY", "RECOVERY_CODE"],
                 absent: "ADD_BIOMETRY",
@@ -148,7 +148,7 @@ public struct VaultUnlockResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The field and its description.
-    public static let wireFields = WireFields<Self>("The vault key, encrypted under KEY_TRANSPORT.", [
+    package static let wireFields = WireFields<Self>("The vault key, encrypted under KEY_TRANSPORT.", [
         .field("encryptedVaultEncryptionKey", \.encryptedVaultEncryptionKey, "Base64 of the encrypted vault key (32 bytes)."),
     ])
 }

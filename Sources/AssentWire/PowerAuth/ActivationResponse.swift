@@ -37,7 +37,7 @@ public struct ActivationResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("A PowerAuth activation as the server API shows it.", name: "Activation", [
+    package static let wireFields = WireFields<Self>("A PowerAuth activation as the server API shows it.", name: "Activation", [
         .field("activationId", \.activationId, "The activation id."),
         .field("userId", \.userId, "The user it belongs to."),
         .optional("activationName", \.activationName, "The name the device gave."),
@@ -62,7 +62,7 @@ public struct ActivationListResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The field and its description.
-    public static let wireFields = WireFields<Self>("A user's activations, oldest first (removed ones included).", name: "ActivationList", [
+    package static let wireFields = WireFields<Self>("A user's activations, oldest first (removed ones included).", name: "ActivationList", [
         .field("activations", \.activations, "The user's activations, oldest first (removed ones included)."),
     ])
 }

@@ -1,4 +1,4 @@
-public import AssentCrypto
+package import AssentCrypto
 
 /// The `X-PowerAuth-Authorization` request header of PowerAuth 3.x:
 ///
@@ -9,25 +9,25 @@ public import AssentCrypto
 /// `PowerAuthSignatureHttpHeaderValidator`: the activation id is a UUID (checked after lower-casing), nonce and
 /// application key are Base64 of 16 bytes, the type is one of six, the signature is decimal
 /// (`^[0-9]{8}(-[0-9]{8}){0,2}$`) or Base64 of 16, 32 or 48 bytes, and the version is 3.0–3.3.
-public struct PowerAuthAuthorizationHeader: Sendable, Hashable {
+package struct PowerAuthAuthorizationHeader: Sendable, Hashable {
     /// The header's name.
-    public static let name = "X-PowerAuth-Authorization"
+    package static let name = "X-PowerAuth-Authorization"
 
     /// `pa_version`, e.g. `3.3`.
-    public var version: String
+    package var version: String
     /// `pa_activation_id`, lower-cased.
-    public var activationID: String
+    package var activationID: String
     /// `pa_application_key`: the Base64 text of the application's 16-byte key.
-    public var applicationKey: String
+    package var applicationKey: String
     /// `pa_nonce`: the Base64 text of 16 random bytes, exactly as sent (the signed data includes this text).
-    public var nonce: String
+    package var nonce: String
     /// `pa_signature_type`.
-    public var signatureType: PowerAuthSignatureType
+    package var signatureType: PowerAuthSignatureType
     /// `pa_signature`.
-    public var signature: String
+    package var signature: String
 
     /// A header with every field given (not validated; ``headerValue`` writes what it is given).
-    public init(version: String = PowerAuth.protocolVersion, activationID: String, applicationKey: String, nonce: String,
+    package init(version: String = PowerAuth.protocolVersion, activationID: String, applicationKey: String, nonce: String,
                 signatureType: PowerAuthSignatureType, signature: String) {
         self.version = version
         self.activationID = activationID
@@ -38,13 +38,13 @@ public struct PowerAuthAuthorizationHeader: Sendable, Hashable {
     }
 
     /// The 16 nonce bytes (the field is validated on parsing).
-    public var nonceBytes: [UInt8] { Base64.decode(nonce) ?? [] }
+    package var nonceBytes: [UInt8] { Base64.decode(nonce) ?? [] }
 
     /// The format `pa_version` implies (3.0 decimal, later base64).
-    public var signatureFormat: PowerAuthSignatureFormat { PowerAuthSignatureFormat.forVersion(version) ?? .base64 }
+    package var signatureFormat: PowerAuthSignatureFormat { PowerAuthSignatureFormat.forVersion(version) ?? .base64 }
 
     /// The header value, fields in the mobile SDK's order.
-    public var headerValue: String {
+    package var headerValue: String {
         "PowerAuth pa_version=\"\(version)\", pa_activation_id=\"\(activationID)\", pa_application_key=\"\(applicationKey)\", "
             + "pa_nonce=\"\(nonce)\", pa_signature_type=\"\(signatureType.rawValue)\", pa_signature=\"\(signature)\""
     }
@@ -52,7 +52,7 @@ public struct PowerAuthAuthorizationHeader: Sendable, Hashable {
     /// Parses and validates a header value.
     ///
     /// - Throws: ``PowerAuthHeaderError``.
-    public init(parsing value: String) throws(PowerAuthHeaderError) {
+    package init(parsing value: String) throws(PowerAuthHeaderError) {
         let text = value.trimmingSpaces
         guard text.utf8.count <= 2048, text.utf8.starts(with: "PowerAuth ".utf8) else {
             throw PowerAuthHeaderError(.malformed, "the header must start with \"PowerAuth \"")

@@ -26,7 +26,7 @@ public struct VerifySignatureRequest: Codable, Sendable, Hashable, WireDecodable
 
     /// The fields, their limits and descriptions: `body` must be Base64, and `query` a well-formed query string sent
     /// only without a body.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Whether a request the backend received from the app carries a valid PowerAuth signature.",
         blank: { Self(method: "", uriId: "", body: nil, authorization: "") }, [
             .requiredString("method", \.method, maxLength: 16, "The HTTP method the app used."),
@@ -83,7 +83,7 @@ public struct VerifySignatureResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "The verification's result (always 200 when the request itself was well-formed).", [
             .field("valid", \.valid, "Whether the signature verified (and the activation was ACTIVE)."),
             .field("activationId", \.activationId, "The activation named in the header."),

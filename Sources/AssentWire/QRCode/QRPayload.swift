@@ -3,20 +3,20 @@ import Foundation
 /// What an Assent QR code says: `assent://qr?tenant=<tenantID>&challenge=<challengeId>`. The device claims the challenge
 /// with the tenant it is enrolled with; a payload naming another tenant is refused before anything is sent. A bare
 /// challenge id (64 hex characters) is understood too, for pages that render the id alone as Authsignal's do.
-public struct QRPayload: Sendable, Hashable {
+package struct QRPayload: Sendable, Hashable {
     /// The tenant that issued the challenge, when the payload names it.
-    public var tenantID: String?
+    package var tenantID: String?
     /// The challenge to claim.
-    public var challengeID: String
+    package var challengeID: String
 
     /// Creates a payload.
-    public init(tenantID: String?, challengeID: String) {
+    package init(tenantID: String?, challengeID: String) {
         self.tenantID = tenantID
         self.challengeID = challengeID
     }
 
     /// The text to put in the QR code.
-    public var text: String {
+    package var text: String {
         var components = URLComponents()
         components.scheme = "assent"
         components.host = "qr"
@@ -26,7 +26,7 @@ public struct QRPayload: Sendable, Hashable {
     }
 
     /// Reads a payload; nil when the text is neither an Assent QR URI nor a bare challenge id.
-    public init?(text: String) {
+    package init?(text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if Self.isChallengeID(trimmed) {
             self.init(tenantID: nil, challengeID: trimmed)

@@ -1,12 +1,12 @@
 /// A string-backed value (``ActionState``, ``SignatureScheme``, ``VerificationMethod``) a request field reads from its
 /// spelling.
-public protocol WireEnumeration: RawRepresentable, WireValue where RawValue == String {
+package protocol WireEnumeration: RawRepresentable, WireValue where RawValue == String {
     /// The spellings a request may send; nil when any is kept as sent.
     static var wireSpellings: [String]? { get }
 }
 
 extension WireEnumeration where Self: CaseIterable {
-    public static var wireSpellings: [String]? { allCases.map(\.rawValue) }
+    package static var wireSpellings: [String]? { allCases.map(\.rawValue) }
 }
 
 extension WireEnumeration {

@@ -1,17 +1,17 @@
 /// One field of a ``WireSchema`` type, declared once in its ``WireFields`` table: the name on the wire, where it lives
 /// (a key path), how a request reads it (limits, characters, required or nullable), how a response writes it, and what
 /// the OpenAPI document says of it. The factories below are the only ways to make one, one per reading rule.
-public struct WireField<Root>: Sendable {
+package struct WireField<Root>: Sendable {
     /// The name on the wire (camelCase; a request may also send its snake_case spelling, see ``WireObject``).
-    public let name: String
+    package let name: String
     /// What the field holds.
-    public let type: WireType
+    package let type: WireType
     /// Whether a request must send it (or a response always writes it).
-    public let isRequired: Bool
+    package let isRequired: Bool
     /// Whether null is a value of its own (a request clearing the field, a response writing `null`).
-    public let isNullable: Bool
+    package let isNullable: Bool
     /// One line for the OpenAPI document.
-    public let description: String?
+    package let description: String?
     /// Reads the field from a request into the value being built, throwing the refusal of the rule it breaks.
     let read: @Sendable (inout Root, any WireObject) throws(WireDecodingError) -> Void
     /// Writes `"name":value` (or nothing, for an absent optional).
@@ -28,7 +28,7 @@ public struct WireField<Root>: Sendable {
 
     /// The same field, with `check` run on the value read so far right after this field is read (for a rule that
     /// ties it to fields read before it).
-    public func checked(_ check: @escaping @Sendable (Root) throws(WireDecodingError) -> Void) -> Self {
+    package func checked(_ check: @escaping @Sendable (Root) throws(WireDecodingError) -> Void) -> Self {
         let read = self.read
         return Self(name: name, type: type, isRequired: isRequired, isNullable: isNullable, description: description,
                     read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
@@ -39,7 +39,7 @@ public struct WireField<Root>: Sendable {
 
     /// The same field, described as admitting null: for an optional request field some client sends as null (which
     /// reads as absent, as every null does).
-    public func acceptingNull() -> Self {
+    package func acceptingNull() -> Self {
         Self(name: name, type: type, isRequired: isRequired, isNullable: true, description: description, read: read,
              write: write)
     }
@@ -64,7 +64,7 @@ public struct WireField<Root>: Sendable {
 extension WireField {
     /// An optional string of at most `maxLength` UTF-8 bytes, not empty unless `allowEmpty`, holding only what
     /// `characters` allows.
-    public static func string(
+    package static func string(
         _ key: StaticString, _ path: any WritableKeyPath<Root, String?> & Sendable, maxLength: Int, allowEmpty: Bool = true,
         characters: WireCharacters = .identifier, _ description: String?
     ) -> Self {
@@ -78,7 +78,7 @@ extension WireField {
     }
 
     /// A string that must be present and not empty.
-    public static func requiredString(
+    package static func requiredString(
         _ key: StaticString, _ path: any WritableKeyPath<Root, String> & Sendable, maxLength: Int,
         characters: WireCharacters = .identifier, _ description: String?
     ) -> Self {
@@ -91,7 +91,7 @@ extension WireField {
     }
 
     /// A string where null means "clear": nil when absent, `.some(nil)` when null.
-    public static func nullableString(
+    package static func nullableString(
         _ key: StaticString, _ path: any WritableKeyPath<Root, String??> & Sendable, maxLength: Int,
         characters: WireCharacters = .identifier, _ description: String?
     ) -> Self {
@@ -104,7 +104,7 @@ extension WireField {
     }
 
     /// A string that must be one of `allowed` (refused with `refusal`), `absent` when not sent.
-    public static func choice(
+    package static func choice(
         _ key: StaticString, _ path: any WritableKeyPath<Root, String> & Sendable, maxLength: Int, allowed: [String],
         absent: String, refusal: String, _ description: String?
     ) -> Self {
@@ -119,7 +119,7 @@ extension WireField {
     }
 
     /// An optional `true` or `false`.
-    public static func bool(_ key: StaticString, _ path: any WritableKeyPath<Root, Bool?> & Sendable, _ description: String?) -> Self {
+    package static func bool(_ key: StaticString, _ path: any WritableKeyPath<Root, Bool?> & Sendable, _ description: String?) -> Self {
         let name = String(describing: key)
         return Self(key, .boolean, description,
                     read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
@@ -129,7 +129,7 @@ extension WireField {
     }
 
     /// `true` or `false`, which a request must send.
-    public static func requiredBool(_ key: StaticString, _ path: any WritableKeyPath<Root, Bool> & Sendable, _ description: String?) -> Self {
+    package static func requiredBool(_ key: StaticString, _ path: any WritableKeyPath<Root, Bool> & Sendable, _ description: String?) -> Self {
         let name = String(describing: key)
         return Self(key, .boolean, required: true, description,
                     read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
@@ -140,7 +140,7 @@ extension WireField {
     }
 
     /// An optional whole number within `range`.
-    public static func integer(
+    package static func integer(
         _ key: StaticString, _ path: any WritableKeyPath<Root, Int?> & Sendable, range: ClosedRange<Int>, _ description: String?
     ) -> Self {
         let name = String(describing: key)
@@ -152,7 +152,7 @@ extension WireField {
     }
 
     /// Optional free-form custom data: a JSON object of at most `maxBytes` bytes of JSON.
-    public static func object(
+    package static func object(
         _ key: StaticString, _ path: any WritableKeyPath<Root, [String: JSONValue]?> & Sendable, maxBytes: Int = 16 * 1024,
         _ description: String?
     ) -> Self {
@@ -165,7 +165,7 @@ extension WireField {
     }
 
     /// Custom data where null means "clear": nil when absent, `.some(nil)` when null.
-    public static func nullableObject(
+    package static func nullableObject(
         _ key: StaticString, _ path: any WritableKeyPath<Root, [String: JSONValue]??> & Sendable, _ description: String?
     ) -> Self {
         let name = String(describing: key)
@@ -177,7 +177,7 @@ extension WireField {
     }
 
     /// A string of at most `maxLength` bytes (`characters` allowed), or a JSON object (for a document sent either way).
-    public static func stringOrObject(
+    package static func stringOrObject(
         _ key: StaticString, _ path: any WritableKeyPath<Root, JSONValue?> & Sendable, maxLength: Int,
         characters: WireCharacters = .identifier, _ description: String?
     ) -> Self {
@@ -195,7 +195,7 @@ extension WireField {
     }
 
     /// An optional action code (``ActionCode``).
-    public static func actionCode(_ key: StaticString, _ path: any WritableKeyPath<Root, String?> & Sendable, _ description: String?) -> Self {
+    package static func actionCode(_ key: StaticString, _ path: any WritableKeyPath<Root, String?> & Sendable, _ description: String?) -> Self {
         let name = String(describing: key)
         return Self(key, ActionCode.wireType, description,
                     read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
@@ -205,7 +205,7 @@ extension WireField {
     }
 
     /// An optional array of at most `maxCount` action codes (``ActionCode``).
-    public static func actionCodes(
+    package static func actionCodes(
         _ key: StaticString, _ path: any WritableKeyPath<Root, [String]?> & Sendable, maxCount: Int, _ description: String?
     ) -> Self {
         let name = String(describing: key)
@@ -218,7 +218,7 @@ extension WireField {
 
     /// A spelling of `E` that a request must send, of at most `maxLength` bytes; one `E` does not know is refused with
     /// `refusal`, or by default with ``WireDecodingError/notOneOf(_:_:)``.
-    public static func requiredValue<E: WireEnumeration>(
+    package static func requiredValue<E: WireEnumeration>(
         _ key: StaticString, _ path: any WritableKeyPath<Root, E> & Sendable, maxLength: Int, refusal: String? = nil,
         _ description: String?
     ) -> Self {
@@ -231,7 +231,7 @@ extension WireField {
     }
 
     /// An optional spelling of `E`, as ``requiredValue(_:_:maxLength:refusal:_:)`` reads it.
-    public static func value<E: WireEnumeration>(
+    package static func value<E: WireEnumeration>(
         _ key: StaticString, _ path: any WritableKeyPath<Root, E?> & Sendable, maxLength: Int, refusal: String? = nil,
         _ description: String?
     ) -> Self {
@@ -258,19 +258,19 @@ extension WireField {
 
 extension WireField {
     /// A value a response always writes.
-    public static func field<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V> & Sendable, _ description: String?) -> Self {
+    package static func field<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V> & Sendable, _ description: String?) -> Self {
         Self(key, V.wireType, required: true, description, read: { _, _ in },
              write: { value, writer in writer.member(key, value[keyPath: path]) })
     }
 
     /// A value a response writes when it has one, leaving the field out otherwise.
-    public static func optional<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V?> & Sendable, _ description: String?) -> Self {
+    package static func optional<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V?> & Sendable, _ description: String?) -> Self {
         Self(key, V.wireType, description, read: { _, _ in },
              write: { value, writer in writer.member(key, value[keyPath: path]) })
     }
 
     /// A value a response always writes, as `null` when it has none (the fields clients expect to find).
-    public static func orNull<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V?> & Sendable, _ description: String?) -> Self {
+    package static func orNull<V: WireValue>(_ key: StaticString, _ path: any KeyPath<Root, V?> & Sendable, _ description: String?) -> Self {
         Self(key, V.wireType, required: true, nullable: true, description, read: { _, _ in },
              write: { value, writer in writer.memberOrNull(key, value[keyPath: path]) })
     }

@@ -1,6 +1,6 @@
 /// A wire type with a name and a schema of its own in the OpenAPI document: every ``WireSchema`` type, and the value
 /// types several fields share (``ActionState``, ``VerificationMethod``).
-public protocol WireNamed: Sendable {
+package protocol WireNamed: Sendable {
     /// The component's name, e.g. `TrackRequest`.
     static var wireName: String { get }
     /// The component's JSON Schema.
@@ -10,6 +10,6 @@ public protocol WireNamed: Sendable {
 }
 
 extension WireNamed {
-    public static var wireName: String { String(describing: Self.self) }
-    public static var wireReferences: [any WireNamed.Type] { [] }
+    package static var wireName: String { String(describing: Self.self) }
+    package static var wireReferences: [any WireNamed.Type] { [] }
 }

@@ -4,19 +4,19 @@
 ///
 /// The type's `Codable` conformance stays the one Swift synthesizes from its properties, so that the tests can hold
 /// the table against it: what the table writes is byte for byte what `JSONEncoder` writes (same names, same fields).
-public protocol WireSchema: WireValue, WireNamed {
+package protocol WireSchema: WireValue, WireNamed {
     /// The type's fields, in the order a request reads them (the first broken rule is the refusal).
     static var wireFields: WireFields<Self> { get }
 }
 
 /// The field table of a ``WireSchema`` type.
-public struct WireFields<Root>: Sendable {
+package struct WireFields<Root>: Sendable {
     /// One line on the type, for the OpenAPI document.
-    public let description: String
+    package let description: String
     /// The component's name when it is not the Swift type's (`SigningMessage` for ``SigningMessageResponse``).
-    public let name: String?
+    package let name: String?
     /// The fields in reading order.
-    public let fields: [WireField<Root>]
+    package let fields: [WireField<Root>]
     /// The fields' writers in writing order: by name, as `JSONEncoder` with `.sortedKeys` writes them. (The closures
     /// alone, so that writing copies no field description.)
     let writers: [@Sendable (Root, inout JSONWriter) -> Void]
@@ -26,12 +26,12 @@ public struct WireFields<Root>: Sendable {
     let blank: (@Sendable () -> Root)?
 
     /// The table of a response type.
-    public init(_ description: String, name: String? = nil, _ fields: [WireField<Root>]) {
+    package init(_ description: String, name: String? = nil, _ fields: [WireField<Root>]) {
         self.init(description, name: name, blank: nil, fields)
     }
 
     /// The table of a request type, read into `blank()` (any value: every required field overwrites its part).
-    public init(_ description: String, name: String? = nil, blank: (@Sendable () -> Root)?, _ fields: [WireField<Root>]) {
+    package init(_ description: String, name: String? = nil, blank: (@Sendable () -> Root)?, _ fields: [WireField<Root>]) {
         self.description = description
         self.name = name
         self.fields = fields
@@ -43,19 +43,19 @@ public struct WireFields<Root>: Sendable {
 
 extension WireSchema {
     /// Writes the fields the table lists, by name.
-    public func write(to writer: inout JSONWriter) {
+    package func write(to writer: inout JSONWriter) {
         let writers = Self.wireFields.writers
         writer.object { writer in
             for write in writers { write(self, &writer) }
         }
     }
 
-    public static var wireType: WireType { .named(Self.self) }
+    package static var wireType: WireType { .named(Self.self) }
 
-    public static var wireName: String { wireFields.name ?? String(describing: Self.self) }
+    package static var wireName: String { wireFields.name ?? String(describing: Self.self) }
 
     /// An object with the table's fields as properties.
-    public static var wireComponent: JSONValue {
+    package static var wireComponent: JSONValue {
         let table = wireFields
         var properties: [String: JSONValue] = [:]
         for field in table.fields {
@@ -69,12 +69,12 @@ extension WireSchema {
         return .object(schema)
     }
 
-    public static var wireReferences: [any WireNamed.Type] { wireFields.fields.flatMap(\.type.references) }
+    package static var wireReferences: [any WireNamed.Type] { wireFields.fields.flatMap(\.type.references) }
 }
 
 extension WireDecodable where Self: WireSchema {
     /// Reads the fields the table lists, in its order, with their rules.
-    public init(reading body: some WireObject) throws(WireDecodingError) {
+    package init(reading body: some WireObject) throws(WireDecodingError) {
         let table = Self.wireFields
         guard let blank = table.blank else { preconditionFailure("\(Self.self) is read but its table has no blank value") }
         let object: any WireObject = body

@@ -1,6 +1,6 @@
 /// What a wire field holds, as the OpenAPI document describes it (``WireField`` carries one): the JSON Schema of a
 /// value, without the field's description or whether it may be null.
-public indirect enum WireType: Sendable {
+package indirect enum WireType: Sendable {
     /// A string of at most `maxLength` UTF-8 bytes (nil: no limit), at least `minLength`, matching `pattern`, one of
     /// `oneOf` when given.
     case string(maxLength: Int? = nil, minLength: Int? = nil, pattern: String? = nil, oneOf: [String]? = nil)

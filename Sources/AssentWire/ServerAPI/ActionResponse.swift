@@ -36,7 +36,7 @@ public struct ActionResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("One tracked action.", [
+    package static let wireFields = WireFields<Self>("One tracked action.", [
         .field("state", \.state, "The current state."),
         .field("stateUpdatedAt", \.stateUpdatedAt, Timestamp.wireDescription),
         .field("createdAt", \.createdAt, Timestamp.wireDescription),

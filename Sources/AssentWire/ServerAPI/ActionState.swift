@@ -11,9 +11,9 @@ public enum ActionState: String, Codable, Sendable, CaseIterable {
 }
 
 extension ActionState: WireEnumeration, WireNamed {
-    public static var wireType: WireType { .named(Self.self) }
+    package static var wireType: WireType { .named(Self.self) }
 
-    public static var wireComponent: JSONValue {
+    package static var wireComponent: JSONValue {
         WireType.string(oneOf: wireSpellings).jsonSchema(description: "The state of a tracked action.")
     }
 }

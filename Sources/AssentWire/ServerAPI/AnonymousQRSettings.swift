@@ -18,7 +18,7 @@ public struct AnonymousQRSettings: Encodable, Sendable, Hashable, WireDecodable,
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "What an anonymous QR start (tenant ID only, no track token) may do. In a PATCH only the fields present "
             + "change; a GET answers both.", blank: { Self() }, [
             .actionCodes("anonymousActionCodes", \.anonymousActionCodes, maxCount: maxActionCodes,

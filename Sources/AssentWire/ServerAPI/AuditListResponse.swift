@@ -32,7 +32,7 @@ public struct AuditListResponse: Codable, Sendable, Hashable, WireSchema {
         }
 
         /// The fields and their descriptions.
-        public static let wireFields = WireFields<Self>(
+        package static let wireFields = WireFields<Self>(
             "One audit entry: nothing secret (no key, token, signature or address).", name: "AuditEntry", [
                 .field("sequence", \.sequence, "Its place in the tenant's chain (1, 2, 3, ...)."),
                 .field("at", \.at, Timestamp.wireDescription),
@@ -56,7 +56,7 @@ public struct AuditListResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("A page of the tenant's audit log, oldest first.", name: "AuditList", [
+    package static let wireFields = WireFields<Self>("A page of the tenant's audit log, oldest first.", name: "AuditList", [
         .field("entries", \.entries, "The entries, by sequence."),
         .optional("nextCursor", \.nextCursor, "Pass as cursor to read the next page; absent on the last page."),
     ])

@@ -24,7 +24,7 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable, WireSchema
         }
 
         /// The fields and their descriptions.
-        public static let wireFields = WireFields<Self>("One notification queued for one device.", name: "ChallengeDelivery", [
+        package static let wireFields = WireFields<Self>("One notification queued for one device.", name: "ChallengeDelivery", [
             .field("userAuthenticatorId", \.userAuthenticatorId, "The device's authenticator."),
             .field("provider", \.provider, "apns, fcm or webhook."),
             .field("state", \.state, "queued, delivered, stale_token, failed or expired."),
@@ -65,7 +65,7 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable, WireSchema
         }
 
         /// The fields and their descriptions.
-        public static let wireFields = WireFields<Self>(
+        package static let wireFields = WireFields<Self>(
             "One entry, oldest first: challenge.started, then what the server recorded (push.queued, push.delivered, "
                 + "push.failed, webhook.delivered, ...), then challenge.claimed, challenge.approved, challenge.denied or "
                 + "challenge.expired.", name: "ChallengeEvent", [
@@ -94,7 +94,7 @@ public struct ChallengeTimelineResponse: Codable, Sendable, Hashable, WireSchema
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "A push challenge's queued notifications and every recorded event.", name: "ChallengeTimeline", [
             .field("challengeId", \.challengeId, "The challenge."),
             .field("deliveries", \.deliveries, "Its notifications, one per targeted device."),

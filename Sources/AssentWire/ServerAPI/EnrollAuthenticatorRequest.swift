@@ -13,7 +13,7 @@ public struct EnrollAuthenticatorRequest: Encodable, Sendable, Hashable, WireDec
     public init(verificationMethod: VerificationMethod) { self.verificationMethod = verificationMethod }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "The backend enrols a method it verified itself (e-mail, SMS, ...).",
         blank: { Self(verificationMethod: .push) }, [
             .requiredValue("verificationMethod", \.verificationMethod, maxLength: 64, "The method, e.g. EMAIL_OTP."),

@@ -1,12 +1,12 @@
 import Foundation
 
 /// ISO-8601 timestamps as the wire carries them: UTC with milliseconds, e.g. `2026-11-30T06:16:58.123Z`.
-public enum Timestamp {
+package enum Timestamp {
     /// How a timestamp field is described in the OpenAPI document.
-    public static let wireDescription = "ISO-8601, UTC with milliseconds, e.g. 2026-11-30T06:16:58.123Z"
+    package static let wireDescription = "ISO-8601, UTC with milliseconds, e.g. 2026-11-30T06:16:58.123Z"
 
     /// Formats milliseconds since the Unix epoch.
-    public static func iso8601(milliseconds: Int64) -> String {
+    package static func iso8601(milliseconds: Int64) -> String {
         var seconds = time_t(milliseconds / 1000)
         var millis = Int(milliseconds % 1000)
         if millis < 0 {
@@ -25,7 +25,7 @@ public enum Timestamp {
 
     /// Milliseconds since the Unix epoch of `text`: an ISO-8601 UTC time (`2026-11-30T06:16:58Z`, with or without
     /// milliseconds, or a date alone, `2026-11-30`), or a plain number of milliseconds. Nil for anything else.
-    public static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         if let number = Int64(text), number >= 0 { return number }
         let utf8 = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int32? {

@@ -36,7 +36,7 @@ public struct TrackRequest: Encodable, Sendable, Hashable, WireDecodable, WireSc
     public init() {}
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>("Track an action for a user (every field optional).", blank: { Self() }, [
+    package static let wireFields = WireFields<Self>("Track an action for a user (every field optional).", blank: { Self() }, [
         .string("idempotencyKey", \.idempotencyKey, maxLength: 200, allowEmpty: false, "Reuse this key instead of generating one."),
         .string("redirectUrl", \.redirectUrl, maxLength: 2048, "Where a web flow returns to."),
         .bool("redirectToSettings", \.redirectToSettings, "Accepted for compatibility."),

@@ -37,7 +37,7 @@ public struct TrackResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("What the backend does next, and the token for the client.", [
+    package static let wireFields = WireFields<Self>("What the backend does next, and the token for the client.", [
         .field("state", \.state, "The action's state right after tracking."),
         .field("idempotencyKey", \.idempotencyKey, "The key that names this action from now on."),
         .field("url", \.url, "A page where the user can complete the challenge."),

@@ -7,7 +7,7 @@ public struct UpdateActionRequest: Encodable, Sendable, Hashable, WireDecodable,
     public init(state: ActionState) { self.state = state }
 
     /// The field, its limit and description.
-    public static let wireFields = WireFields<Self>("The backend sets an action's state.", blank: { Self(state: .allow) }, [
+    package static let wireFields = WireFields<Self>("The backend sets an action's state.", blank: { Self(state: .allow) }, [
         .requiredValue("state", \.state, maxLength: 64, "The new state."),
     ])
 }

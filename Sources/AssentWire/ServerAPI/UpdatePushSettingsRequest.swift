@@ -28,7 +28,7 @@ public struct UpdatePushSettingsRequest: Encodable, Sendable, Hashable, WireDeco
     public init() {}
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Only the fields present change. Credentials go in, never out.", blank: { Self() }, [
             .string("provider", \.provider, maxLength: 32, "webhook, apns, fcm, ... (a refusal lists the allowed names)."),
             .nullableString("webhookUrl", \.webhookUrl, maxLength: 2048,

@@ -21,7 +21,7 @@ public struct UpdateUserRequest: Encodable, Sendable, Hashable, WireDecodable, W
     public init() {}
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Only the fields present change; a field sent as null is cleared.", blank: { Self() }, [
             .nullableString("email", \.email, maxLength: WireFieldLimit.email, "New e-mail address."),
             .bool("emailVerified", \.emailVerified, "Whether the backend vouches for the e-mail address."),

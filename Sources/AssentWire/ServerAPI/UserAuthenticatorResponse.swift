@@ -53,7 +53,7 @@ public struct UserAuthenticatorResponse: Codable, Sendable, Hashable, WireSchema
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("One authenticator of a user.", name: "UserAuthenticator", [
+    package static let wireFields = WireFields<Self>("One authenticator of a user.", name: "UserAuthenticator", [
         .field("userId", \.userId, "The user."),
         .field("userAuthenticatorId", \.userAuthenticatorId, "The authenticator's identifier."),
         .field("verificationMethod", \.verificationMethod, "What kind of authenticator it is."),
@@ -79,7 +79,7 @@ public struct EnrollAuthenticatorResponse: Codable, Sendable, Hashable, WireSche
     public init(authenticator: UserAuthenticatorResponse) { self.authenticator = authenticator }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The enrolled authenticator.", [
+    package static let wireFields = WireFields<Self>("The enrolled authenticator.", [
         .field("authenticator", \.authenticator, "The authenticator just enrolled."),
     ])
 }

@@ -51,7 +51,7 @@ public struct UserResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "What Assent knows about a user. An unknown user is simply not enrolled.", [
             .field("userId", \.userId, "The user."),
             .field("isEnrolled", \.isEnrolled, "Whether the user has at least one authenticator."),

@@ -11,7 +11,7 @@ public struct ValidateRequest: Encodable, Sendable, Hashable, WireDecodable, Wir
     public init(token: String) { self.token = token }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "The backend checks a token a device or page obtained.", blank: { Self(token: "") }, [
             .requiredString("token", \.token, maxLength: 4096, "The token."),
             .string("userId", \.userId, maxLength: 255, "When given, the token must belong to this user."),

@@ -37,7 +37,7 @@ public struct ValidateResponse: Codable, Sendable, Hashable, WireSchema {
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "Whether a token proves a completed challenge. A token proves it at most once.", [
             .field("isValid", \.isValid, "True when the action succeeded and this token had not been validated before."),
             .optional("state", \.state, "The action's state, when the token named one."),

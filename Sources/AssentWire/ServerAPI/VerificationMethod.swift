@@ -34,11 +34,11 @@ public struct VerificationMethod: RawRepresentable, Codable, Sendable, Hashable 
 
 extension VerificationMethod: WireEnumeration, WireNamed {
     /// Any spelling is kept as sent (the server checks it against ``all`` where that matters).
-    public static var wireSpellings: [String]? { nil }
+    package static var wireSpellings: [String]? { nil }
 
-    public static var wireType: WireType { .named(Self.self) }
+    package static var wireType: WireType { .named(Self.self) }
 
-    public static var wireComponent: JSONValue {
+    package static var wireComponent: JSONValue {
         guard case .object(var schema) = WireType.string().jsonSchema(
             description: "How a user proved an action or what an authenticator can do, e.g. PUSH, DEVICE, EMAIL_OTP, SMS.")
         else { return .null }

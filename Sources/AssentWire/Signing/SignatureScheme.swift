@@ -13,7 +13,7 @@ public enum SignatureScheme: String, Codable, Sendable, Hashable {
 }
 
 extension SignatureScheme: WireEnumeration {
-    public static var wireSpellings: [String]? { [Self.bound.rawValue, Self.compatible.rawValue] }
+    package static var wireSpellings: [String]? { [Self.bound.rawValue, Self.compatible.rawValue] }
 
-    public static var wireType: WireType { .string(oneOf: wireSpellings) }
+    package static var wireType: WireType { .string(oneOf: wireSpellings) }
 }
