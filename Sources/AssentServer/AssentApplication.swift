@@ -156,6 +156,7 @@ package final class AssentApplication: Sendable {
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
+            attestationChallenges: AttestationChallenges(store: store, clock: clock),
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards, metrics: domainMetrics),
