@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "AssentLog", dependencies: ["AssentSync"]),
         .target(name: "AssentHTTP", dependencies: ["AssentSync", "AssentLog", "AssentCrypto", "CMicroHTTPD", "CHTTPShims"]),
         .target(name: "AssentQRRender", dependencies: ["AssentLog", "CQREncode", "CZlib"]),
-        .target(name: "AssentServerCore", dependencies: ["AssentSync", "AssentCrypto", "AssentWire", "AssentLog"]),
+        .target(name: "AssentServerCore", dependencies: ["AssentSync", "AssentCrypto", "AssentWire", "AssentLog", "AssentAttestation"]),
         .target(name: "AssentStorage", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CSQLite", "CPostgres"]),
         .target(name: "AssentHTTPClient", dependencies: ["AssentSync", "AssentServerCore", "AssentCrypto", "AssentWire", "AssentLog", "CCurl", "CCurlShims"]),
         // Device attestation (App Attest, Android key attestation): CBOR and DER readers, X.509 through OpenSSL.
@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "AssentServer", dependencies: [
             "AssentSync",
             "AssentServerCore", "AssentStorage", "AssentHTTPClient", "AssentHTTP", "AssentLog", "AssentCrypto", "AssentWire",
-            "AssentQRRender",
+            "AssentQRRender", "AssentAttestation",
         ], resources: [
             // openapi/assent.json (a link), compiled in so the server needs no file at run time.
             .embedInCode("OpenAPI/assent.json"),

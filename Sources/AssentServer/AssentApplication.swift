@@ -5,6 +5,7 @@ package import AssentServerCore
 import AssentWire
 import Foundation
 import AssentStorage
+import AssentAttestation
 
 /// `assentd` as a value: opens the store, builds the services and routes, and runs the HTTP server. The executable
 /// and the end-to-end tests both start Assent through this type.
@@ -75,9 +76,14 @@ package final class AssentApplication: Sendable {
         let challengeEvents = ChallengeEvents()
         bridge = ChallengeEventBridge(store: store, events: challengeEvents, logger: logger)
         let credentials = ClientCredentials(tenants: tenants, tokens: tokens)
+        let attestationRoots = try ServerConfiguration.attestationRoots(file: configuration.attestationRootsFile)
+        for root in attestationRoots.addedRoots {
+            logger.info("attestation root added", ["subject": .string(root.subject), "sha256": .string(root.sha256)])
+        }
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock),
-            audit: audit)
+            audit: audit,
+            attestation: EnrolmentAttestation(challenges: store, trustAnchors: attestationRoots, clock: clock))
         let users = UserService(store: store, clock: clock, webhooks: webhookEvents, audit: audit)
         let history = ChallengeHistory(challenges: store, deliveries: store)
         let activations = ActivationService(
@@ -156,6 +162,7 @@ package final class AssentApplication: Sendable {
         ).register(in: &router)
         ClientAPI(
             credentials: credentials, devices: devices,
+            attestationChallenges: AttestationChallenges(store: store, clock: clock),
             push: PushChallengeService(
                 store: store, clock: clock, tokens: tokens, defaultTokenLifetime: tokenLifetime, deliveries: store,
                 webhook: pushWebhook, wake: { pushWorker.wake() }, guards: pushGuards, metrics: domainMetrics),

@@ -10,6 +10,7 @@ package enum DatabaseCopy {
         "tenants", "users", "actions", "authenticators", "challenges", "nonces", "spent_signatures",
         "webhook_outbox",
         "powerauth_applications", "activations", "push_deliveries", "challenge_timeline", "audit_entries",
+        "attestation_challenges",
     ]
 
     /// Rows copied per table.

@@ -175,6 +175,10 @@ enum OpenAPIDocument {
                   summary: "Release the vault key (signed possession_knowledge or stronger over the body).",
                   security: [["tenantId": [], "powerAuth": []]], body: (VaultUnlockRequest.self, false),
                   ok: Operation.ok("The encrypted vault key.", VaultUnlockResponse.self), errors: [400, 401, 403, 404, 415, 429]),
+        Operation(endpoint: .createAttestationChallenge, id: "createAttestationChallenge", tag: "Client API",
+                  summary: "A single-use challenge (five minutes) for the device attestation an enrolment carries.",
+                  security: Operation.bearer, parameters: [Operation.tenantHeader],
+                  ok: Operation.ok("The challenge.", AttestationChallengeResponse.self), errors: [401, 403]),
 
         // Client API: the initiating page
         Operation(endpoint: .startPushChallenge, id: "startPushChallenge", tag: "Client API",

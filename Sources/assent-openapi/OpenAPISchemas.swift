@@ -16,7 +16,8 @@ enum OpenAPISchemas {
         UpdateCredentialResponse.self, PushChallengeResponse.self, UpdateChallengeRequest.self,
         UpdateChallengeResponse.self, ClaimChallengeRequest.self, ClaimChallengeResponse.self,
         CreateActivationRequest.self, CreateActivationResponse.self, ActivationStatusRequest.self,
-        ActivationStatusResponse.self, VaultUnlockRequest.self, VaultUnlockResponse.self, StartPushChallengeRequest.self,
+        ActivationStatusResponse.self, VaultUnlockRequest.self, VaultUnlockResponse.self, AttestationChallengeResponse.self,
+        StartPushChallengeRequest.self,
         StartPushChallengeResponse.self, VerifyPushRequest.self, VerifyPushResponse.self, StartQRChallengeRequest.self,
         StartQRChallengeResponse.self, VerifyQRRequest.self, VerifyQRResponse.self,
     ]

@@ -169,7 +169,7 @@ import Testing
         let audit = setup.audit
         let enrol = { @Sendable () async throws -> DeviceCredentialEnrolment in
             try await store.enrollDeviceCredential(
-                candidate, enrolmentKey: "enrol-1", reenrol: { _ in },
+                candidate, enrolmentKey: "enrol-1", attestation: nil, reenrol: { _ in },
                 audit: { audit.entry(tenantID: "t1", .credentialEnrolled, actor: "device", subject: $0.id) },
                 events: { _, _ in [] })
         }

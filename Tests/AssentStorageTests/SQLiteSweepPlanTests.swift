@@ -22,6 +22,7 @@ struct SQLiteSweepPlanTests {
             ("challenges", SweepBatch.delete("challenges", where: "expires_at < $1")),
             ("nonces", SweepBatch.delete("nonces", where: "expires_at < $1")),
             ("spent_signatures", SweepBatch.delete("spent_signatures", key: "digest", where: "expires_at < $1")),
+            ("attestation_challenges", SweepBatch.delete("attestation_challenges", key: "challenge", where: "expires_at < $1")),
             ("push_deliveries", SweepBatch.delete("push_deliveries", where: "state <> 'queued' AND finished_at < $1")),
             ("push_deliveries", SweepBatch.delete("push_deliveries", where: "expires_at < $1")),
             ("challenge_timeline", SweepBatch.delete("challenge_timeline", where: "at < $1")),

@@ -72,6 +72,7 @@ import Testing
         try Self.sameAsFoundation(CreateActivationResponse.self)
         try Self.sameAsFoundation(ActivationStatusResponse.self)
         try Self.sameAsFoundation(VaultUnlockResponse.self)
+        try Self.sameAsFoundation(AttestationChallengeResponse.self)
         try Self.sameAsFoundation(VerifySignatureResponse.self)
     }
 

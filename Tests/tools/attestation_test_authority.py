@@ -12,6 +12,7 @@ tests"): CBOR and DER are written by hand here, so no CBOR package is needed. Ce
 output of one run.
 
 Usage: .build/venv/bin/python Tests/tools/attestation_test_authority.py [OUT_DIR]   (needs `cryptography`)
+Imported, `Authority` makes attestations bound to any challenge and key (the end-to-end tests use it).
 """
 import base64
 import datetime
@@ -25,7 +26,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+DEFAULT_OUT = os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Vectors", "attestation", "test-authority")
 NOT_BEFORE = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
 NOT_AFTER = datetime.datetime(2045, 1, 1, tzinfo=datetime.timezone.utc)
@@ -153,33 +154,70 @@ def spki(key):
     return key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
+class Authority:
+    """A root and an intermediate (P-256), and attestations under them bound to a given challenge and credential key.
+    The end-to-end tests (Tests/e2e/test_attestation.py) import it; `main` writes the Swift tests' fixtures with it."""
+
+    def __init__(self):
+        self.root_key = ec.generate_private_key(ec.SECP256R1())
+        self.root_name = name("Assent Test Attestation Root")
+        self.root = certificate(self.root_name, self.root_key, self.root_name, self.root_key, ca=True)
+        self.intermediate_key = ec.generate_private_key(ec.SECP256R1())
+        self.intermediate_name = name("Assent Test Attestation Intermediate")
+        self.intermediate = certificate(self.intermediate_name, self.intermediate_key, self.root_name, self.root_key, ca=True)
+
+    def root_pem(self):
+        return self.root.public_bytes(serialization.Encoding.PEM)
+
+    def app_attest(self, challenge, credential, app_id=APP_ID, aaguid=b"appattestdevelop"):
+        """An App Attest attestation of a new key, bound to `challenge` and `credential` (the publicKey as sent):
+        (key, key id, attestation object)."""
+        key = ec.generate_private_key(ec.SECP256R1())
+        key_id = hashlib.sha256(uncompressed(key)).digest()
+        client_data_hash = binding_hash(challenge, credential)
+        point = key.public_key().public_numbers()
+        cose = cbor({1: 2, 3: -7, -1: 1, -2: point.x.to_bytes(32, "big"), -3: point.y.to_bytes(32, "big")})
+        rp_id_hash = hashlib.sha256(app_id.encode()).digest()
+        auth_data = (rp_id_hash + b"\x40" + (0).to_bytes(4, "big") + aaguid + len(key_id).to_bytes(2, "big")
+                     + key_id + cose)
+        nonce = hashlib.sha256(auth_data + client_data_hash).digest()
+        leaf = certificate(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, key_id.hex())]), key,
+                           self.intermediate_name, self.intermediate_key, ca=False,
+                           extensions=[("1.2.840.113635.100.8.2", der_seq(explicit(1, der_octets(nonce))))])
+        attestation = cbor({"fmt": "apple-appattest",
+                            "attStmt": {"x5c": [der(leaf), der(self.intermediate)], "receipt": b"test receipt"},
+                            "authData": auth_data})
+        return key, key_id, attestation
+
+    def android(self, challenge, credential, key, level=1, state=0, locked=True, package=PACKAGE):
+        """An Android key attestation chain (DER, leaf first) for `key` (a private key: its public key is the leaf's),
+        bound to `challenge` and `credential` (the publicKey as sent)."""
+        application_id = der_seq(der_set(der_seq(der_octets(package.encode()), der_int(7))),
+                                 der_set(der_octets(SIGNING_DIGEST)))
+        software = der_seq(explicit(709, der_octets(application_id)))
+        root_of_trust = der_seq(der_octets(b"\x11" * 32), der_bool(locked), der_enum(state), der_octets(b"\x22" * 32))
+        hardware = der_seq(explicit(1, der_set(der_int(2))), explicit(2, der_int(3)), explicit(704, root_of_trust),
+                           explicit(705, der_int(160000)), explicit(706, der_int(202606)))
+        description = der_seq(der_int(300), der_enum(level), der_int(300), der_enum(level),
+                              der_octets(binding_hash(challenge, credential)), der_octets(b""), software, hardware)
+        leaf = certificate(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Android Keystore Key")]), key,
+                           self.intermediate_name, self.intermediate_key, ca=False,
+                           extensions=[("1.3.6.1.4.1.11129.2.1.17", description)])
+        return [der(leaf), der(self.intermediate), der(self.root)]
+
+
 def main():
+    OUT = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_OUT
     os.makedirs(OUT, exist_ok=True)
-    root_key = ec.generate_private_key(ec.SECP256R1())
-    root_name = name("Assent Test Attestation Root")
-    root = certificate(root_name, root_key, root_name, root_key, ca=True)
-    intermediate_key = ec.generate_private_key(ec.SECP256R1())
-    intermediate_name = name("Assent Test Attestation Intermediate")
-    intermediate = certificate(intermediate_name, intermediate_key, root_name, root_key, ca=True)
+    authority = Authority()
     with open(os.path.join(OUT, "root.pem"), "wb") as handle:
-        handle.write(root.public_bytes(serialization.Encoding.PEM))
+        handle.write(authority.root_pem())
 
     # App Attest: a development-environment attestation and one assertion by the same key.
-    key = ec.generate_private_key(ec.SECP256R1())
-    key_id = hashlib.sha256(uncompressed(key)).digest()
     challenge, credential = "appattest-challenge", "BCredentialPublicKeyAsSent"
     client_data_hash = binding_hash(challenge, credential)
-    point = key.public_key().public_numbers()
-    cose = cbor({1: 2, 3: -7, -1: 1, -2: point.x.to_bytes(32, "big"), -3: point.y.to_bytes(32, "big")})
+    key, key_id, attestation = authority.app_attest(challenge, credential)
     rp_id_hash = hashlib.sha256(APP_ID.encode()).digest()
-    auth_data = (rp_id_hash + b"\x40" + (0).to_bytes(4, "big") + b"appattestdevelop" + len(key_id).to_bytes(2, "big")
-                 + key_id + cose)
-    nonce = hashlib.sha256(auth_data + client_data_hash).digest()
-    leaf = certificate(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, key_id.hex())]), key, intermediate_name,
-                       intermediate_key, ca=False,
-                       extensions=[("1.2.840.113635.100.8.2", der_seq(explicit(1, der_octets(nonce))))])
-    attestation = cbor({"fmt": "apple-appattest", "attStmt": {"x5c": [der(leaf), der(intermediate)], "receipt": b"test receipt"},
-                        "authData": auth_data})
     assertion_client_data_hash = hashlib.sha256(b"a bound decision message").digest()
     assertion_auth_data = rp_id_hash + b"\x00" + (1).to_bytes(4, "big")
     signature = key.sign(hashlib.sha256(assertion_auth_data + assertion_client_data_hash).digest(), ec.ECDSA(hashes.SHA256()))
@@ -201,21 +239,11 @@ def main():
         key = ec.generate_private_key(ec.SECP256R1())
         credential = b64(uncompressed(key))
         challenge = f"android-challenge-{variant}"
-        application_id = der_seq(der_set(der_seq(der_octets(v["package"].encode()), der_int(7))),
-                                 der_set(der_octets(SIGNING_DIGEST)))
-        software = der_seq(explicit(709, der_octets(application_id)))
-        root_of_trust = der_seq(der_octets(b"\x11" * 32), der_bool(v["locked"]), der_enum(v["state"]), der_octets(b"\x22" * 32))
-        hardware = der_seq(explicit(1, der_set(der_int(2))), explicit(2, der_int(3)), explicit(704, root_of_trust),
-                           explicit(705, der_int(160000)), explicit(706, der_int(202606)))
-        description = der_seq(der_int(300), der_enum(v["level"]), der_int(300), der_enum(v["level"]),
-                              der_octets(binding_hash(challenge, credential)), der_octets(b""), software, hardware)
-        leaf = certificate(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Android Keystore Key")]), key,
-                           intermediate_name, intermediate_key, ca=False,
-                           extensions=[("1.3.6.1.4.1.11129.2.1.17", description)])
+        chain = authority.android(challenge, credential, key, **v)
         with open(os.path.join(OUT, f"android-{variant}.json"), "w") as handle:
             json.dump({"challenge": challenge, "publicKey": credential, "packageName": PACKAGE,
                        "signingCertificateSha256": SIGNING_DIGEST.hex(),
-                       "certificateChain": [b64(der(c)) for c in (leaf, intermediate, root)],
+                       "certificateChain": [b64(c) for c in chain],
                        "verifyAtMilliseconds": VERIFY_AT_MS}, handle, indent=1)
 
 

@@ -5,9 +5,9 @@ extension AssentError.Code {
     /// server failure (500), so a missing entry shows up in tests rather than as a wrong 4xx.
     var status: Int {
         switch self {
-        case .invalidRequest: 400
+        case .invalidRequest, .attestationInvalid, .attestationChallengeInvalid: 400
         case .unauthorized, .invalidToken, .expiredToken, .invalidCredential, .invalidSignature: 401
-        case .forbidden, .factorRequired, .actionNotAllowed, .tenantMismatch, .crossSiteRequest: 403
+        case .forbidden, .factorRequired, .actionNotAllowed, .tenantMismatch, .crossSiteRequest, .attestationRequired: 403
         case .notFound, .activationNotFound: 404
         case .conflict, .invalidState: 409
         // The challenge has expired or was already answered: 409 would hide which, 410 says "gone".

@@ -10,6 +10,7 @@ import Foundation
 struct ClientAPI: Sendable {
     let credentials: ClientCredentials
     let devices: DeviceCredentialService
+    let attestationChallenges: AttestationChallenges
     let push: PushChallengeService
     let decisions: ChallengeDecisions
     let decoder: any RequestDecoding
@@ -25,6 +26,7 @@ struct ClientAPI: Sendable {
             CrossOrigin.add(&router, add, handle { try await addCredential($0, method) })
             CrossOrigin.add(&router, remove, handle { try await removeCredential($0, method) })
         }
+        CrossOrigin.add(&router, .createAttestationChallenge, handle(createAttestationChallenge))
         CrossOrigin.add(&router, .signPushChallengeFetch, handle { try await sign($0, .getChallenge) })
         CrossOrigin.add(&router, .getPushChallenge, handle(getChallenge))
         CrossOrigin.add(&router, .updatePushChallenge, handle(updateChallenge))
@@ -62,6 +64,12 @@ struct ClientAPI: Sendable {
                 userAuthenticatorId: authenticator.id, userId: authenticator.userID,
                 verifiedAt: Timestamp.iso8601(milliseconds: authenticator.verifiedAt ?? authenticator.createdAt),
                 expiresAt: authenticator.expiresAt.map(Timestamp.iso8601(milliseconds:))))
+    }
+
+    private func createAttestationChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (tenant, claims) = try await credentials.enrolling(request)
+        let challenge = try await attestationChallenges.issue(tenant: tenant, claims: claims)
+        return APIResponses.ok(AttestationChallengeResponse(challenge: challenge.value, expiresAt: challenge.expiresAt / 1000))
     }
 
     private func removeCredential(_ request: HTTPRequest, _ method: VerificationMethod) async throws -> HTTPResponse {

@@ -209,6 +209,15 @@ struct ServerAPI: Sendable {
             email: authenticator.email, phoneNumber: authenticator.phoneNumber,
             devicePlatform: authenticator.devicePlatform, deviceName: authenticator.deviceName,
             isDefault: authenticator.isDefault, erroredAt: authenticator.erroredAt.map(Timestamp.iso8601(milliseconds:)),
-            errorCode: authenticator.errorCode, expiresAt: authenticator.expiresAt.map(Timestamp.iso8601(milliseconds:)))
+            errorCode: authenticator.errorCode, expiresAt: authenticator.expiresAt.map(Timestamp.iso8601(milliseconds:)),
+            attestation: authenticator.attestation.map(response))
+    }
+
+    static func response(_ verdict: CredentialAttestation) -> AuthenticatorAttestation {
+        AuthenticatorAttestation(
+            format: verdict.format, verified: verdict.verified, securityLevel: verdict.securityLevel, app: verdict.app,
+            environment: verdict.environment, osVersion: verdict.osVersion, patchLevel: verdict.patchLevel,
+            bootState: verdict.bootState, revocationChecked: verdict.revocationChecked,
+            verifiedAt: Timestamp.iso8601(milliseconds: verdict.verifiedAt))
     }
 }

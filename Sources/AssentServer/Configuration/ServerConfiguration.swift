@@ -1,6 +1,7 @@
 package import AssentHTTP
 package import AssentServerCore
 package import AssentStorage
+package import AssentAttestation
 import Foundation
 
 /// Everything `assentd` can be told, with defaults. Filled from `ASSENT_*` environment variables, then from flags
@@ -50,6 +51,9 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var fcmURL: String?
     /// A PEM file of certificates trusted for APNs, FCM and OAuth instead of the system's (a test's fake or a proxy).
     package var pushCAFile: String?
+    /// A PEM bundle of roots device attestations may chain to, for both formats, beside the pinned Apple and Google
+    /// ones (a private Android fleet's CA, a test authority); checked at start.
+    package var attestationRootsFile: String?
     /// Seconds before the first retry of a notification (doubling after each failure, at most 60 s).
     package var pushRetrySeconds: Double = 1
     /// Most notifications sent at once.
@@ -121,6 +125,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--apns-url URL", "ASSENT_APNS_URL", "APNs base URL instead of Apple's production/sandbox hosts"),
         ("--fcm-url URL", "ASSENT_FCM_URL", "FCM base URL (default https://fcm.googleapis.com)"),
         ("--push-ca-file PATH", "ASSENT_PUSH_CA_FILE", "PEM certificates trusted for APNs/FCM/OAuth instead of the system's"),
+        ("--attestation-roots FILE", "ASSENT_ATTESTATION_ROOTS", "PEM roots device attestations may chain to, beside the pinned Apple and Google ones"),
         ("--push-retry SECONDS", "ASSENT_PUSH_RETRY", "delay before a notification's first retry, doubling, max 60 (default 1)"),
         ("--push-concurrency N", "ASSENT_PUSH_CONCURRENCY", "most notifications in flight (default 64)"),
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
@@ -154,6 +159,7 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_WEBHOOK_RETRY": "--webhook-retry", "ASSENT_WEBHOOK_ATTEMPTS": "--webhook-attempts",
             "ASSENT_WEB_ROOT": "--web-root", "ASSENT_APNS_URL": "--apns-url", "ASSENT_FCM_URL": "--fcm-url",
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
+            "ASSENT_ATTESTATION_ROOTS": "--attestation-roots",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
             "ASSENT_METRICS_SAMPLE": "--metrics-sample", "ASSENT_ADMIN_LISTEN": "--admin-listen",
@@ -326,6 +332,14 @@ package struct ServerConfiguration: Sendable, Hashable {
             }
             config.pushCAFile = file
         }
+        if let file = values["--attestation-roots"] {
+            do {
+                _ = try Self.attestationRoots(file: file)
+            } catch {
+                throw Invalid(description: "--attestation-roots: \(error)")
+            }
+            config.attestationRootsFile = file
+        }
         if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
         if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
@@ -414,5 +428,21 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let publicURL { return publicURL }
         let host = host.contains(":") ? "[\(host)]" : (host == "0.0.0.0" ? "127.0.0.1" : host)
         return "\(tlsCertificateFile == nil ? "http" : "https")://\(host):\(actualPort)"
+    }
+}
+
+extension ServerConfiguration {
+    /// The trust anchors of device attestations: the pinned roots plus those of `file` (a PEM bundle) when given.
+    /// Throws a sentence for the operator when the file cannot be read or holds no certificate that parses.
+    package static func attestationRoots(file: String?) throws -> AttestationTrustAnchors {
+        guard let file else { return .pinned }
+        guard let data = FileManager.default.contents(atPath: file) else { throw Unreadable(file: file) }
+        return try AttestationTrustAnchors.pinned.adding(pemBundle: String(decoding: data, as: UTF8.self))
+    }
+
+    /// An `--attestation-roots` file that cannot be read.
+    struct Unreadable: Error, CustomStringConvertible {
+        let file: String
+        var description: String { "cannot read '\(file)'" }
     }
 }

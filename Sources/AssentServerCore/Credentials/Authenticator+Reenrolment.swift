@@ -9,7 +9,8 @@ extension Authenticator {
     /// contradicted the server API's `createdAt` for the same credential (issue 22 §3.9).
     /// A delivery error recorded against the old push token is cleared. The signature scheme never goes down: a
     /// credential enrolled `bound` stays bound whatever a later enrolment of the same key asks for (a box on the
-    /// path of a re-enrolment cannot strip it).
+    /// path of a re-enrolment cannot strip it). Nor does its attestation: a re-enrolment without one keeps the
+    /// recorded verdict (the key is the same), one with a new one replaces it.
     ///
     /// Passed to ``CredentialStore/enrollDeviceCredential(_:enrolmentKey:reenrol:events:)``, which runs it on the
     /// stored record inside its transaction.
@@ -25,5 +26,12 @@ extension Authenticator {
         if candidate.signatureScheme == .bound { signatureScheme = .bound }
         erroredAt = nil
         errorCode = nil
+        // A new attestation replaces the recorded one; an enrolment without one keeps it (the key is the same).
+        if candidate.attestation != nil {
+            attestation = candidate.attestation
+            appAttestKeyID = candidate.appAttestKeyID
+            appAttestPublicKey = candidate.appAttestPublicKey
+            appAttestCounter = candidate.appAttestCounter
+        }
     }
 }

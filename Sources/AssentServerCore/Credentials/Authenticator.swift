@@ -47,6 +47,14 @@ package struct Authenticator: Sendable, Hashable {
     /// The messages a device credential signs, recorded at enrolment: Authsignal's (`compatible`, the official SDKs)
     /// or Assent's bound ones only.
     package var signatureScheme: SignatureScheme = .compatible
+    /// The verdict of the device attestation the key was enrolled with (nil: none was recorded).
+    package var attestation: CredentialAttestation?
+    /// App Attest: the key id of the App Attest key that vouched for this credential (unique among credentials).
+    package var appAttestKeyID: [UInt8]?
+    /// App Attest: the attested key (an uncompressed P-256 point), for assertions.
+    package var appAttestPublicKey: [UInt8]?
+    /// App Attest: the counter of the last assertion accepted (0 after the attestation).
+    package var appAttestCounter: Int64?
 
     /// Whether the credential's lease has run out at `now` (milliseconds).
     package func isExpired(at now: Int64) -> Bool { expiresAt.map { $0 <= now } ?? false }

@@ -11,10 +11,13 @@ package struct DeviceCredentialService: Sendable {
     let webhooks: WebhookEvents
     let nonces: NonceIssuer
     let audit: AuditLog
+    let attestation: EnrolmentAttestation
 
     /// Enrols (or re-enrols) the key in `request` for the token's user. The token needs scope `add:authenticators`.
     /// The credential speaks the scheme the request names (absent: compatible), or `bound` whatever it names when the
-    /// tenant requires bound signatures; a re-enrolment never lowers it.
+    /// tenant requires bound signatures; a re-enrolment never lowers it. A device attestation is checked by the
+    /// tenant's policy (``EnrolmentAttestation``) and its verdict stored with the credential, its challenge spent in
+    /// the enrolment's transaction; any refusal stores nothing.
     package func add(
         tenant: Tenant, claims: TokenClaims, method: VerificationMethod, request: AddCredentialRequest
     ) async throws -> Authenticator {
@@ -22,6 +25,8 @@ package struct DeviceCredentialService: Sendable {
             throw AssentError(.forbidden, "The token lacks the add:authenticators scope.")
         }
         let key = try DeviceKey(base64: request.publicKey)
+        let attested = try await attestation.check(
+            tenant: tenant, userID: claims.sub, publicKey: request.publicKey, key: key, statement: request.attestation)
         let now = clock.nowMilliseconds()
         var candidate = Authenticator(
             id: UUID().uuidString.lowercased(), tenantID: tenant.id, userID: claims.sub, verificationMethod: method,
@@ -37,22 +42,38 @@ package struct DeviceCredentialService: Sendable {
         candidate.authorizationType = request.authorizationType
         candidate.signatureScheme = tenant.settings.requireBoundSignature
             ? .bound : request.signatureScheme ?? .compatible
+        if let attested {
+            candidate.attestation = attested.verdict
+            candidate.appAttestKeyID = attested.appAttestKeyID
+            candidate.appAttestPublicKey = attested.appAttestPublicKey
+            candidate.appAttestCounter = attested.appAttestKeyID == nil ? nil : 0
+        }
+        var details = ["verificationMethod": method.rawValue]
+        if let attested {
+            details["attestationFormat"] = attested.verdict.format
+            details["attestation"] = "verified"
+        }
         if method == .push, let lease = tenant.settings.pushCredentialLifetimeSeconds {
             candidate.expiresAt = now + Int64(lease) * 1000
         }
         do {
             return try await store.enrollDeviceCredential(
-                candidate, enrolmentKey: claims.idk, reenrol: { [candidate] in $0.reenrol(as: candidate) },
-                audit: { [audit] stored in
+                candidate, enrolmentKey: claims.idk, attestation: attested?.use,
+                reenrol: { [candidate] in $0.reenrol(as: candidate) },
+                audit: { [audit, details] stored in
                     audit.entry(
                         tenantID: tenant.id, .credentialEnrolled, actor: "device", subject: stored.id,
-                        details: ["userId": stored.userID, "verificationMethod": method.rawValue])
+                        details: details.merging(["userId": stored.userID]) { $1 })
                 }
             ) { [webhooks] stored, created in
                 webhooks.authenticator(created ? .authenticatorCreated : .authenticatorUpdated, stored, tenant: tenant)
             }.authenticator
         } catch is EnrolmentTokenUsed {
             throw AssentError.enrolmentTokenUsed()
+        } catch is AttestationChallengeSpent {
+            throw AssentError.attestationChallengeInvalid()
+        } catch is AttestationKeyUsed {
+            throw AssentError(.attestationInvalid, "The attestation is not valid: key id (already used by another credential).")
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "This key is already enrolled for another user.")
         }
@@ -169,11 +190,15 @@ package struct DeviceCredentialService: Sendable {
 
     /// Device credentials in `store`; each change queues its `authenticator.*` event through `webhooks`, and
     /// enrolments and removals their entry in `audit`.
-    package init(store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents, nonces: NonceIssuer, audit: AuditLog) {
+    package init(
+        store: any CredentialStore, clock: WallClock, webhooks: WebhookEvents, nonces: NonceIssuer, audit: AuditLog,
+        attestation: EnrolmentAttestation
+    ) {
         self.store = store
         self.clock = clock
         self.webhooks = webhooks
         self.nonces = nonces
         self.audit = audit
+        self.attestation = attestation
     }
 }

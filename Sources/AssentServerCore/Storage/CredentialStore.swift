@@ -34,8 +34,11 @@ package protocol CredentialStore: Sendable {
     /// when it already enrolled another credential (another key of any kind, or a PowerAuth activation through
     /// ``ActivationStore/insertActivation(_:)``) or is gone, the enrolment fails with ``EnrolmentTokenUsed``.
     /// `reenrol` and `audit` do no I/O and may be run again by a backend that retries the transaction.
+    /// An attested enrolment spends its challenge (`attestation`) in the same transaction — ``AttestationChallengeSpent``
+    /// when it is no longer open for the user — and its App Attest key id must vouch for no other credential
+    /// (``AttestationKeyUsed``); nothing is stored then.
     func enrollDeviceCredential(
-        _ candidate: Authenticator, enrolmentKey: String,
+        _ candidate: Authenticator, enrolmentKey: String, attestation: AttestationChallengeUse?,
         reenrol: @escaping @Sendable (inout Authenticator) -> Void,
         audit: @escaping @Sendable (Authenticator) -> AuditAppend?,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
@@ -87,6 +90,6 @@ extension CredentialStore {
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
     ) async throws -> DeviceCredentialEnrolment {
         try await enrollDeviceCredential(
-            candidate, enrolmentKey: enrolmentKey, reenrol: reenrol, audit: { _ in nil }, events: events)
+            candidate, enrolmentKey: enrolmentKey, attestation: nil, reenrol: reenrol, audit: { _ in nil }, events: events)
     }
 }

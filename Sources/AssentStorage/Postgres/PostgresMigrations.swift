@@ -26,6 +26,8 @@ enum PostgresMigrations {
         (15, Schema.userIDBytes),
         (16, Schema.sweepIndexes.postgres),
         (17, Schema.consoleSessionOrigins.postgres),
+        (18, Schema.attestationChallenges.postgres),
+        (19, Schema.authenticatorAttestation.postgres),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

@@ -9,11 +9,11 @@ enum CredentialQueries {
         SELECT \(StoreRecords.authenticatorColumns) FROM authenticators WHERE tenant_id = $1 AND user_id = $2
         ORDER BY created_at, id
         """
-    /// Inserts an authenticator: parameters `$1`…`$22` are ``StoreRecords/authenticatorValues(_:)``.
-    static let insert: SQL = """
+    /// Inserts an authenticator: parameters `$1`…`$26` are ``StoreRecords/authenticatorValues(_:)``.
+    static let insert = SQL("""
         INSERT INTO authenticators (\(StoreRecords.authenticatorColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
-        """
+        VALUES (\((1...StoreRecords.authenticatorColumnCount).map { "$\($0)" }.joined(separator: ", ")))
+        """)
     /// ``insert`` that changes nothing (reports 0) when the id or the key is taken.
     static let insertUnlessTaken: SQL = "\(insert) ON CONFLICT DO NOTHING"
     static let delete: SQL = """
@@ -55,8 +55,9 @@ enum CredentialQueries {
         UPDATE authenticators SET verified_at = $1, last_verified_at = $2, is_default = $3, device_platform = $4,
           device_name = $5, push_token = $6, expires_at = $7, errored_at = $8, error_code = $9,
           user_presence_required = $10, user_authentication_required = $11, authentication_timeout = $12,
-          authorization_type = $13, signature_scheme = $14
-        WHERE id = $15 AND tenant_id = $16
+          authorization_type = $13, signature_scheme = $14, attestation = $15, app_attest_key_id = $16,
+          app_attest_public_key = $17, app_attest_counter = $18
+        WHERE id = $19 AND tenant_id = $20
         """
     /// Only the renewed columns, so concurrent changes to others are kept. PostgreSQL needs the types of parameters
     /// it sees only beside NULL.
@@ -94,7 +95,34 @@ enum CredentialQueries {
          .optional(a.deviceName), .optional(a.pushToken), .optional(a.expiresAt), .optional(a.erroredAt),
          .optional(a.errorCode), .bool(a.userPresenceRequired), .bool(a.userAuthenticationRequired),
          .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.signatureScheme.rawValue),
-         .text(a.id), .text(a.tenantID)]
+         .optional(a.attestation?.json), .optional(a.appAttestKeyID), .optional(a.appAttestPublicKey),
+         .optional(a.appAttestCounter), .text(a.id), .text(a.tenantID)]
+    }
+
+    // MARK: Attestation
+
+    /// Spends an attestation challenge for its user while it is open: 1 row, or 0 when it is spent, expired, another
+    /// user's or unknown.
+    static let spendAttestationChallenge: SQL = """
+        UPDATE attestation_challenges SET spent_at = $1
+        WHERE challenge = $2 AND tenant_id = $3 AND user_id = $4 AND spent_at IS NULL AND expires_at > $1
+        """
+    /// The credential an App Attest key id already vouches for.
+    static let byAppAttestKey: SQL = "SELECT id FROM authenticators WHERE app_attest_key_id = $1"
+
+    /// Spends `use` (when given) and checks that the App Attest key id of `record` (when it has one) vouches for no
+    /// other credential, inside an enrolment's transaction.
+    static func attest(_ record: Authenticator, use: AttestationChallengeUse?, in db: some StoreConnection) throws {
+        if let use {
+            guard try db.update(
+                spendAttestationChallenge,
+                [.integer(use.at), .text(use.challenge), .text(record.tenantID), .text(use.userID)]) == 1
+            else { throw AttestationChallengeSpent() }
+        }
+        if let keyID = record.appAttestKeyID {
+            let holders = try db.query(byAppAttestKey, [.blob(keyID)]) { try $0.string(0) }
+            guard holders.allSatisfy({ $0 == record.id }) else { throw AttestationKeyUsed() }
+        }
     }
 
     // MARK: Nonces
@@ -174,7 +202,7 @@ extension SQLStore {
     }
 
     package func enrollDeviceCredential(
-        _ candidate: Authenticator, enrolmentKey: String,
+        _ candidate: Authenticator, enrolmentKey: String, attestation: AttestationChallengeUse?,
         reenrol: @escaping @Sendable (inout Authenticator) -> Void,
         audit: @escaping @Sendable (Authenticator) -> AuditAppend?,
         events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
@@ -199,6 +227,7 @@ extension SQLStore {
                     throw StoreError(.constraintViolation, "the key is enrolled for another user")
                 }
                 reenrol(&stored)
+                try CredentialQueries.attest(stored, use: attestation, in: db)
                 try db.update(CredentialQueries.update, CredentialQueries.updateValues(stored))
                 try claimEnrolment(stored.id)
                 try WebhookQueries.enqueue(events(stored, false), in: db)
@@ -206,6 +235,7 @@ extension SQLStore {
                 return DeviceCredentialEnrolment(authenticator: stored, created: false)
             }
             try claimEnrolment(candidate.id)
+            try CredentialQueries.attest(candidate, use: attestation, in: db)
             // The same key enrolled through another token at the same moment (another PostgreSQL instance): its
             // insert wins the unique index, this one starts over and finds it.
             try UserQueries.ensureUser(tenantID: candidate.tenantID, userID: candidate.userID, now: candidate.createdAt, in: db)

@@ -35,6 +35,8 @@ extension SQLStore {
         removed += try await sweepInBatches(
             SweepBatch.delete("spent_signatures", key: "digest", where: "expires_at < $1"), [.integer(now)])
         removed += try await sweepInBatches(
+            SweepBatch.delete("attestation_challenges", key: "challenge", where: "expires_at < $1"), [.integer(now)])
+        removed += try await sweepInBatches(
             SweepBatch.delete("console_sessions", key: "id_hash", where: "idle_expires_at <= $1 OR expires_at <= $1"),
             [.integer(now)])
         removed += try await sweepInBatches(

@@ -486,6 +486,33 @@ enum Schema {
         overviewTables, SQL(sqlite: overviewTriggersSQLite, postgres: overviewTriggersPostgres), overviewInitialTotals,
     ])
 
+    /// Step 18: the challenges device attestations commit to (``AttestationChallenge``), each issued to one user of a
+    /// tenant and spent by the one enrolment that uses it (`spent_at` set under `WHERE spent_at IS NULL`, so a second
+    /// use from any instance finds it spent). No foreign key: a challenge names a user who may not exist yet; swept once expired.
+    static let attestationChallenges: SQL = """
+        CREATE TABLE attestation_challenges (
+            challenge TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            created_at \(integer) NOT NULL,
+            expires_at \(integer) NOT NULL,
+            spent_at \(integer)
+        )\(sqlite: " WITHOUT ROWID");
+        CREATE INDEX attestation_challenges_expiry ON attestation_challenges(expires_at);
+        """
+
+    /// Step 19: a device credential's attestation — the verdict as compact JSON (``CredentialAttestation``), and for App
+    /// Attest the key id (unique: one App Attest key vouches for one credential), the attested key and the counter of
+    /// the last assertion.
+    static let authenticatorAttestation: SQL = """
+        ALTER TABLE authenticators ADD COLUMN attestation TEXT;
+        ALTER TABLE authenticators ADD COLUMN app_attest_key_id \(bytes);
+        ALTER TABLE authenticators ADD COLUMN app_attest_public_key \(bytes);
+        ALTER TABLE authenticators ADD COLUMN app_attest_counter \(integer);
+        CREATE UNIQUE INDEX authenticators_app_attest_key ON authenticators(app_attest_key_id)
+            WHERE app_attest_key_id IS NOT NULL;
+        """
+
     /// Step 15, PostgreSQL only: the users of a tenant in byte order of their ids, for the console's prefix search
     /// (``UserDirectoryQueries/search``). SQLite's primary key already has that order (`BINARY`); PostgreSQL's primary
     /// key has the database's collation, in which ids sharing a prefix need not be neighbours.

@@ -99,8 +99,10 @@ enum StoreRecords {
         id, tenant_id, user_id, verification_method, created_at, verified_at, last_verified_at, email, phone_number, \
         is_default, device_platform, device_name, public_key, push_token, expires_at, errored_at, error_code, \
         user_presence_required, user_authentication_required, authentication_timeout, authorization_type, \
-        signature_scheme
+        signature_scheme, attestation, app_attest_key_id, app_attest_public_key, app_attest_counter
         """
+    /// How many ``authenticatorColumns`` there are.
+    static let authenticatorColumnCount = 26
 
     static func authenticator(_ row: some StoreRow) throws -> Authenticator {
         var authenticator = Authenticator(
@@ -123,6 +125,10 @@ enum StoreRecords {
         authenticator.authenticationTimeout = row.optionalInt64(19).map(Int.init)
         authenticator.authorizationType = row.optionalString(20)
         authenticator.signatureScheme = SignatureScheme(rawValue: try row.string(21)) ?? .compatible
+        authenticator.attestation = row.optionalString(22).flatMap(CredentialAttestation.init(json:))
+        authenticator.appAttestKeyID = row.optionalBlob(23)
+        authenticator.appAttestPublicKey = row.optionalBlob(24)
+        authenticator.appAttestCounter = row.optionalInt64(25)
         return authenticator
     }
 
@@ -132,7 +138,9 @@ enum StoreRecords {
          .optional(a.phoneNumber), .bool(a.isDefault), .optional(a.devicePlatform), .optional(a.deviceName),
          .optional(a.publicKey), .optional(a.pushToken), .optional(a.expiresAt), .optional(a.erroredAt),
          .optional(a.errorCode), .bool(a.userPresenceRequired), .bool(a.userAuthenticationRequired),
-         .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.signatureScheme.rawValue)]
+         .optional(a.authenticationTimeout), .optional(a.authorizationType), .text(a.signatureScheme.rawValue),
+         .optional(a.attestation?.json), .optional(a.appAttestKeyID), .optional(a.appAttestPublicKey),
+         .optional(a.appAttestCounter)]
     }
 
     // MARK: Nonces

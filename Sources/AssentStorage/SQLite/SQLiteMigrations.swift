@@ -19,6 +19,8 @@ enum SQLiteMigrations {
         (14, Schema.overviewStep.sqlite),
         (16, Schema.sweepIndexes.sqlite),
         (17, Schema.consoleSessionOrigins.sqlite),
+        (18, Schema.attestationChallenges.sqlite),
+        (19, Schema.authenticatorAttestation.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

@@ -19,12 +19,14 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable, 
     /// Assent only: the messages the credential will sign (absent: ``SignatureScheme/compatible``, as the official
     /// SDKs enrol). Assent's SDK sends ``SignatureScheme/bound``.
     public var signatureScheme: SignatureScheme?
+    /// Assent only: a device attestation of the key (``AttestationStatement``), which the tenant's policy may ask for.
+    public var attestation: AttestationStatement?
 
     /// Creates a request.
     public init(
         publicKey: String, deviceName: String? = nil, devicePlatform: String? = nil, pushToken: String? = nil,
         userPresenceRequired: Bool? = nil, userAuthenticationRequired: Bool? = nil, timeout: Int? = nil,
-        authorizationType: String? = nil, signatureScheme: SignatureScheme? = nil
+        authorizationType: String? = nil, signatureScheme: SignatureScheme? = nil, attestation: AttestationStatement? = nil
     ) {
         self.publicKey = publicKey
         self.deviceName = deviceName
@@ -35,6 +37,7 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable, 
         self.timeout = timeout
         self.authorizationType = authorizationType
         self.signatureScheme = signatureScheme
+        self.attestation = attestation
     }
 
     /// The fields, their limits and descriptions.
@@ -52,6 +55,8 @@ public struct AddCredentialRequest: Codable, Sendable, Hashable, WireDecodable, 
                 "BIOMETRIC, DEVICE_CREDENTIAL or BIOMETRIC_OR_DEVICE_CREDENTIAL (Android)."),
         .value("signatureScheme", \.signatureScheme, maxLength: 16, refusal: "signatureScheme must be \"bound\" or \"compatible\".",
                "The messages the credential will sign (absent: compatible)."),
+        .nested("attestation", \.attestation, maxBytes: 64 * 1024,
+                "A device attestation of the key (apple-appattest or android-key), bound to a challenge."),
     ])
 }
 

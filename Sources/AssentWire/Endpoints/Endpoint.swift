@@ -61,6 +61,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case createActivation = "POST /v1/client/activations"
     case getActivationStatus = "POST /v1/client/activations/status"
     case unlockVault = "POST /v1/client/vault/unlock"
+    /// A single-use challenge for the device attestation an enrolment may carry (Bearer enrolment token).
+    case createAttestationChallenge = "POST /v1/client/attestation/challenge"
 
     // MARK: Client API: the initiating page (Bearer track token, or tenant Basic for anonymous QR challenges)
 

@@ -151,6 +151,45 @@ extension WireField {
                     write: { value, writer in writer.member(key, value[keyPath: path]) })
     }
 
+    /// An optional object of the ``WireSchema`` type `T`, read by `T`'s own table (at most `maxBytes` bytes of JSON);
+    /// a refusal of one of its fields names it as `key.field`.
+    public static func nested<T: WireSchema & WireDecodable>(
+        _ key: StaticString, _ path: any WritableKeyPath<Root, T?> & Sendable, maxBytes: Int, _ description: String?
+    ) -> Self {
+        let name = String(describing: key)
+        return Self(key, .named(T.self), description,
+                    read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
+                        guard let object = try body.object(name, maxBytes: maxBytes) else { return }
+                        let members = object.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+                        do throws(WireDecodingError) {
+                            value[keyPath: path] = try T(reading: JSONObjectFields(members: members))
+                        } catch {
+                            throw WireDecodingError("\(name).\(error.reason)")
+                        }
+                    },
+                    write: { value, writer in writer.member(key, value[keyPath: path]) })
+    }
+
+    /// An optional array of at most `maxCount` strings, each of at most `maxLength` UTF-8 bytes holding only what
+    /// `characters` allows.
+    public static func strings(
+        _ key: StaticString, _ path: any WritableKeyPath<Root, [String]?> & Sendable, maxCount: Int, maxLength: Int,
+        characters: WireCharacters = .identifier, _ description: String?
+    ) -> Self {
+        let name = String(describing: key)
+        return Self(key, .array(.string(maxLength: maxLength), maxItems: maxCount), description,
+                    read: { (value: inout Root, body: any WireObject) throws(WireDecodingError) in
+                        guard let strings = try body.rawStrings(name) else { return }
+                        guard strings.count <= maxCount else { throw .tooMany(name, maxCount) }
+                        for string in strings {
+                            guard string.utf8.count <= maxLength else { throw .tooLong(name, bytes: maxLength) }
+                            guard characters.allows(string) else { throw .characters(name, characters) }
+                        }
+                        value[keyPath: path] = strings
+                    },
+                    write: { value, writer in writer.member(key, value[keyPath: path]) })
+    }
+
     /// Optional free-form custom data: a JSON object of at most `maxBytes` bytes of JSON.
     package static func object(
         _ key: StaticString, _ path: any WritableKeyPath<Root, [String: JSONValue]?> & Sendable, maxBytes: Int = 16 * 1024,

@@ -28,13 +28,15 @@ public struct UserAuthenticatorResponse: Codable, Sendable, Hashable, WireSchema
     public var errorCode: String?
     /// When the credential lapses unless kept alive (ISO-8601).
     public var expiresAt: String?
+    /// Assent only: the verdict of the device attestation the credential was enrolled with (absent when none).
+    public var attestation: AuthenticatorAttestation?
 
     /// Creates an authenticator response.
     public init(
         userId: String, userAuthenticatorId: String, verificationMethod: VerificationMethod, createdAt: String,
         verifiedAt: String? = nil, lastVerifiedAt: String? = nil, email: String? = nil, phoneNumber: String? = nil,
         devicePlatform: String? = nil, deviceName: String? = nil, isDefault: Bool = false, erroredAt: String? = nil,
-        errorCode: String? = nil, expiresAt: String? = nil
+        errorCode: String? = nil, expiresAt: String? = nil, attestation: AuthenticatorAttestation? = nil
     ) {
         self.userId = userId
         self.userAuthenticatorId = userAuthenticatorId
@@ -50,6 +52,7 @@ public struct UserAuthenticatorResponse: Codable, Sendable, Hashable, WireSchema
         self.erroredAt = erroredAt
         self.errorCode = errorCode
         self.expiresAt = expiresAt
+        self.attestation = attestation
     }
 
     /// The fields and their descriptions.
@@ -68,6 +71,7 @@ public struct UserAuthenticatorResponse: Codable, Sendable, Hashable, WireSchema
         .optional("erroredAt", \.erroredAt, Timestamp.wireDescription),
         .optional("errorCode", \.errorCode, "Why push delivery to it last failed."),
         .optional("expiresAt", \.expiresAt, Timestamp.wireDescription),
+        .optional("attestation", \.attestation, "The device attestation's verdict, when the credential has one."),
     ])
 }
 
