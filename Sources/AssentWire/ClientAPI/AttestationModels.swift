@@ -13,7 +13,7 @@ public struct AttestationChallengeResponse: Codable, Sendable, Hashable, WireSch
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("A single-use challenge for a device attestation.", [
+    package static let wireFields = WireFields<Self>("A single-use challenge for a device attestation.", [
         .field("challenge", \.challenge, "base64url of 32 random bytes; bound by SHA-256(\"assent-attest-v1|\" + challenge + \"|\" + publicKey)."),
         .field("expiresAt", \.expiresAt, "When it stops being accepted (Unix seconds), at most five minutes on."),
     ])

@@ -32,7 +32,7 @@ public struct AttestationStatement: Codable, Sendable, Hashable, WireDecodable, 
     }
 
     /// The fields, their limits and descriptions.
-    public static let wireFields = WireFields<Self>(
+    package static let wireFields = WireFields<Self>(
         "A device attestation committing to a challenge and to the key being enrolled.",
         blank: { Self(format: "", challenge: "") }, [
             .choice("format", \.format, maxLength: 32, allowed: formats, absent: "",

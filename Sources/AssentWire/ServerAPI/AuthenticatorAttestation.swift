@@ -41,7 +41,7 @@ public struct AuthenticatorAttestation: Codable, Sendable, Hashable, WireSchema 
     }
 
     /// The fields and their descriptions.
-    public static let wireFields = WireFields<Self>("The verdict of the credential's device attestation.", [
+    package static let wireFields = WireFields<Self>("The verdict of the credential's device attestation.", [
         .field("format", \.format, "apple-appattest or android-key."),
         .field("verified", \.verified, "Whether the attestation verified."),
         .optional("securityLevel", \.securityLevel, "Android: tee or strongbox."),
