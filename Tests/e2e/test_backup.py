@@ -163,9 +163,9 @@ def test_a_backup_into_a_folder_that_is_not_empty_is_refused():
         assert os.listdir(folder) == ["something"]
 
 
-def test_assentd_backs_up_an_older_sqlite_database_before_migrating_it():
-    if CURRENT["store"] != "sqlite":
-        pytest.skip("pre-migration backups are written for SQLite; PostgreSQL is backed up with assent admin backup")
+# Pre-migration backups are written for SQLite; PostgreSQL is backed up with `assent admin backup` (above).
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
+def test_assentd_backs_up_an_older_sqlite_database_before_migrating_it(store):
     with tempfile.TemporaryDirectory(prefix="assent-e2e-backup-") as directory:
         s = Server(directory)
         tenant = assent("admin", "tenant", "create", "--database", s.database, "--name", "Older")
