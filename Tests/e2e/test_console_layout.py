@@ -232,9 +232,11 @@ def test_pages_name_kinds_platforms_and_states_in_an_operators_words(seeded, bro
     assert activation.find_element(By.CSS_SELECTOR, "td[data-label=Status]").text == "Active"
     # The recent challenges, as served and as the page's refresh redraws them from the JSON.
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#recent-rows tr[data-state=approved]"))
-    row = browser.find_element(By.CSS_SELECTOR, "#recent-rows tr[data-state=approved]")
-    assert row.find_element(By.CSS_SELECTOR, "td[data-label=State]").text == "Approved"
-    assert row.find_element(By.CSS_SELECTOR, "td[data-label=Kind]").text == "Push"
+    # The refresh redraws the rows every second: read the row's cells in one script, not element by element.
+    cells = browser.execute_script(
+        "const row = document.querySelector('#recent-rows tr[data-state=approved]');"
+        "return [row.querySelector('td[data-label=State]').innerText, row.querySelector('td[data-label=Kind]').innerText];")
+    assert cells == ["Approved", "Push"], cells
     main = browser.find_element(By.TAG_NAME, "main").text
     for wire in ("PUSH", "DEVICE", "LINUX", "ACTIVE", "approved", " · "):
         assert wire not in main, f"the user page shows {wire!r}"
