@@ -35,10 +35,28 @@ PG_BIN = "/usr/lib/postgresql/15/bin"
 CURRENT = {"store": "sqlite", "postgres": None}
 
 
+# Ports handed to servers come from below the kernel's ephemeral range (32768-60999 here), one block per xdist
+# worker: a port the kernel picked with bind(0) could be taken by any outgoing connection (a PostgreSQL client, a
+# browser) before the server bound it, and two workers could be handed the same one.
+_PORT_BLOCK = 1500
+_PORT_BASE = 17000
+_next_port = [0]
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 0
+    base = _PORT_BASE + (index % 10) * _PORT_BLOCK
+    for _ in range(_PORT_BLOCK):
+        port = base + _next_port[0] % _PORT_BLOCK
+        _next_port[0] += 1
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {base}..{base + _PORT_BLOCK - 1}")
 
 
 def assent(*args):
