@@ -210,8 +210,12 @@ enum ConsoleUserHTML {
             </tbody>
             </table>
             </div>
+            <h2>Export this user's data</h2>
+            <p class="hint">Downloads everything Assent holds about the user as JSON (recorded in the audit log).</p>
+            \(postButton(action: base + "/export", csrf: csrf, label: "Export data", id: "export-user", destructive: false))
             <h2>Delete this user</h2>
-            <p class="hint">Deletes the user's record, authenticators and actions (asks to confirm first).</p>
+            <p class="hint">Deletes the user's record, authenticators, activations, actions and challenges; the audit
+            log keeps the entries naming them (asks to confirm first).</p>
             \(postButton(action: base + "/delete", csrf: csrf, label: "Delete user", id: "delete-user", destructive: true))
             </main>
             <script src="/web/console-user.js"></script>
