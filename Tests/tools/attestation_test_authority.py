@@ -158,12 +158,14 @@ class Authority:
     """A root and an intermediate (P-256), and attestations under them bound to a given challenge and credential key.
     The end-to-end tests (Tests/e2e/test_attestation.py) import it; `main` writes the Swift tests' fixtures with it."""
 
-    def __init__(self):
+    def __init__(self, label="Assent Test Attestation"):
+        """`label` begins the certificates' common names (another authority that a server does not trust may take
+        the trusted one's names, or its own)."""
         self.root_key = ec.generate_private_key(ec.SECP256R1())
-        self.root_name = name("Assent Test Attestation Root")
+        self.root_name = name(f"{label} Root")
         self.root = certificate(self.root_name, self.root_key, self.root_name, self.root_key, ca=True)
         self.intermediate_key = ec.generate_private_key(ec.SECP256R1())
-        self.intermediate_name = name("Assent Test Attestation Intermediate")
+        self.intermediate_name = name(f"{label} Intermediate")
         self.intermediate = certificate(self.intermediate_name, self.intermediate_key, self.root_name, self.root_key, ca=True)
 
     def root_pem(self):
