@@ -170,9 +170,18 @@ def test_a_revoked_serial_refuses_the_enrolment_and_the_last_good_copy_stays(sta
     failed = fake.count(500)
     fake.answer(500, b"broken")
     fake.wait_for(500, failed + 2)
+    # An answer over the list's 16 MiB limit is refused as a whole, never parsed cut short.
+    good_answers = fake.count(200)
+    fake.answer(200, b"{" + b" " * (16 * 1024 * 1024) + b"}")
+    fake.wait_for(200, good_answers + 1)
+    fake.answer(500, b"broken")
+    deadline = time.time() + 10
+    while "larger than 16777216 bytes" not in server.log_text() and time.time() < deadline:
+        time.sleep(0.1)
+    assert "larger than 16777216 bytes" in server.log_text()
     assert "revoked" in refused(second(), 400, "attestation_invalid")
     assert tenant.authenticators(revoked_user) == []
-    assert metric(server, "assent_android_status_list_fetches_total", result="failed") >= 3
+    assert metric(server, "assent_android_status_list_fetches_total", result="failed") >= 4
     assert metric(server, "assent_android_status_list_fetches_total", result="ok") >= 1
     assert metric(server, "assent_attestation_verdicts_total", format="android-key", outcome="invalid") == 2
     assert metric(server, "assent_attestation_verdicts_total", format="android-key", outcome="verified") == 2
