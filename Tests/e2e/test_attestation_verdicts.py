@@ -5,7 +5,6 @@ outcome (`assent_attestation_verdicts_total`). Attestations come from a fresh te
 `--attestation-roots`; the webhook receiver and the server listen on 127.0.0.1 only."""
 import base64
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -35,10 +34,7 @@ def authority():
 @pytest.fixture(scope="module")
 def roots(authority):
     directory = tempfile.mkdtemp(prefix="assent-verdict-roots-")
-    path = os.path.join(directory, "roots.pem")
-    with open(path, "wb") as handle:
-        handle.write(authority.root_pem())
-    yield path
+    yield authority.write_root(directory)
     shutil.rmtree(directory, ignore_errors=True)
 
 

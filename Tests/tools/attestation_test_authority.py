@@ -171,6 +171,13 @@ class Authority:
     def root_pem(self):
         return self.root.public_bytes(serialization.Encoding.PEM)
 
+    def write_root(self, directory):
+        """The root as a PEM file `roots.pem` in `directory`, for `assentd --attestation-roots`: its path."""
+        path = os.path.join(directory, "roots.pem")
+        with open(path, "wb") as handle:
+            handle.write(self.root_pem())
+        return path
+
     def app_attest(self, challenge, credential, app_id=APP_ID, aaguid=b"appattestdevelop", counter=0):
         """An App Attest attestation of a new key, bound to `challenge` and `credential` (the publicKey as sent):
         (key, key id, attestation object). `counter` is the authenticator data's sign count (0 for a new key)."""
