@@ -158,27 +158,36 @@ class Authority:
     """A root and an intermediate (P-256), and attestations under them bound to a given challenge and credential key.
     The end-to-end tests (Tests/e2e/test_attestation.py) import it; `main` writes the Swift tests' fixtures with it."""
 
-    def __init__(self):
+    def __init__(self, label="Assent Test Attestation"):
+        """`label` begins the certificates' common names (another authority that a server does not trust may take
+        the trusted one's names, or its own)."""
         self.root_key = ec.generate_private_key(ec.SECP256R1())
-        self.root_name = name("Assent Test Attestation Root")
+        self.root_name = name(f"{label} Root")
         self.root = certificate(self.root_name, self.root_key, self.root_name, self.root_key, ca=True)
         self.intermediate_key = ec.generate_private_key(ec.SECP256R1())
-        self.intermediate_name = name("Assent Test Attestation Intermediate")
+        self.intermediate_name = name(f"{label} Intermediate")
         self.intermediate = certificate(self.intermediate_name, self.intermediate_key, self.root_name, self.root_key, ca=True)
 
     def root_pem(self):
         return self.root.public_bytes(serialization.Encoding.PEM)
 
-    def app_attest(self, challenge, credential, app_id=APP_ID, aaguid=b"appattestdevelop"):
+    def write_root(self, directory):
+        """The root as a PEM file `roots.pem` in `directory`, for `assentd --attestation-roots`: its path."""
+        path = os.path.join(directory, "roots.pem")
+        with open(path, "wb") as handle:
+            handle.write(self.root_pem())
+        return path
+
+    def app_attest(self, challenge, credential, app_id=APP_ID, aaguid=b"appattestdevelop", counter=0):
         """An App Attest attestation of a new key, bound to `challenge` and `credential` (the publicKey as sent):
-        (key, key id, attestation object)."""
+        (key, key id, attestation object). `counter` is the authenticator data's sign count (0 for a new key)."""
         key = ec.generate_private_key(ec.SECP256R1())
         key_id = hashlib.sha256(uncompressed(key)).digest()
         client_data_hash = binding_hash(challenge, credential)
         point = key.public_key().public_numbers()
         cose = cbor({1: 2, 3: -7, -1: 1, -2: point.x.to_bytes(32, "big"), -3: point.y.to_bytes(32, "big")})
         rp_id_hash = hashlib.sha256(app_id.encode()).digest()
-        auth_data = (rp_id_hash + b"\x40" + (0).to_bytes(4, "big") + aaguid + len(key_id).to_bytes(2, "big")
+        auth_data = (rp_id_hash + b"\x40" + counter.to_bytes(4, "big") + aaguid + len(key_id).to_bytes(2, "big")
                      + key_id + cose)
         nonce = hashlib.sha256(auth_data + client_data_hash).digest()
         leaf = certificate(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, key_id.hex())]), key,

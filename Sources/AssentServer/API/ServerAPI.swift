@@ -237,11 +237,5 @@ struct ServerAPI: Sendable {
             ipAddress: challenge.ipAddress, userAgent: challenge.userAgent, deviceId: challenge.deviceID)
     }
 
-    static func response(_ verdict: CredentialAttestation) -> AuthenticatorAttestation {
-        AuthenticatorAttestation(
-            format: verdict.format, verified: verdict.verified, securityLevel: verdict.securityLevel, app: verdict.app,
-            environment: verdict.environment, osVersion: verdict.osVersion, patchLevel: verdict.patchLevel,
-            bootState: verdict.bootState, revocationChecked: verdict.revocationChecked,
-            verifiedAt: Timestamp.iso8601(milliseconds: verdict.verifiedAt))
-    }
+    static func response(_ verdict: CredentialAttestation) -> AuthenticatorAttestation { verdict.wire }
 }
