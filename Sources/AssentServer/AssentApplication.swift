@@ -80,14 +80,15 @@ package final class AssentApplication: Sendable {
         for root in attestationRoots.addedRoots {
             logger.info("attestation root added", ["subject": .string(root.subject), "sha256": .string(root.sha256)])
         }
+        let enrolmentAttestation = EnrolmentAttestation(challenges: store, trustAnchors: attestationRoots, clock: clock)
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock),
-            audit: audit,
-            attestation: EnrolmentAttestation(challenges: store, trustAnchors: attestationRoots, clock: clock))
+            audit: audit, attestation: enrolmentAttestation)
         let users = UserService(store: store, clock: clock, webhooks: webhookEvents, audit: audit)
         let history = ChallengeHistory(challenges: store, deliveries: store)
         let activations = ActivationService(
-            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit)
+            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit,
+            attestation: enrolmentAttestation)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(
