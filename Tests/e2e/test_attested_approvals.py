@@ -313,12 +313,14 @@ class Activation:
 
 def test_activation_policy_off_ignores_attestations(attesting):
     tenant = Tenant(attesting, attestationPolicy="off")
-    activation = Activation(tenant, user())
-    token = tenant.token(activation.user)
-    bad = activation.apple(token, bound_to="another key")
-    r = activation.create(bad, token=token)
-    assert r.status_code == 200, r.text
-    assert [a.get("attestation") for a in activation.listed()] == [None]
+    # Attested, unattested and bad (bound to another key, and Android's format): all activate, none has a verdict.
+    for make in (lambda a, t: a.apple(t), lambda a, t: None, lambda a, t: a.apple(t, bound_to="another key"),
+                 lambda a, t: a.android(t)):
+        activation = Activation(tenant, user())
+        token = tenant.token(activation.user)
+        r = activation.create(make(activation, token), token=token)
+        assert r.status_code == 200, r.text
+        assert [a.get("attestation") for a in activation.listed()] == [None]
 
 
 def test_activation_policy_record_stores_verdicts_and_refuses_bad_attestations(attesting):
