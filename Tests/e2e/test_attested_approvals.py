@@ -6,6 +6,7 @@ assertions made by the test authority (Tests/tools/attestation_test_authority.py
 import base64
 import concurrent.futures
 import hashlib
+import json
 import os
 import sys
 import uuid
@@ -17,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from conftest import assent
 from device import Device
+from powerauth_device import PowerAuthDevice
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
 import attestation_test_authority as test_authority  # noqa: E402
@@ -209,6 +211,31 @@ def test_a_qr_challenge_of_a_listed_action_cannot_be_claimed_by_an_unattested_cr
     assert unattested.claim(other["challengeId"]).status_code == 200
     r = answer(unattested, other["challengeId"], kind="qr-code")
     assert r.status_code == 200 and r.json() == {"isVerified": True}, r.text
+
+
+def test_an_approval_signed_with_a_powerauth_factor_is_still_refused_from_an_unattested_credential(attesting):
+    tenant = Tenant(attesting, attestedApprovalActions=["pay"], requiredApprovalFactor="possession_biometry")
+    powerauth = assent("admin", "tenant", "powerauth", "--database", tenant.server.database, "--tenant", tenant.id)
+    ivan = user()
+    activation = PowerAuthDevice(tenant.server.api, powerauth["masterPublicKey"], tenant.id)
+    activation.activate(tenant.token(ivan))
+    path = "/v1/client/user-authenticators/push/challenge"
+
+    def signed_answer(device, challenge_id):
+        body = json.dumps({"challengeId": challenge_id, "publicKey": device.public_key, "approved": True,
+                           "signature": device.sign(challenge_id)}).encode()
+        headers = dict(device.basic, **{"Content-Type": "application/json", "X-PowerAuth-Authorization":
+                                        activation.header("POST", path, body, "possession_biometry")})
+        return requests.post(tenant.server.url + path, data=body, headers=headers, timeout=10)
+
+    unattested, _ = tenant.enrol(ivan)
+    token, pay = tenant.start_push(ivan, "pay")
+    refused(signed_answer(unattested, pay), 403, "attestation_required")
+    assert pending(tenant, token, pay)
+    attested, _ = tenant.enrol(ivan, "android")
+    r = signed_answer(attested, pay)
+    assert r.status_code == 200 and r.json() == {"isVerified": True}, r.text
+    assert tenant.verify_push(token, pay)["isVerified"] is True
 
 
 # --- App Attest assertions ----------------------------------------------------------------------------------------
