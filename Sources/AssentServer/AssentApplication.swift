@@ -102,16 +102,16 @@ package final class AssentApplication: Sendable {
                 clock: clock, logger: logger, metrics: domainMetrics,
                 refresh: .seconds(configuration.androidAttestationStatusRefreshSeconds))
         }
+        let enrolmentAttestation = EnrolmentAttestation(
+            challenges: store, trustAnchors: attestationRoots, clock: clock, statusList: statusList, metrics: domainMetrics)
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock),
-            audit: audit,
-            attestation: EnrolmentAttestation(
-                challenges: store, trustAnchors: attestationRoots, clock: clock, statusList: statusList,
-                metrics: domainMetrics))
+            audit: audit, attestation: enrolmentAttestation)
         let users = UserService(store: store, clock: clock, webhooks: webhookEvents, audit: audit)
         let history = ChallengeHistory(challenges: store, deliveries: store)
         let activations = ActivationService(
-            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit)
+            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit,
+            attestation: enrolmentAttestation)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(

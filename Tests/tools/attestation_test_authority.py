@@ -198,6 +198,14 @@ class Authority:
                             "authData": auth_data})
         return key, key_id, attestation
 
+    @staticmethod
+    def assertion(key, client_data_hash, counter, app_id=APP_ID):
+        """An App Attest assertion by `key` (the attested key app_attest returned): CBOR {signature, authenticatorData}
+        with the given counter, signed over SHA-256(authenticatorData || client_data_hash)."""
+        auth_data = hashlib.sha256(app_id.encode()).digest() + b"\x00" + counter.to_bytes(4, "big")
+        signature = key.sign(hashlib.sha256(auth_data + client_data_hash).digest(), ec.ECDSA(hashes.SHA256()))
+        return cbor({"signature": signature, "authenticatorData": auth_data})
+
     def android(self, challenge, credential, key, level=1, state=0, locked=True, package=PACKAGE):
         """An Android key attestation chain (DER, leaf first) for `key` (a private key: its public key is the leaf's),
         bound to `challenge` and `credential` (the publicKey as sent)."""
@@ -226,11 +234,8 @@ def main():
     challenge, credential = "appattest-challenge", "BCredentialPublicKeyAsSent"
     client_data_hash = binding_hash(challenge, credential)
     key, key_id, attestation = authority.app_attest(challenge, credential)
-    rp_id_hash = hashlib.sha256(APP_ID.encode()).digest()
     assertion_client_data_hash = hashlib.sha256(b"a bound decision message").digest()
-    assertion_auth_data = rp_id_hash + b"\x00" + (1).to_bytes(4, "big")
-    signature = key.sign(hashlib.sha256(assertion_auth_data + assertion_client_data_hash).digest(), ec.ECDSA(hashes.SHA256()))
-    assertion = cbor({"signature": signature, "authenticatorData": assertion_auth_data})
+    assertion = authority.assertion(key, assertion_client_data_hash, 1)
     with open(os.path.join(OUT, "appattest-development.json"), "w") as handle:
         json.dump({"appId": APP_ID, "challenge": challenge, "publicKey": credential, "keyId": b64(key_id),
                    "clientDataHash": b64(client_data_hash), "attestationObject": b64(attestation),

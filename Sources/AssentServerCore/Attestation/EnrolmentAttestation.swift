@@ -48,7 +48,7 @@ package struct EnrolmentAttestation: Sendable {
     /// The verdict of `statement` (see ``verdict(tenant:userID:publicKey:key:statement:)``), counted in the metrics
     /// by format and outcome.
     package func check(
-        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey, statement: AttestationStatement?
+        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: AttestationStatement?
     ) async throws -> Attested? {
         let format: DomainMetrics.AttestationFormat = switch statement?.format {
         case nil: .none
@@ -71,9 +71,11 @@ package struct EnrolmentAttestation: Sendable {
     }
 
     /// The verdict of `statement` for the key `publicKey` (as sent; `key` parsed) enrolled by `userID`, under the
-    /// tenant's policy; nil when there is nothing to record.
+    /// tenant's policy; nil when there is nothing to record. Without `key` (a PowerAuth activation's ECDH key, which
+    /// no Android attestation can name) only `apple-appattest` is accepted: another format is `attestation_invalid`
+    /// (`format`).
     private func verdict(
-        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey, statement: AttestationStatement?
+        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: AttestationStatement?
     ) async throws -> Attested? {
         let settings = tenant.settings
         switch settings.attestationPolicy {
@@ -85,6 +87,11 @@ package struct EnrolmentAttestation: Sendable {
             }
         }
         guard let statement else { return nil }
+        guard key != nil || statement.format == AppAttestVerifier.format else {
+            throw AssentError(
+                .attestationInvalid,
+                "The attestation is not valid: format (a PowerAuth activation takes only \(AppAttestVerifier.format)).")
+        }
         let now = clock.nowMilliseconds()
         guard let challenge = try await challenges.attestationChallenge(tenantID: tenant.id, value: statement.challenge),
               challenge.userID == userID, challenge.spentAt == nil, now < challenge.expiresAt else {
@@ -119,7 +126,7 @@ package struct EnrolmentAttestation: Sendable {
                 let verdict = try android.verify(
                     certificateChain: chain,
                     policy: AndroidKeyAttestationPolicy(
-                        challenge: binding, credentialPublicKey: key.der, packages: Self.packages(settings),
+                        challenge: binding, credentialPublicKey: key?.der ?? [], packages: Self.packages(settings),
                         minimumSecurityLevel: settings.androidMinimumSecurityLevel == .strongbox ? .strongBox : .trustedEnvironment,
                         requireLockedBootloader: settings.androidRequireLockedBootloader),
                     statusList: statusList?.current(), nowMilliseconds: now)
