@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Assent",
-    platforms: [.macOS(.v15)],
+    // iOS 18 / macOS 15: the floor of `Synchronization.Mutex`, which AssentSync wraps. The SDK side (AssentSync,
+    // AssentCrypto, AssentWire, Assent, AssentTesting) builds on Apple platforms with CryptoKit, CommonCrypto, the
+    // Keychain, LocalAuthentication and DeviceCheck (docs/apple.md); the server side and the C libraries are Linux's.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .library(name: "AssentCrypto", targets: ["AssentCrypto"]),
         .library(name: "AssentWire", targets: ["AssentWire"]),
@@ -32,7 +35,11 @@ let package = Package(
         .target(name: "AssentSync"),
 
         // The SDK side: crypto, the wire models both sides import, the SDK.
-        .target(name: "AssentCrypto", dependencies: ["COpenSSL", "CCryptoShims"]),
+        // OpenSSL on Linux only; on Apple platforms the same API runs on CryptoKit and CommonCrypto.
+        .target(name: "AssentCrypto", dependencies: [
+            .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            .target(name: "CCryptoShims", condition: .when(platforms: [.linux])),
+        ]),
         .target(name: "AssentWire", dependencies: ["AssentCrypto"]),
         .target(name: "Assent", dependencies: ["AssentSync", "AssentCrypto", "AssentWire"]),
         // What an SDK user's tests need (fake transport, in-memory key store, manual clock), outside the SDK product.
