@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 extension Array where Element == UInt8 {
     /// Calls `body` with a pointer to the bytes that is never nil, even for an empty array
     /// (some OpenSSL entry points treat a NULL pointer as "no value" even when the length is 0).
@@ -9,3 +10,5 @@ extension Array where Element == UInt8 {
         return try withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(buffer.baseAddress!, buffer.count) }
     }
 }
+
+#endif
