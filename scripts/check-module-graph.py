@@ -68,8 +68,21 @@ LAYERS = [
 ]
 
 
-def dot(package):
-    """The module graph of everything but tests, as Graphviz source: Swift modules in boxes by layer, C in grey."""
+def conditional_edges(manifest):
+    """(target, dependency) -> the platforms it is limited to, for dependencies with a platform condition."""
+    edges = {}
+    for target in manifest["targets"]:
+        for dependency in target["dependencies"]:
+            (reference, *rest), = dependency.values()
+            condition = rest[-1] if rest and isinstance(rest[-1], dict) else None
+            if condition and condition.get("platformNames"):
+                edges[(target["name"], reference)] = sorted(condition["platformNames"])
+    return edges
+
+
+def dot(package, conditional):
+    """The module graph of everything but tests, as Graphviz source: Swift modules in boxes by layer, C in grey, and a
+    dependency that only some platforms have dashed and labelled with them."""
     targets = [t for t in package["targets"] if t["type"] != "test" and not t["name"].endswith("TestSupport")]
     lines = ["// The module graph of Assent, made by scripts/check-module-graph.py --dot (do not edit by hand).",
              "digraph Assent {", '  rankdir=BT; node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11];',
@@ -85,7 +98,9 @@ def dot(package):
             lines.append(f'  "{target["name"]}" [fillcolor="#eeeeee", fontsize=9];')
     for target in sorted(targets, key=lambda t: t["name"]):
         for dependency in sorted(target.get("target_dependencies") or []):
-            lines.append(f'  "{target["name"]}" -> "{dependency}";')
+            platforms = conditional.get((target["name"], dependency))
+            style = f' [style=dashed, label="{" ".join(platforms)}"]' if platforms else ""
+            lines.append(f'  "{target["name"]}" -> "{dependency}"{style};')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -188,8 +203,10 @@ def bare_mutexes():
 
 def main():
     package = describe()
+    manifest = swift_package(1, ["dump-package"])
+    graph = dot(package, conditional_edges(manifest))
     if "--dot" in sys.argv:
-        sys.stdout.write(dot(package))
+        sys.stdout.write(graph)
         return 0
     targets = {t["name"]: t for t in package["targets"]}
     failures = []
@@ -214,9 +231,9 @@ def main():
                 what = ", ".join(sorted(modules | {f"-l{x}" for x in libraries} | {f"<{x}>" for x in headers}))
                 failures.append(f"{name} reaches {rule}: {what}")
             checked += 1
-    failures.extend(apple_failures(swift_package(1, ["dump-package"]), package))
+    failures.extend(apple_failures(manifest, package))
     checked += len(APPLE_PRODUCTS) * len(APPLE_PLATFORMS)
-    if not os.path.exists(DOT_FILE) or open(DOT_FILE).read() != dot(package):
+    if not os.path.exists(DOT_FILE) or open(DOT_FILE).read() != graph:
         failures.append("docs/module-graph.dot is not the graph the package describes; regenerate it (see --dot)")
     failures.extend(f"{path} uses Mutex; use AssentLock (Sources/AssentSync)" for path in bare_mutexes())
     for line in failures:
