@@ -16,6 +16,7 @@ import LocalAuthentication
 /// - canEvaluatePolicy(_:error:): https://developer.apple.com/documentation/localauthentication/lacontext/canevaluatepolicy(_:error:)
 /// - evaluatePolicy(_:localizedReason:reply:) (its async form):
 ///   https://developer.apple.com/documentation/localauthentication/lacontext/evaluatepolicy(_:localizedreason:reply:)
+/// - invalidate(): https://developer.apple.com/documentation/localauthentication/lacontext/invalidate()
 /// - biometryType: https://developer.apple.com/documentation/localauthentication/lacontext/biometrytype
 /// - domainState.biometry.stateHash (iOS 18, macOS 15; replaces evaluatedPolicyDomainState):
 ///   https://developer.apple.com/documentation/localauthentication/ladomainstatebiometry
@@ -72,8 +73,13 @@ public final class LocalAuthenticationAuthenticator: UserAuthenticator {
             throw LocalAuthenticationMapping.error(
                 code: failure.domain == LAError.errorDomain ? failure.code : nil, description: failure.localizedDescription)
         }
+        // The previous context is invalidated, so no older authentication can be reused by a key.
         let box = ContextBox(context)
-        lastContext.withLock { $0 = box }
+        let previous = lastContext.withLock { last -> ContextBox? in
+            defer { last = box }
+            return last
+        }
+        previous?.context.invalidate()
         return LocalAuthenticationMapping.method(after: policy)
     }
 
