@@ -1,5 +1,6 @@
 import Assent
 import AssentCrypto
+import AssentTesting
 import Foundation
 import Testing
 
@@ -41,6 +42,17 @@ import Testing
         #expect(loaded.publicKey == created.publicKey)
         #expect(loaded.accessPolicy == policy)
         #expect(created.publicKey.isValidSignature(try await loaded.signature(for: message), for: message))
+    }
+
+    @Test(arguments: [true, false])
+    func `the SDK reports where each credential's key lives`(enclaveAvailable: Bool) async throws {
+        let store = KeychainKeyStore(service: "test", items: FakeKeychainItems(), enclave: FakeSecureEnclave(isAvailable: enclaveAvailable))
+        let assent = Assent(tenantID: "t", baseURL: "https://assent.test/v1", keyStore: store, transport: FakeTransport(),
+                            clock: .fixed(unixSeconds: 1_700_000_000))
+        #expect(await assent.push.keyProtection() == nil)
+        _ = try await store.createKey(named: AssentPush.keyName, accessPolicy: KeyAccessPolicy(userPresenceRequired: true))
+        #expect(await assent.push.keyProtection() == (enclaveAvailable ? .secureEnclave : .software))
+        #expect(await assent.qr.keyProtection() == nil)
     }
 
     @Test func `creating again replaces the key, and deleting answers whether there was one`() async throws {
