@@ -34,13 +34,13 @@ extension Primitives {
     ) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: input.count + AES.blockByteCount)
         var written = 0
-        let status = key.withUnsafeBytes { key in
-            iv.withUnsafeBytes { iv in
-                input.withUnsafeBytes { input in
+        // Never NULL pointers, even for an empty input (CBC with padding encrypts an empty plaintext to one block).
+        let status = key.withNonNullBytes { key, keyCount in
+            iv.withNonNullBytes { iv, _ in
+                input.withNonNullBytes { input, inputCount in
                     output.withUnsafeMutableBytes { out in
                         CCCrypt(CCOperation(encrypt ? kCCEncrypt : kCCDecrypt), CCAlgorithm(kCCAlgorithmAES), options,
-                                key.baseAddress, key.count, iv.baseAddress, input.baseAddress, input.count,
-                                out.baseAddress, out.count, &written)
+                                key, keyCount, iv, input, inputCount, out.baseAddress, out.count, &written)
                     }
                 }
             }

@@ -39,13 +39,14 @@ extension Primitives {
     ) throws(CryptoError) -> [UInt8] {
         let algorithm = CCPseudoRandomAlgorithm(prf == .hmacSHA1 ? kCCPRFHmacAlgSHA1 : kCCPRFHmacAlgSHA256)
         var output = [UInt8](repeating: 0, count: outputByteCount)
-        let status = password.withUnsafeBytes { password in
-            salt.withUnsafeBufferPointer { salt in
-                output.withUnsafeMutableBufferPointer { output in
-                    CCKeyDerivationPBKDF(CCPBKDFAlgorithm(kCCPBKDF2),
-                                         password.bindMemory(to: CChar.self).baseAddress, password.count,
-                                         salt.baseAddress, salt.count, algorithm, UInt32(iterations),
-                                         output.baseAddress, output.count)
+        // Never NULL pointers, even for an empty password or salt.
+        let status = password.withNonNullBytes { passwordPointer, passwordCount in
+            salt.withNonNullBytes { saltPointer, saltCount in
+                passwordPointer.withMemoryRebound(to: CChar.self, capacity: max(passwordCount, 1)) { passwordChars in
+                    output.withUnsafeMutableBufferPointer { output in
+                        CCKeyDerivationPBKDF(CCPBKDFAlgorithm(kCCPBKDF2), passwordChars, passwordCount, saltPointer, saltCount,
+                                             algorithm, UInt32(iterations), output.baseAddress, output.count)
+                    }
                 }
             }
         }

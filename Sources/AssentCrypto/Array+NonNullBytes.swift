@@ -1,7 +1,7 @@
-#if canImport(COpenSSL)
 extension Array where Element == UInt8 {
     /// Calls `body` with a pointer to the bytes that is never nil, even for an empty array
-    /// (some OpenSSL entry points treat a NULL pointer as "no value" even when the length is 0).
+    /// (OpenSSL and CommonCrypto entry points may treat a NULL pointer as "no value", or an error, even when the length
+    /// is 0).
     func withNonNullBytes<R, E: Error>(_ body: (UnsafePointer<UInt8>, Int) throws(E) -> R) throws(E) -> R {
         if isEmpty {
             var placeholder: UInt8 = 0
@@ -10,5 +10,3 @@ extension Array where Element == UInt8 {
         return try withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(buffer.baseAddress!, buffer.count) }
     }
 }
-
-#endif
