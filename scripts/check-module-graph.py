@@ -11,7 +11,12 @@ package describes today; `--dot` prints that graph, so after a change of targets
     scripts/check-module-graph.py --dot > docs/module-graph.dot
     tred docs/module-graph.dot | dot -Tsvg > docs/module-graph.svg   (tred: Graphviz's transitive reduction)
 
-Usage: scripts/check-module-graph.py [--dot] [DESCRIBE.json]   (without a file it runs `swift package describe`)
+On Apple platforms the SDK builds on CryptoKit, CommonCrypto and the Keychain instead of OpenSSL: the C targets are
+dependencies only `.when(platforms: [.linux])`. `swift package describe` drops those conditions, so the Apple rule reads
+`swift package dump-package` and walks, for iOS and macOS, only the dependencies that apply there: the `Assent` and
+`AssentTesting` products must reach no C or system-library target and link no library.
+
+Usage: scripts/check-module-graph.py [--dot] [DESCRIBE.json [DUMP.json]]   (without files it runs `swift package`)
 Exit status 0 when every rule holds, 1 with one line per broken rule otherwise.
 """
 import json
@@ -63,8 +68,21 @@ LAYERS = [
 ]
 
 
-def dot(package):
-    """The module graph of everything but tests, as Graphviz source: Swift modules in boxes by layer, C in grey."""
+def conditional_edges(manifest):
+    """(target, dependency) -> the platforms it is limited to, for dependencies with a platform condition."""
+    edges = {}
+    for target in manifest["targets"]:
+        for dependency in target["dependencies"]:
+            (reference, *rest), = dependency.values()
+            condition = rest[-1] if rest and isinstance(rest[-1], dict) else None
+            if condition and condition.get("platformNames"):
+                edges[(target["name"], reference)] = sorted(condition["platformNames"])
+    return edges
+
+
+def dot(package, conditional):
+    """The module graph of everything but tests, as Graphviz source: Swift modules in boxes by layer, C in grey, and a
+    dependency that only some platforms have dashed and labelled with them."""
     targets = [t for t in package["targets"] if t["type"] != "test" and not t["name"].endswith("TestSupport")]
     lines = ["// The module graph of Assent, made by scripts/check-module-graph.py --dot (do not edit by hand).",
              "digraph Assent {", '  rankdir=BT; node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11];',
@@ -80,19 +98,66 @@ def dot(package):
             lines.append(f'  "{target["name"]}" [fillcolor="#eeeeee", fontsize=9];')
     for target in sorted(targets, key=lambda t: t["name"]):
         for dependency in sorted(target.get("target_dependencies") or []):
-            lines.append(f'  "{target["name"]}" -> "{dependency}";')
+            platforms = conditional.get((target["name"], dependency))
+            style = f' [style=dashed, label="{" ".join(platforms)}"]' if platforms else ""
+            lines.append(f'  "{target["name"]}" -> "{dependency}"{style};')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def describe():
+def swift_package(index, arguments):
+    """The JSON of `swift package <arguments>`, or of the index-th file named on the command line."""
     files = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if files:
-        with open(files[0]) as handle:
+    if len(files) > index:
+        with open(files[index]) as handle:
             return json.load(handle)
-    output = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, check=True,
+    output = subprocess.run(["swift", "package"] + arguments, cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     return json.loads(output[output.index("{"):])
+
+
+def describe():
+    return swift_package(0, ["describe", "--type", "json"])
+
+
+# The SDK's products on Apple platforms, and the platforms (dump-package's names) they must build for.
+APPLE_PRODUCTS = ["Assent", "AssentTesting"]
+APPLE_PLATFORMS = ["ios", "macos"]
+
+
+def applies(condition, platform):
+    """Whether a dependency or setting with dump-package's `condition` applies on `platform`."""
+    names = (condition or {}).get("platformNames") or []
+    return not names or platform in names
+
+
+def apple_failures(manifest, described):
+    """Why an SDK product, built for an Apple platform, would reach C code or link a library: empty when it does not."""
+    targets = {t["name"]: t for t in manifest["targets"]}
+    kinds = {t["name"]: t["module_type"] for t in described["targets"]}
+    products = {p["name"]: p["targets"] for p in manifest["products"]}
+    declared = {p["platformName"] for p in manifest.get("platforms") or []}
+    failures = [f"Package.swift names no {platform} platform" for platform in APPLE_PLATFORMS if platform not in declared]
+    for product in APPLE_PRODUCTS:
+        for platform in APPLE_PLATFORMS:
+            seen, stack = set(), list(products.get(product, []))
+            while stack:
+                name = stack.pop()
+                if name in seen or name not in targets:
+                    continue
+                seen.add(name)
+                for dependency in targets[name]["dependencies"]:
+                    (reference, *rest), = dependency.values()
+                    condition = rest[-1] if rest and isinstance(rest[-1], dict) else None
+                    if applies(condition, platform):
+                        stack.append(reference)
+            c_code = sorted(n for n in seen if targets[n]["type"] == "system" or kinds.get(n) != "SwiftTarget")
+            libraries = sorted(setting["kind"]["linkedLibrary"]["_0"] for n in seen for setting in targets[n].get("settings") or []
+                               if "linkedLibrary" in setting["kind"] and applies(setting.get("condition"), platform))
+            if c_code or libraries:
+                what = ", ".join(c_code + [f"-l{x}" for x in libraries])
+                failures.append(f"product {product} on {platform} reaches C code or a system library: {what}")
+    return failures
 
 
 def closure(targets, name):
@@ -138,8 +203,10 @@ def bare_mutexes():
 
 def main():
     package = describe()
+    manifest = swift_package(1, ["dump-package"])
+    graph = dot(package, conditional_edges(manifest))
     if "--dot" in sys.argv:
-        sys.stdout.write(dot(package))
+        sys.stdout.write(graph)
         return 0
     targets = {t["name"]: t for t in package["targets"]}
     failures = []
@@ -164,7 +231,9 @@ def main():
                 what = ", ".join(sorted(modules | {f"-l{x}" for x in libraries} | {f"<{x}>" for x in headers}))
                 failures.append(f"{name} reaches {rule}: {what}")
             checked += 1
-    if not os.path.exists(DOT_FILE) or open(DOT_FILE).read() != dot(package):
+    failures.extend(apple_failures(manifest, package))
+    checked += len(APPLE_PRODUCTS) * len(APPLE_PLATFORMS)
+    if not os.path.exists(DOT_FILE) or open(DOT_FILE).read() != graph:
         failures.append("docs/module-graph.dot is not the graph the package describes; regenerate it (see --dot)")
     failures.extend(f"{path} uses Mutex; use AssentLock (Sources/AssentSync)" for path in bare_mutexes())
     for line in failures:

@@ -32,12 +32,20 @@ public final class Assent: Sendable {
 
     private let tokens: TokenCache
 
-    /// An SDK for `tenantID` at `baseURL` (which includes `/v1`), keeping keys in a ``FileKeyStore`` at
-    /// ``FileKeyStore/defaultDirectory`` (no passphrase), talking over ``URLSessionTransport`` and reading the
-    /// system clock.
+    /// An SDK for `tenantID` at `baseURL` (which includes `/v1`), talking over ``URLSessionTransport`` and reading the
+    /// system clock. On iOS and macOS it keeps keys in the Keychain and the Secure Enclave (``KeychainKeyStore``) and
+    /// asks Face ID / Touch ID / the passcode through `LocalAuthenticationAuthenticator` (docs/apple.md); elsewhere it
+    /// keeps keys in a ``FileKeyStore`` at ``FileKeyStore/defaultDirectory`` (no passphrase), with no user
+    /// authentication available.
     public convenience init(tenantID: String, baseURL: String) {
+        #if canImport(CryptoKit) && canImport(LocalAuthentication)
+        let authenticator = LocalAuthenticationAuthenticator()
+        self.init(tenantID: tenantID, baseURL: baseURL, keyStore: KeychainKeyStore(authenticator: authenticator),
+                  transport: URLSessionTransport(), clock: .system, userAuthenticator: authenticator)
+        #else
         self.init(tenantID: tenantID, baseURL: baseURL, keyStore: FileKeyStore(directory: FileKeyStore.defaultDirectory),
                   transport: URLSessionTransport(), clock: .system)
+        #endif
     }
 
     /// An SDK with every seam given.

@@ -1,5 +1,3 @@
-internal import COpenSSL
-
 extension AES {
     /// AES-CBC (NIST SP 800-38A), optionally with PKCS#7 padding. Unauthenticated: use it only where a
     /// protocol requires it, with a separate MAC checked before decrypting.
@@ -13,9 +11,8 @@ extension AES {
             if !padding, plaintext.count % AES.blockByteCount != 0 {
                 throw CryptoError(.invalidInput, "AES-CBC without padding needs whole 16-byte blocks, got \(plaintext.count) bytes")
             }
-            let context = try start(encrypt: true, key: key, iv: iv, padding: padding)
-            return try context.update(plaintext, reserving: plaintext.count + AES.blockByteCount, finalize: true,
-                                      operation: "AES-CBC encrypt")
+            try check(key: key, iv: iv, input: plaintext)
+            return try Primitives.aesCBC(plaintext, key: key, iv: iv, padding: padding, encrypt: true)
         }
 
         /// Decrypts `ciphertext` under `key` with a 16-byte `iv`.
@@ -28,28 +25,22 @@ extension AES {
             guard ciphertext.count % AES.blockByteCount == 0 else {
                 throw CryptoError(.invalidInput, "AES-CBC ciphertext must be whole 16-byte blocks, got \(ciphertext.count) bytes")
             }
-            let context = try start(encrypt: false, key: key, iv: iv, padding: padding)
-            return try context.update(ciphertext, reserving: ciphertext.count + AES.blockByteCount, finalize: true,
-                                      operation: "AES-CBC decrypt", finalFailure: .authenticationFailure)
+            try check(key: key, iv: iv, input: ciphertext)
+            if padding, ciphertext.isEmpty {
+                throw CryptoError(.authenticationFailure, "AES-CBC decrypt: no padding block in an empty ciphertext")
+            }
+            return try Primitives.aesCBC(ciphertext, key: key, iv: iv, padding: padding, encrypt: false)
         }
 
-        private static func start(encrypt: Bool, key: [UInt8], iv: [UInt8], padding: Bool) throws -> CipherContext {
-            let cipher = try AES.cipher(for: key, aes128: FetchedAlgorithm.aes128CBC, aes192: FetchedAlgorithm.aes192CBC,
-                                        aes256: FetchedAlgorithm.aes256CBC)
+        /// The checks every backend relies on: key size, IV size, and an input length that fits a C `int`.
+        private static func check(key: [UInt8], iv: [UInt8], input: [UInt8]) throws(CryptoError) {
+            try AES.checkKey(key)
             guard iv.count == AES.blockByteCount else {
                 throw CryptoError(.invalidInput, "AES-CBC IV must be \(AES.blockByteCount) bytes, got \(iv.count)")
             }
-            let context = try CipherContext()
-            let ok = key.withUnsafeBufferPointer { key in
-                iv.withUnsafeBufferPointer { iv in
-                    EVP_CipherInit_ex2(context.pointer, cipher.pointer, key.baseAddress, iv.baseAddress, encrypt ? 1 : 0, nil)
-                }
+            guard input.count <= Int(Int32.max) - AES.blockByteCount else {
+                throw CryptoError(.invalidInput, "AES-CBC input too long")
             }
-            guard ok == 1 else { throw CryptoError.openSSL("EVP_CipherInit_ex2(AES-CBC)") }
-            guard EVP_CIPHER_CTX_set_padding(context.pointer, padding ? 1 : 0) == 1 else {
-                throw CryptoError.openSSL("EVP_CIPHER_CTX_set_padding")
-            }
-            return context
         }
     }
 }

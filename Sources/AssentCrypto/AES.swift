@@ -1,5 +1,3 @@
-internal import COpenSSL
-
 /// AES (FIPS 197) with 128-, 192- or 256-bit keys, in GCM and CBC modes and as a raw block cipher.
 public enum AES: Sendable {
     /// The AES block size in bytes.
@@ -14,30 +12,14 @@ public enum AES: Sendable {
         guard block.count == blockByteCount else {
             throw CryptoError(.invalidInput, "AES block must be \(blockByteCount) bytes, got \(block.count)")
         }
-        let cipher = try cipher(for: key, aes128: FetchedAlgorithm.aes128ECB, aes192: FetchedAlgorithm.aes192ECB, aes256: FetchedAlgorithm.aes256ECB)
-        let context = try CipherContext()
-        let ok = key.withUnsafeBufferPointer { key in
-            EVP_EncryptInit_ex2(context.pointer, cipher.pointer, key.baseAddress, nil, nil)
-        }
-        guard ok == 1 else { throw CryptoError.openSSL("EVP_EncryptInit_ex2(AES-ECB)") }
-        guard EVP_CIPHER_CTX_set_padding(context.pointer, 0) == 1 else {
-            throw CryptoError.openSSL("EVP_CIPHER_CTX_set_padding")
-        }
-        return try context.update(block, reserving: blockByteCount, finalize: true, operation: "AES-ECB encrypt")
+        try checkKey(key)
+        return try Primitives.aesECBEncrypt(block, key: key)
     }
 
-    /// Picks the cipher matching the key size.
-    static func cipher(
-        for key: [UInt8],
-        aes128: FetchedAlgorithm,
-        aes192: FetchedAlgorithm,
-        aes256: FetchedAlgorithm
-    ) throws(CryptoError) -> FetchedAlgorithm {
-        switch key.count {
-        case 16: return aes128
-        case 24: return aes192
-        case 32: return aes256
-        default: throw CryptoError(.invalidKey, "AES key must be 16, 24 or 32 bytes, got \(key.count)")
+    /// Refuses a key that is not 16, 24 or 32 bytes, before any backend sees it.
+    static func checkKey(_ key: [UInt8]) throws(CryptoError) {
+        guard [16, 24, 32].contains(key.count) else {
+            throw CryptoError(.invalidKey, "AES key must be 16, 24 or 32 bytes, got \(key.count)")
         }
     }
 }

@@ -1,6 +1,7 @@
 extension Array where Element == UInt8 {
     /// Calls `body` with a pointer to the bytes that is never nil, even for an empty array
-    /// (some OpenSSL entry points treat a NULL pointer as "no value" even when the length is 0).
+    /// (OpenSSL and CommonCrypto entry points may treat a NULL pointer as "no value", or an error, even when the length
+    /// is 0).
     func withNonNullBytes<R, E: Error>(_ body: (UnsafePointer<UInt8>, Int) throws(E) -> R) throws(E) -> R {
         if isEmpty {
             var placeholder: UInt8 = 0

@@ -1,5 +1,3 @@
-internal import CCryptoShims
-
 /// HKDF with SHA-256 (RFC 5869), extract-then-expand.
 public enum HKDFSHA256: Sendable {
     /// The largest output RFC 5869 allows: 255 blocks of 32 bytes.
@@ -17,19 +15,7 @@ public enum HKDFSHA256: Sendable {
         guard outputByteCount >= 1, outputByteCount <= maximumOutputByteCount else {
             throw CryptoError(.invalidInput, "HKDF-SHA256 output must be 1...\(maximumOutputByteCount) bytes, got \(outputByteCount)")
         }
-        return try [UInt8](unsafeUninitializedCapacity: outputByteCount) { out, initialized throws(CryptoError) in
-            let ok = inputKeyMaterial.withUnsafeBufferPointer { ikm in
-                salt.withUnsafeBufferPointer { salt in
-                    info.withUnsafeBufferPointer { info in
-                        assent_hkdf_sha256(out.baseAddress, outputByteCount,
-                                           ikm.baseAddress, ikm.count,
-                                           salt.baseAddress, salt.count,
-                                           info.baseAddress, info.count)
-                    }
-                }
-            }
-            guard ok == 1 else { throw CryptoError.openSSL("HKDF-SHA256 derive") }
-            initialized = outputByteCount
-        }
+        return try Primitives.hkdfSHA256(inputKeyMaterial: inputKeyMaterial, salt: salt, info: info,
+                                         outputByteCount: outputByteCount)
     }
 }

@@ -1,13 +1,11 @@
-internal import COpenSSL
-internal import CCryptoShims
-
 extension P256 {
     /// A P-256 public key, validated on import (on the curve, not the point at infinity) and kept
     /// parsed so that verifying many signatures with one key costs no re-parsing.
     ///
     /// Equal keys are equal points, whatever encoding they were imported from.
     public final class PublicKey: Sendable, Hashable {
-        let key: EVPKey
+        /// The platform's key object (an `EVP_PKEY` on Linux, a CryptoKit key on Apple platforms).
+        let key: Primitives.P256Point
         private let uncompressedPoint: [UInt8]
 
         /// Imports a DER-encoded X.509 SubjectPublicKeyInfo (RFC 5480) for a named-curve P-256 key,
@@ -41,22 +39,11 @@ extension P256 {
             default:
                 throw CryptoError(.invalidKey, "not a 65-byte uncompressed or 33-byte compressed P-256 point")
             }
-            guard let imported = x962.withUnsafeBufferPointer({ assent_p256_public_key_from_point($0.baseAddress, $0.count) }) else {
-                throw CryptoError.openSSL("P-256 point import", code: .invalidKey)
-            }
-            let key = EVPKey(taking: imported)
-            let check = try key.makeContext()
-            // On the curve and not the point at infinity; P-256 has cofactor 1, so that is the whole check.
-            guard EVP_PKEY_public_check_quick(check.pointer) == 1 else {
-                throw CryptoError.openSSL("P-256 public key check", code: .invalidKey)
-            }
-            var point = [UInt8](repeating: 0, count: 65)
-            var length = 0
-            let ok = point.withUnsafeMutableBufferPointer {
-                EVP_PKEY_get_octet_string_param(key.pointer, OSSL_PKEY_PARAM_PUB_KEY, $0.baseAddress, $0.count, &length)
-            }
-            guard ok == 1, length == 65, point[0] == 0x04 else {
-                throw CryptoError.openSSL("P-256 point export")
+            // The backend refuses points not on the curve (and the point at infinity; P-256 has cofactor 1, so
+            // that is the whole check) and answers the uncompressed encoding.
+            let (key, point) = try Primitives.p256Point(x962: x962)
+            guard point.count == 65, point[0] == 0x04 else {
+                throw CryptoError(.internalFailure, "P-256 point export answered \(point.count) bytes")
             }
             self.key = key
             self.uncompressedPoint = point
@@ -80,31 +67,11 @@ extension P256 {
         /// Whether `derSignature` is a valid ECDSA-SHA256 signature of `message` under this key.
         ///
         /// The signature must be strict DER (`SEQUENCE { INTEGER r, INTEGER s }`, minimal encodings, no
-        /// trailing bytes) with `0 < r, s < n`. Any failure, including OpenSSL errors, returns false.
+        /// trailing bytes) with `0 < r, s < n`. Any failure, including the platform's errors, returns false.
         public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8]) -> Bool {
             // DER ECDSA-P256 signatures are at most 72 bytes; refuse anything that cannot be one before any work.
             guard (8...72).contains(derSignature.count) else { return false }
-            let digest = SHA256.hash(message)
-            guard let context = try? key.makeContext() else {
-                CryptoError.clearOpenSSLErrors()
-                return false
-            }
-            guard EVP_PKEY_verify_init(context.pointer) == 1 else {
-                CryptoError.clearOpenSSLErrors()
-                return false
-            }
-            // OpenSSL's ECDSA verify re-encodes the parsed signature and requires it to match the input
-            // byte for byte, which is what makes this strict DER.
-            let result = derSignature.withUnsafeBufferPointer { signature in
-                digest.withUnsafeBufferPointer { digest in
-                    EVP_PKEY_verify(context.pointer, signature.baseAddress, signature.count, digest.baseAddress, digest.count)
-                }
-            }
-            if result != 1 {
-                CryptoError.clearOpenSSLErrors()
-                return false
-            }
-            return true
+            return Primitives.p256Verify(key, derSignature: derSignature, message: message)
         }
 
         /// Keys are equal when their points are equal.

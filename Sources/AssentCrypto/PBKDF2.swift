@@ -1,12 +1,16 @@
-internal import COpenSSL
-
 /// PBKDF2 (RFC 8018) with HMAC-SHA1 or HMAC-SHA256 as the pseudorandom function.
 public enum PBKDF2: Sendable {
+    /// The pseudorandom function, for the backends.
+    enum PRF {
+        case hmacSHA1
+        case hmacSHA256
+    }
+
     /// PBKDF2-HMAC-SHA1. Use only where a protocol requires it (e.g. legacy PowerAuth key derivation).
     ///
     /// - Throws: `CryptoError.invalidInput` unless `iterations >= 1` and `outputByteCount >= 1`.
     public static func deriveSHA1(password: [UInt8], salt: [UInt8], iterations: Int, outputByteCount: Int) throws -> [UInt8] {
-        try derive(FetchedAlgorithm.sha1, name: "PBKDF2-HMAC-SHA1", password: password, salt: salt,
+        try derive(.hmacSHA1, name: "PBKDF2-HMAC-SHA1", password: password, salt: salt,
                    iterations: iterations, outputByteCount: outputByteCount)
     }
 
@@ -14,18 +18,19 @@ public enum PBKDF2: Sendable {
     ///
     /// - Throws: `CryptoError.invalidInput` unless `iterations >= 1` and `outputByteCount >= 1`.
     public static func deriveSHA256(password: [UInt8], salt: [UInt8], iterations: Int, outputByteCount: Int) throws -> [UInt8] {
-        try derive(FetchedAlgorithm.sha256, name: "PBKDF2-HMAC-SHA256", password: password, salt: salt,
+        try derive(.hmacSHA256, name: "PBKDF2-HMAC-SHA256", password: password, salt: salt,
                    iterations: iterations, outputByteCount: outputByteCount)
     }
 
     private static func derive(
-        _ digest: FetchedAlgorithm,
+        _ prf: PRF,
         name: String,
         password: [UInt8],
         salt: [UInt8],
         iterations: Int,
         outputByteCount: Int
     ) throws(CryptoError) -> [UInt8] {
+        // Both backends take C `int`/`uint` sizes and counts.
         let limit = Int(Int32.max)
         guard (1...limit).contains(iterations) else {
             throw CryptoError(.invalidInput, "\(name) iterations must be 1...\(limit), got \(iterations)")
@@ -36,17 +41,7 @@ public enum PBKDF2: Sendable {
         guard password.count <= limit, salt.count <= limit else {
             throw CryptoError(.invalidInput, "\(name) password or salt too long")
         }
-        return try [UInt8](unsafeUninitializedCapacity: outputByteCount) { out, initialized throws(CryptoError) in
-            let ok = password.withNonNullBytes { passwordPointer, passwordCount in
-                salt.withNonNullBytes { saltPointer, saltCount in
-                    passwordPointer.withMemoryRebound(to: CChar.self, capacity: max(passwordCount, 1)) { passwordChars in
-                        PKCS5_PBKDF2_HMAC(passwordChars, Int32(passwordCount), saltPointer, Int32(saltCount),
-                                          Int32(iterations), digest.pointer, Int32(outputByteCount), out.baseAddress)
-                    }
-                }
-            }
-            guard ok == 1 else { throw CryptoError.openSSL("\(name) derive") }
-            initialized = outputByteCount
-        }
+        return try Primitives.pbkdf2(prf, name: name, password: password, salt: salt, iterations: iterations,
+                                     outputByteCount: outputByteCount)
     }
 }

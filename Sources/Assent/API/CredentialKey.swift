@@ -44,6 +44,11 @@ struct CredentialKey: Sendable {
     }
 
     /// The credential as the server knows it, or `credential_not_found` when the device holds no key.
+    /// Where this credential's key lives, or nil when the device holds none (or it cannot be read).
+    func protection() async -> KeyProtection? {
+        try? await context.keyStore.loadKey(named: name)?.protection
+    }
+
     func get() async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             AppCredential(try await fetch(try await require()))

@@ -10,6 +10,8 @@ public protocol SigningKey: Sendable {
     /// The user authentication the key requires, recorded when it was created. The SDK asks its
     /// ``UserAuthenticator`` before every use accordingly; platform key stores also enforce it in hardware.
     var accessPolicy: KeyAccessPolicy { get }
+    /// Where the private key lives (``KeyProtection/software`` unless a key store says otherwise).
+    var protection: KeyProtection { get }
     /// ECDSA-SHA256 over `message`, DER encoded. May prompt the user when ``userPresenceRequired`` is set.
     func signature(for message: [UInt8]) async throws -> [UInt8]
 }

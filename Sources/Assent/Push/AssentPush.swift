@@ -67,6 +67,13 @@ public final class AssentPush: Sendable {
             authorizationType: type, pushToken: pushToken)
     }
 
+    /// Where this device's push key lives: ``KeyProtection/secureEnclave``, or ``KeyProtection/software`` where the
+    /// device has no Secure Enclave (the iOS simulator, some Macs) and on Linux; nil when the device holds no push key
+    /// or it cannot be read. Tell the user when the protection is weaker than your policy wants.
+    public func keyProtection() async -> KeyProtection? {
+        await credential.protection()
+    }
+
     /// The credential on this device as the server knows it.
     ///
     /// - Returns: The credential, or `credential_not_found` when the device holds no key, `invalid_credential` when

@@ -72,6 +72,13 @@ public final class AssentQRCode: Sendable {
             authorizationType: type)
     }
 
+    /// Where this device's QR code key lives: ``KeyProtection/secureEnclave``, or ``KeyProtection/software`` where the
+    /// device has no Secure Enclave (the iOS simulator, some Macs) and on Linux; nil when the device holds no QR code key
+    /// or it cannot be read. Tell the user when the protection is weaker than your policy wants.
+    public func keyProtection() async -> KeyProtection? {
+        await credential.protection()
+    }
+
     /// The QR code credential on this device as the server knows it.
     ///
     /// - Returns: The credential, or `credential_not_found` when the device holds no QR key, `invalid_credential`

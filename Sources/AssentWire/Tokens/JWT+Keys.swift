@@ -7,15 +7,20 @@ extension JWT {
         case hs256([UInt8])
         /// ECDSA P-256 with SHA-256.
         case es256(P256.PrivateKey)
-        /// RSASSA-PKCS1-v1_5 with SHA-256 (Google service-account assertions).
+        #if os(Linux)
+        /// RSASSA-PKCS1-v1_5 with SHA-256 (Google service-account assertions; the server's, so only where
+        /// AssentCrypto has its OpenSSL backend).
         case rs256(RSA.PrivateKey)
+        #endif
 
         /// The JWS `alg` value.
         var algorithm: String {
             switch self {
             case .hs256: "HS256"
             case .es256: "ES256"
+            #if os(Linux)
             case .rs256: "RS256"
+            #endif
             }
         }
     }
@@ -26,15 +31,19 @@ extension JWT {
         case hs256([UInt8])
         /// ECDSA P-256 with SHA-256.
         case es256(P256.PublicKey)
-        /// RSASSA-PKCS1-v1_5 with SHA-256.
+        #if os(Linux)
+        /// RSASSA-PKCS1-v1_5 with SHA-256 (the server's, as above).
         case rs256(RSA.PublicKey)
+        #endif
 
         /// The JWS `alg` value this key accepts.
         var algorithm: String {
             switch self {
             case .hs256: "HS256"
             case .es256: "ES256"
+            #if os(Linux)
             case .rs256: "RS256"
+            #endif
             }
         }
     }

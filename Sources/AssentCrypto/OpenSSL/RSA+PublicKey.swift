@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 extension RSA {
@@ -46,3 +47,5 @@ extension RSA {
         }
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// Owns an algorithm implementation fetched once from OpenSSL's default provider
@@ -55,3 +56,5 @@ final class FetchedAlgorithm: @unchecked Sendable {
     static let aes192ECB = cipher("AES-192-ECB")
     static let aes256ECB = cipher("AES-256-ECB")
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 extension PKeyContext {
@@ -19,3 +20,5 @@ extension PKeyContext {
         return signature
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 extension CipherContext {
@@ -35,3 +36,5 @@ extension CipherContext {
         }
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// Owns one `EVP_CIPHER_CTX` (per-operation; never shared between threads).
@@ -15,3 +16,5 @@ final class CipherContext {
         EVP_CIPHER_CTX_free(pointer)
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// Owns one `EVP_PKEY_CTX` (a per-operation context; never shared between threads).
@@ -13,3 +14,5 @@ final class PKeyContext {
         EVP_PKEY_CTX_free(pointer)
     }
 }
+
+#endif

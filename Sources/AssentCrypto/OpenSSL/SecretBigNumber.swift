@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// Owns one OpenSSL `BIGNUM` that may hold a secret, and clears and frees it on deinit.
@@ -13,3 +14,5 @@ final class SecretBigNumber {
         BN_clear_free(pointer)
     }
 }
+
+#endif

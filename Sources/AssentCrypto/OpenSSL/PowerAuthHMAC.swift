@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// HMAC-SHA256 (RFC 2104) for the PowerAuth look-ahead, written over one reused SHA-256 digest context with the
@@ -76,3 +77,5 @@ package struct PowerAuthHMAC: ~Copyable {
         }
     }
 }
+
+#endif

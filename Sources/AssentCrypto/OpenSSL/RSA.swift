@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// RSA keys for RSASSA-PKCS1-v1_5 with SHA-256 (JWS `RS256`, RFC 7518 §3.3) — what Google's service accounts sign
@@ -30,3 +31,5 @@ public enum RSA: Sendable {
         return context
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// Owns one OpenSSL `EVP_PKEY` and frees it on deinit.
@@ -25,3 +26,5 @@ final class EVPKey: @unchecked Sendable {
         return PKeyContext(taking: ctx)
     }
 }
+
+#endif

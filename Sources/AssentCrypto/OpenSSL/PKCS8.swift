@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 /// Reads PKCS#8 `PrivateKeyInfo` DER (the body of a `-----BEGIN PRIVATE KEY-----` block) into an `EVP_PKEY`.
@@ -24,3 +25,5 @@ enum PKCS8 {
         EVP_PKEY_is_a(key.pointer, name) == 1
     }
 }
+
+#endif

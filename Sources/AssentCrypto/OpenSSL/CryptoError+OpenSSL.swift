@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 internal import COpenSSL
 
 extension CryptoError {
@@ -27,3 +28,5 @@ extension CryptoError {
         ERR_clear_error()
     }
 }
+
+#endif
