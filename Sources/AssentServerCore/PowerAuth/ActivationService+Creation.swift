@@ -13,9 +13,8 @@ extension ActivationService {
         else {
             throw AssentError(.invalidRequest, "devicePublicKey must be Base64 of a 65-byte uncompressed P-256 point.")
         }
+        let masterKey = try P256.PrivateKey(rawRepresentation: try await masterPrivateKey(tenantID: tenant.id))
         let application = try await application(tenantID: tenant.id)
-        let masterKey = try P256.PrivateKey(
-            rawRepresentation: sealer.open(application.sealedMasterPrivateKey, context: Self.masterKeyContext(tenant.id)))
         let id = UUID().uuidString.lowercased()
         // The per-activation server key lives only for this ECDH; the master secret is what gets stored (sealed).
         let serverKey = P256.PrivateKey()

@@ -2,12 +2,14 @@ import AssentServerCore
 
 /// Tenants' statements, the same in both dialects.
 enum TenantQueries {
-    static let insert: SQL = "INSERT INTO tenants (\(StoreRecords.tenantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    static let insert: SQL = "INSERT INTO tenants (\(StoreRecords.tenantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     static let byID: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants WHERE id = $1"
     static let bySecretHash: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants WHERE secret_hash = $1"
     static let all: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants ORDER BY created_at, id"
     static let update: SQL = """
-        UPDATE tenants SET name = $1, secret_hash = $2, key_version = $3, settings = $4, secret_version = $5 WHERE id = $6
+        UPDATE tenants SET name = $1, secret_hash = $2, key_version = $3, settings = $4, secret_version = $5,
+            secret_key_ring_version = $6
+        WHERE id = $7
         """
 }
 
@@ -16,6 +18,7 @@ extension SQLStore {
         let values: [StoreValue] = [
             .text(tenant.id), .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
             .text(try StoreRecords.encode(tenant.settings)), .integer(tenant.createdAt), .integer(Int64(tenant.secretVersion)),
+            .integer(Int64(tenant.secretKeyRingVersion)),
         ]
         guard let audit else {
             try await writeOne { try $0.update(TenantQueries.insert, values) }
@@ -46,7 +49,8 @@ extension SQLStore {
     package func updateTenant(_ tenant: Tenant, audit: AuditAppend?) async throws -> Bool {
         let values: [StoreValue] = [
             .text(tenant.name), .blob(tenant.secretHash), .integer(Int64(tenant.keyVersion)),
-            .text(try StoreRecords.encode(tenant.settings)), .integer(Int64(tenant.secretVersion)), .text(tenant.id),
+            .text(try StoreRecords.encode(tenant.settings)), .integer(Int64(tenant.secretVersion)),
+            .integer(Int64(tenant.secretKeyRingVersion)), .text(tenant.id),
         ]
         defer { tenantCache.clear() }
         let id = tenant.id

@@ -21,6 +21,7 @@ enum SQLiteMigrations {
         (17, Schema.consoleSessionOrigins.sqlite),
         (18, Schema.attestationChallenges.sqlite),
         (19, Schema.authenticatorAttestation.sqlite),
+        (21, Schema.tenantSecretKeyRingVersion.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in
