@@ -8,6 +8,7 @@ import base64
 import json
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import threading
@@ -331,3 +332,26 @@ def test_the_current_version_cannot_be_retired_and_a_key_from_the_environment_ca
         assert code != 0 and "master_key_not_rotatable" in err, err
         with open(setup.key_file) as f:
             assert f.read() == before, "a refused command leaves the ring as it was"
+
+
+# SIGHUP is the same on both stores; one SQLite server shows it.
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True, scope="session")
+def test_sighup_makes_a_server_sign_under_a_new_version_before_its_timer_would(store):
+    with tempfile.TemporaryDirectory(prefix="assent-e2e-ring-") as directory:
+        setup = Setup(directory)
+        tenant = setup.create_tenant("Hangup")
+        s = setup.servers[0]
+        s.start("--master-key-reload", "3600")
+        try:
+            assert key_id(track(s, tenant["secretKey"], "u")).endswith(".1")
+            cli("admin", "master-key", "rotate", "--database", setup.database, env=setup.env)
+            time.sleep(1)
+            assert key_id(track(s, tenant["secretKey"], "u")).endswith(".1"), "the hour-long timer has not fired"
+            s.process.send_signal(signal.SIGHUP)
+            deadline = time.time() + 10
+            while not key_id(track(s, tenant["secretKey"], "u")).endswith("~2") and time.time() < deadline:
+                time.sleep(0.1)
+            assert key_id(track(s, tenant["secretKey"], "u")).endswith("~2")
+            assert "master key ring reloaded" in s.log_text()
+        finally:
+            s.stop()
