@@ -60,7 +60,11 @@ package final class AssentApplication: Sendable {
         } else {
             tls = nil
         }
-        let keys = try configuration.loadMasterKeys { logger.warning($0, [:]) }
+        let keys = try configuration.loadMasterKeys(warn: { logger.warning($0, [:]) }) { ring in
+            logger.log(.info, "master key ring reloaded", [
+                "current": .int(ring.current), "retired": .string(ring.retired.map(String.init).joined(separator: ",")),
+            ])
+        }
         self.keys = keys
         keyReloads = PeriodicLoop(clock: ContinuousClock())
         let overviewTally = OverviewTally(clock: clock)
@@ -345,16 +349,12 @@ package final class AssentApplication: Sendable {
     }
 
     /// Reads the master key ring file again (on SIGHUP and on a timer): a version `assent admin master-key rotate` added
-    /// becomes current here too, one it retired stops signing and unsealing. A damaged file, or one lacking a version
-    /// in use, leaves the ring as it was (logged and thrown). `ASSENT_MASTER_KEY` is never reloaded.
+    /// becomes current here too, one it retired stops signing and unsealing; either is logged (`master key ring
+    /// reloaded`). A damaged file, or one lacking a version in use, leaves the ring as it was (logged and thrown).
+    /// `ASSENT_MASTER_KEY` is never reloaded.
     package func reloadMasterKeys() throws {
         do {
-            if try keys.reload() {
-                let ring = keys.current
-                logger.log(.info, "master key ring reloaded", [
-                    "current": .int(ring.current), "retired": .string(ring.retired.map(String.init).joined(separator: ",")),
-                ])
-            }
+            try keys.reload()  // a ring put in use is logged by the `changed` given to the keys
         } catch {
             logger.log(.error, "master key ring not reloaded: the ring in use stays", ["reason": .string(ErrorText.describe(error))])
             throw error

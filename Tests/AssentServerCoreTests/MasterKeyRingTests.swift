@@ -1,5 +1,6 @@
 import AssentCrypto
 @testable import AssentServerCore
+import AssentSync
 import AssentTestSupport
 import Foundation
 import Testing
@@ -120,12 +121,17 @@ import Testing
         let file = directory.file("master.key")
         let first = MasterKeyRing(single: Self.one)
         try MasterKey.save(first.rotated(adding: Self.two), to: file)
-        let keys = MasterKeys(try MasterKey.load(base64: nil, file: file), file: file)
+        let told = AssentLock<[Int]>([])
+        let keys = MasterKeys(try MasterKey.load(base64: nil, file: file), file: file) { ring in
+            told.withLock { $0.append(ring.current) }
+        }
         #expect(keys.current.current == 2)
+        #expect(keys.ring(having: 3).activeKey(3) == nil, "the file has no version 3 yet")
         try MasterKey.save(keys.current.rotated(adding: Self.three), to: file)
         #expect(keys.current.current == 2)
         #expect(keys.ring(having: 3).activeKey(3) == Self.three)
         #expect(keys.current.current == 3)
+        #expect(told.withLock { $0 } == [3], "the change is told once, whichever reason read the file")
     }
 
     @Test func `a reload refuses a file that lacks a version in use, and keeps the ring`() throws {

@@ -101,6 +101,18 @@ def enrol(setup, secret, tenant_id, user, **extra):
     return device
 
 
+def webhooks_by_user(receiver, user, timeout=30):
+    """The webhooks received so far by the user they name, once one names `user`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with receiver.lock:
+            signed = {json.loads(body)["data"].get("userId"): (headers, body) for headers, body in receiver.received}
+        if user in signed:
+            return signed
+        time.sleep(0.1)
+    raise AssertionError(f"no webhook for {user}")
+
+
 def sign_in(server, secret):
     r = requests.post(server.url + "/admin/sign-in", data={"credential": secret}, allow_redirects=False,
                       headers={"Origin": server.url}, timeout=10)
@@ -202,8 +214,10 @@ def test_rotation_under_load_loses_nothing_and_old_tokens_live_until_the_version
             # The APNs key sealed under version 1 was re-sealed; it still reads as configured.
             view = cli("admin", "tenant", "push", "--database", setup.database, "--tenant", tenant_id, env=setup.env)
             assert view["apns"]["configured"] is True
-            # A webhook made now is signed with the secret key the tenant holds (derived from version 1).
+            # A webhook made now is signed with the secret key the tenant holds (derived from version 1). It is
+            # signed when delivered, with the secret of that moment: wait for it before rotating the secret.
             enrol(setup, secret, tenant_id, "webhook-before-secret-rotation")
+            webhooks_by_user(receiver, "webhook-before-secret-rotation")
 
             # Retiring version 1 is refused while the tenant's secret derives from it, and changes nothing.
             code, _, err = run("admin", "master-key", "retire", "1", "--database", setup.database, "--json",
@@ -220,12 +234,7 @@ def test_rotation_under_load_loses_nothing_and_old_tokens_live_until_the_version
                                  "--tenant", tenant_id, env=setup.env)["secretKey"]
             time.sleep(1.2)  # the tenant cache's second
             enrol(setup, rotated_secret, tenant_id, "webhook-after-secret-rotation")
-            deadline, signed = time.time() + 30, {}
-            while "webhook-after-secret-rotation" not in signed and time.time() < deadline:
-                time.sleep(0.1)
-                with receiver.lock:
-                    signed = {json.loads(body)["data"].get("userId"): (headers, body)
-                              for headers, body in receiver.received}
+            signed = webhooks_by_user(receiver, "webhook-after-secret-rotation")
             headers, body = signed["webhook-before-secret-rotation"]
             assert verify(headers, body, secret)
             headers, body = signed["webhook-after-secret-rotation"]
@@ -352,6 +361,9 @@ def test_sighup_makes_a_server_sign_under_a_new_version_before_its_timer_would(s
             while not key_id(track(s, tenant["secretKey"], "u")).endswith("~2") and time.time() < deadline:
                 time.sleep(0.1)
             assert key_id(track(s, tenant["secretKey"], "u")).endswith("~2")
-            assert "master key ring reloaded" in s.log_text()
+            deadline = time.time() + 10  # the log is written behind the requests
+            while "master key ring reloaded" not in s.log_text() and time.time() < deadline:
+                time.sleep(0.1)
+            assert "master key ring reloaded" in s.log_text(), s.log_text()
         finally:
             s.stop()

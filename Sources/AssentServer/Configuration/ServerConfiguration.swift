@@ -423,10 +423,13 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// The master key ring ``loadMasterKey(warn:)`` reads, kept so it can be read again while serving (on SIGHUP, on
     /// the ``masterKeyReloadSeconds`` timer, and when something names a version it lacks): every instance sharing a
     /// database picks up a version `assent admin master-key rotate` added. `ASSENT_MASTER_KEY` is never reloaded.
-    package func loadMasterKeys(warn: (String) -> Void = { _ in }) throws -> MasterKeys {
+    /// `changed` is told every ring a reload puts in use.
+    package func loadMasterKeys(
+        warn: (String) -> Void = { _ in }, changed: @escaping @Sendable (MasterKeyRing) -> Void = { _ in }
+    ) throws -> MasterKeys {
         MasterKeys(
             try loadMasterKey(warn: warn),
-            file: databaseLocation.masterKeyRingFile(base64: masterKey, file: masterKeyFile))
+            file: databaseLocation.masterKeyRingFile(base64: masterKey, file: masterKeyFile), changed: changed)
     }
 
     /// The backup written before a migration of an SQLite database (``preMigrationBackups`` kept), whose folder is

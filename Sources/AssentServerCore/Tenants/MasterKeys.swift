@@ -10,6 +10,7 @@ import Foundation
 package final class MasterKeys: Sendable {
     private let ring: AssentLock<State>
     private let file: String?
+    private let changed: @Sendable (MasterKeyRing) -> Void
 
     private struct State {
         var ring: MasterKeyRing
@@ -23,10 +24,12 @@ package final class MasterKeys: Sendable {
         self.init(ring, file: nil)
     }
 
-    /// Keys first read as `ring` from `file` (nil: never reloaded).
-    package init(_ ring: MasterKeyRing, file: String?) {
+    /// Keys first read as `ring` from `file` (nil: never reloaded); `changed` is told each ring a reload puts in use,
+    /// whichever reason read the file.
+    package init(_ ring: MasterKeyRing, file: String?, changed: @escaping @Sendable (MasterKeyRing) -> Void = { _ in }) {
         self.ring = AssentLock(State(ring: ring, signature: file.map(Self.signature) ?? []))
         self.file = file
+        self.changed = changed
     }
 
     /// Device, inode, size and modification time of `file` (empty when it cannot be read).
@@ -47,7 +50,7 @@ package final class MasterKeys: Sendable {
         guard let file else { return false }
         let signature = Self.signature(file)
         let loaded = try MasterKey.load(base64: nil, file: file)
-        return try ring.withLock { state in
+        let swapped = try ring.withLock { state in
             state.signature = signature
             guard loaded != state.ring else { return false }
             for version in state.ring.versions where !loaded.contains(version.number) {
@@ -57,6 +60,8 @@ package final class MasterKeys: Sendable {
             state.ring = loaded
             return true
         }
+        if swapped { changed(loaded) }
+        return swapped
     }
 
     /// The ring, read again first when it lacks `version` (another instance may have rotated) and the file changed
