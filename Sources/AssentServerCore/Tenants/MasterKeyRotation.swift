@@ -48,25 +48,29 @@ package struct MasterKeyRotation: Sendable {
         let sealer = PushCredentialSealer(keys: keys)
         let audit = AuditLog(store: store, keys: keys, clock: clock)
         for tenant in try await store.tenants() {
-            var updated = tenant
-            if var push = tenant.settings.push {
-                if let apns = push.apns, let resealed = try sealer.resealed(apns.sealedKey, tenantID: tenant.id, purpose: "apns") {
+            let entry = audit.entry(tenantID: tenant.id, kind, actor: actor, details: details)
+            guard let push = tenant.settings.push, push.apns != nil || push.fcm != nil else {
+                _ = try await store.appendAudit(entry)
+                summary.auditedTenants += 1
+                continue
+            }
+            // Re-sealed inside the store's transaction, on the settings as they are then (not as listed above).
+            let tenantID = tenant.id
+            let updated = try await store.updateTenantSettings(id: tenantID, audit: entry) { settings in
+                guard var push = settings.push else { return }
+                if let apns = push.apns, let resealed = try sealer.resealed(apns.sealedKey, tenantID: tenantID, purpose: "apns") {
                     push.apns?.sealedKey = resealed
                 }
                 if let fcm = push.fcm,
-                   let resealed = try sealer.resealed(fcm.sealedServiceAccount, tenantID: tenant.id, purpose: "fcm") {
+                   let resealed = try sealer.resealed(fcm.sealedServiceAccount, tenantID: tenantID, purpose: "fcm") {
                     push.fcm?.sealedServiceAccount = resealed
                 }
-                updated.settings.push = push
+                settings.push = push
             }
-            let entry = audit.entry(tenantID: tenant.id, kind, actor: actor, details: details)
-            if updated != tenant {
-                _ = try await store.updateTenant(updated, audit: entry)
+            if updated {
                 summary.pushCredentialTenants += 1
-            } else {
-                _ = try await store.appendAudit(entry)
+                summary.auditedTenants += 1
             }
-            summary.auditedTenants += 1
         }
         let secrets = SecretSealer(keys: keys)
         let current = keys.current.current

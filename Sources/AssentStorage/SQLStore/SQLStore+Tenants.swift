@@ -1,4 +1,5 @@
 import AssentServerCore
+import Foundation
 
 /// Tenants' statements, the same in both dialects.
 enum TenantQueries {
@@ -6,6 +7,9 @@ enum TenantQueries {
     static let byID: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants WHERE id = $1"
     static let bySecretHash: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants WHERE secret_hash = $1"
     static let all: SQL = "SELECT \(StoreRecords.tenantColumns) FROM tenants ORDER BY created_at, id"
+    /// A tenant's settings, holding the row lock in PostgreSQL until the transaction ends.
+    static let settingsLocked: SQL = "SELECT settings FROM tenants WHERE id = $1\(postgres: " FOR UPDATE")"
+    static let updateSettings: SQL = "UPDATE tenants SET settings = $1 WHERE id = $2"
     static let update: SQL = """
         UPDATE tenants SET name = $1, secret_hash = $2, key_version = $3, settings = $4, secret_version = $5,
             secret_key_ring_version = $6
@@ -58,6 +62,28 @@ extension SQLStore {
             guard try db.update(TenantQueries.update, values) == 1 else { return false }
             try Self.announceTenantChange(db, tenantID: id)
             if let audit { try AuditQueries.append(audit, on: db) }
+            return true
+        }
+    }
+
+    package func updateTenantSettings(
+        id: String, audit: AuditAppend, _ change: @escaping @Sendable (inout TenantSettings) throws -> Void
+    ) async throws -> Bool {
+        defer { tenantCache.clear() }
+        return try await write { db in
+            guard let stored = try db.queryOne(TenantQueries.settingsLocked, [.text(id)], { try $0.string(0) }) else {
+                return false
+            }
+            var settings: TenantSettings
+            do {
+                settings = try JSONDecoder().decode(TenantSettings.self, from: Data(stored.utf8))
+            } catch {
+                throw StoreError(.corrupt, "tenant settings: \(error)")
+            }
+            try change(&settings)
+            try db.update(TenantQueries.updateSettings, [.text(try StoreRecords.encode(settings)), .text(id)])
+            try Self.announceTenantChange(db, tenantID: id)
+            try AuditQueries.append(audit, on: db)
             return true
         }
     }
