@@ -50,6 +50,10 @@ package final class AssentApplication: Sendable {
     private let statusList: AndroidStatusListCache?
     /// The client that reads `--android-attestation-status-url`, when set.
     private let statusListClient: HTTP2Client?
+    /// The master key ring every key here derives from, read again by ``keyReloads`` and ``reloadMasterKeys()``.
+    private let keys: MasterKeys
+    /// Reads the master key ring file again every ``ServerConfiguration/masterKeyReloadSeconds``.
+    private let keyReloads: PeriodicLoop
 
     /// Validated configuration in, ready server out (not yet listening).
     package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -60,18 +64,24 @@ package final class AssentApplication: Sendable {
         } else {
             tls = nil
         }
-        let masterKey = try configuration.loadMasterKey { logger.warning($0, [:]) }
+        let keys = try configuration.loadMasterKeys(warn: { logger.warning($0, [:]) }) { ring in
+            logger.log(.info, "master key ring reloaded", [
+                "current": .int(ring.current), "retired": .string(ring.retired.map(String.init).joined(separator: ",")),
+            ])
+        }
+        self.keys = keys
+        keyReloads = PeriodicLoop(clock: ContinuousClock())
         let overviewTally = OverviewTally(clock: clock)
         let domainMetrics = DomainMetrics(overview: overviewTally)
         let store = try configuration.databaseLocation.open(
             connections: configuration.resolvedDatabaseConnections, metrics: domainMetrics,
-            preMigration: configuration.preMigrationBackup(masterKey: masterKey) { folder in
+            preMigration: configuration.preMigrationBackup(ring: keys.current) { folder in
                 logger.info("backed up the database before migrating it", ["backup": .string(folder)])
             })
         self.store = store
-        let tokens = TokenIssuer(masterKey: masterKey, clock: clock)
-        tenants = TenantDirectory(store: store, clock: clock, masterKey: masterKey)
-        let audit = AuditLog(store: store, masterKey: masterKey, clock: clock)
+        let tokens = TokenIssuer(keys: keys, clock: clock)
+        tenants = TenantDirectory(store: store, clock: clock, keys: keys)
+        let audit = AuditLog(store: store, keys: keys, clock: clock)
         let metrics = HTTPMetrics()
         publicURLBox = PublicURL(configuration.publicURL ?? configuration.resolvedPublicURL(port: configuration.port))
 
@@ -105,12 +115,12 @@ package final class AssentApplication: Sendable {
         let enrolmentAttestation = EnrolmentAttestation(
             challenges: store, trustAnchors: attestationRoots, clock: clock, statusList: statusList, metrics: domainMetrics)
         let devices = DeviceCredentialService(
-            store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock),
+            store: store, clock: clock, webhooks: webhookEvents, nonces: NonceIssuer(keys: keys, clock: clock),
             audit: audit, attestation: enrolmentAttestation)
         let users = UserService(store: store, clock: clock, webhooks: webhookEvents, audit: audit)
         let history = ChallengeHistory(challenges: store, deliveries: store)
         let activations = ActivationService(
-            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit,
+            store: store, clock: clock, keys: keys, logger: logger, metrics: domainMetrics, audit: audit,
             attestation: enrolmentAttestation)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
@@ -138,7 +148,7 @@ package final class AssentApplication: Sendable {
         oauthOptions.destinations = configuration.outboundURLPolicy
         let oauthClient = try HTTP2Client(options: oauthOptions, name: "assent-oauth")
         pushClients = [providerClient, webhookClient, oauthClient]
-        let sealer = try PushCredentialSealer(masterKey: masterKey)
+        let sealer = PushCredentialSealer(keys: keys)
         var apnsOptions = APNsSender.Options()
         apnsOptions.overrideURL = configuration.apnsURL
         var fcmOptions = FCMSender.Options()
@@ -178,8 +188,8 @@ package final class AssentApplication: Sendable {
             users: users,
             decoder: decoder, publicURL: publicURLBox,
             push: PushAdministration(
-                tenants: tenants, history: history, clock: clock, editor: try PushSettingsEditor(
-                    masterKey: masterKey, destinations: configuration.outboundURLPolicy)),
+                tenants: tenants, history: history, clock: clock, editor: PushSettingsEditor(
+                    keys: keys, destinations: configuration.outboundURLPolicy)),
             guards: pushGuards,
             qrCode: QRCodeAdministration(tenants: tenants),
             settings: TenantSettingsAdministration(tenants: tenants, destinations: configuration.outboundURLPolicy)
@@ -209,7 +219,7 @@ package final class AssentApplication: Sendable {
                 limits: limits, logger: logger))
         let console = AdminConsole(
             sessions: ConsoleSessions(
-                store: store, tenants: tenants, masterKey: masterKey, sink: AuditConsoleSignInSink(audit: audit, logger: logger),
+                store: store, tenants: tenants, keys: keys, sink: AuditConsoleSignInSink(audit: audit, logger: logger),
                 clock: clock),
             limits: limits, publicURL: publicURLBox, servesTLS: configuration.tlsCertificateFile != nil, logger: logger)
         // With --admin-listen the console and its files are served on a listener of their own and nowhere else.
@@ -217,7 +227,7 @@ package final class AssentApplication: Sendable {
         var adminRouter = Router()
         let consolePages = ConsolePages(
             console: console, tenants: tenants, audit: audit,
-            push: try PushSettingsEditor(masterKey: masterKey, destinations: configuration.outboundURLPolicy),
+            push: PushSettingsEditor(keys: keys, destinations: configuration.outboundURLPolicy),
             destinations: configuration.outboundURLPolicy)
         let consoleUsers = ConsoleUsers(
             console: console, users: users, activations: activations, clock: clock)
@@ -331,6 +341,11 @@ package final class AssentApplication: Sendable {
         trips.start()
         statusList?.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
+        let reloadPause = Duration.milliseconds(Int64(configuration.masterKeyReloadSeconds * 1000))
+        keyReloads.start { [self] _ in
+            try? reloadMasterKeys()
+            return .upTo(reloadPause)
+        }
         // Tenants stay cached until a change anywhere clears them: no tenant read per request, and a change another
         // process or instance makes is seen within TenantChangeBounds (SQLite) or at its NOTIFY (PostgreSQL).
         (store as? any TenantChangeWatching)?.watchTenantChanges()
@@ -358,6 +373,19 @@ package final class AssentApplication: Sendable {
         }
     }
 
+    /// Reads the master key ring file again (on SIGHUP and on a timer): a version `assent admin master-key rotate` added
+    /// becomes current here too, one it retired stops signing and unsealing; either is logged (`master key ring
+    /// reloaded`). A damaged file, or one lacking a version in use, leaves the ring as it was (logged and thrown).
+    /// `ASSENT_MASTER_KEY` is never reloaded.
+    package func reloadMasterKeys() throws {
+        do {
+            try keys.reload()  // a ring put in use is logged by the `changed` given to the keys
+        } catch {
+            logger.log(.error, "master key ring not reloaded: the ring in use stays", ["reason": .string(ErrorText.describe(error))])
+            throw error
+        }
+    }
+
     /// Stops accepting, lets in-flight requests finish, then closes the database.
     package func shutdown() async {
         await server.shutdown()
@@ -374,6 +402,7 @@ package final class AssentApplication: Sendable {
         await statusList?.stop()
         statusListClient?.stop()
         await bridge.stop()
+        await keyReloads.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])
     }

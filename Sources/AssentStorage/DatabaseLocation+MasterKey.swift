@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 import Foundation
 
 extension DatabaseLocation {
@@ -15,10 +15,17 @@ extension DatabaseLocation {
         return ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("master.key")
     }
 
-    /// The master key for this database, as `assentd` and the CLI both read it: `base64` when given, else `file`,
-    /// else ``defaultMasterKeyFile`` (created when missing). Throws ``MasterKey/Invalid`` for a shared database
-    /// whose key is not named, or for a key file every user can read; a group-readable one is reported to `warn`.
-    package func loadMasterKey(base64: String?, file: String?, warn: (String) -> Void = { _ in }) throws -> [UInt8] {
+    /// The file the master key ring of this database is read from: nil when `base64` gives the key, else `file`,
+    /// else ``defaultMasterKeyFile``.
+    package func masterKeyRingFile(base64: String?, file: String?) -> String? {
+        base64 != nil ? nil : file ?? defaultMasterKeyFile ?? "master.key"
+    }
+
+    /// The master key ring for this database, as `assentd` and the CLI both read it: `base64` when given (one key),
+    /// else `file`, else ``defaultMasterKeyFile`` (created when missing). Throws ``MasterKey/Invalid`` for a shared
+    /// database whose key is not named, or for a key file every user can read; a group-readable one is reported to
+    /// `warn`.
+    package func loadMasterKey(base64: String?, file: String?, warn: (String) -> Void = { _ in }) throws -> MasterKeyRing {
         if base64 == nil, file == nil, isShared { throw MasterKey.Invalid(description: Self.sharedMasterKeyAdvice) }
         // A directory named as the database would get a master key made up beside it, in its parent, before the
         // database fails to open: refuse first, with the store's own words, so a start that fails leaves nothing.

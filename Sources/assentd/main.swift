@@ -33,8 +33,8 @@ if arguments.first == "migrate" {
             let applied = try PostgresStore.migrate(url: url)
             print(applied.isEmpty ? "the database is up to date" : "applied migrations \(applied.map(String.init).joined(separator: ", "))")
         case .sqlite:
-            let masterKey = try configuration.loadMasterKey { FileHandle.standardError.write(Data("assentd: \($0)\n".utf8)) }
-            let backup = configuration.preMigrationBackup(masterKey: masterKey) { print("backed up the database before migrating it: \($0)") }
+            let ring = try configuration.loadMasterKey { FileHandle.standardError.write(Data("assentd: \($0)\n".utf8)) }
+            let backup = configuration.preMigrationBackup(ring: ring) { print("backed up the database before migrating it: \($0)") }
             await (try configuration.databaseLocation.open(connections: 1, preMigration: backup)).close()
             print("the database is up to date")
         }
@@ -177,10 +177,14 @@ if let port = started.adminPort, let host = configuration.adminHost {
     FileHandle.standardOutput.write(Data("Admin console: \(started.publicURL)/admin/ (\(consoleSignIn))\n".utf8))
 }
 
-// SIGHUP reloads the TLS certificate and key (new handshakes use them; open connections keep theirs).
+// SIGHUP reloads the TLS certificate and key (new handshakes use them; open connections keep theirs) and the master
+// key ring file.
 signal(SIGHUP, SIG_IGN)
 let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-reloadSource.setEventHandler { try? application.reloadTLS() }
+reloadSource.setEventHandler {
+    try? application.reloadTLS()
+    try? application.reloadMasterKeys()
+}
 reloadSource.resume()
 
 // Wait for SIGINT or SIGTERM on a thread of its own (never block the concurrency pool), then shut down gracefully.

@@ -25,8 +25,8 @@ import AssentTestSupport
     /// The secret keys that open the tenant, checked in-process through the server's own directory.
     private func tenantID(_ database: TemporaryDatabase, secret: String) async throws -> String? {
         let store = try SQLiteStore(path: database.path)
-        let masterKey = try DatabaseLocation(database.path).loadMasterKey(base64: nil, file: nil)
-        let tenant = try await TenantDirectory(store: store, clock: .system, masterKey: masterKey)
+        let ring = try DatabaseLocation(database.path).loadMasterKey(base64: nil, file: nil)
+        let tenant = try await TenantDirectory(store: store, clock: .system, keys: MasterKeys(ring))
             .tenant(secret: secret)
         await store.close()
         return tenant?.id

@@ -40,8 +40,8 @@ import Testing
         let file = directory.file("master.key")
         let warnings = AssentLock<[String]>([])
         try writeKey(file, mode: 0o640)
-        let key = try MasterKey.load(base64: nil, file: file) { message in warnings.withLock { $0.append(message) } }
-        #expect(key == [UInt8](repeating: 7, count: 32))
+        let ring = try MasterKey.load(base64: nil, file: file) { message in warnings.withLock { $0.append(message) } }
+        #expect(ring == MasterKeyRing(single: [UInt8](repeating: 7, count: 32)))
         #expect(warnings.withLock { $0.count } == 1)
         #expect(warnings.withLock { $0.first?.contains("readable by its group") } == true)
 

@@ -26,7 +26,7 @@ import Testing
     }
 
     static func backup(_ path: String, to folder: String) throws -> BackupManifest {
-        try DatabaseBackup.backup(.sqlite(path: path), masterKey: masterKey, to: folder, toolVersion: "test")
+        try DatabaseBackup.backup(.sqlite(path: path), ring: MasterKeyRing(single: masterKey), to: folder, toolVersion: "test")
     }
 
     @Test func `a backup holds the database, the master key and a manifest of counts, heads and checksums, owner-only`() async throws {
@@ -60,8 +60,8 @@ import Testing
         let store = try SQLiteStore(path: target)
         #expect(try await store.tenants().count == 2)
         await store.close()
-        let key = try MasterKey.load(base64: nil, file: directory.file("restored/master.key"))
-        #expect(key == Self.masterKey)
+        let ring = try MasterKey.load(base64: nil, file: directory.file("restored/master.key"))
+        #expect(ring == MasterKeyRing(single: Self.masterKey))
         #expect(restored.manifest == manifest)
     }
 
@@ -142,7 +142,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = try await Self.database(in: directory)
         let written = AssentLockedList()
-        let policy = PreMigrationBackup(keep: 2, masterKey: Self.masterKey, toolVersion: "test") { written.append($0) }
+        let policy = PreMigrationBackup(keep: 2, ring: MasterKeyRing(single: Self.masterKey), toolVersion: "test") { written.append($0) }
         // Nothing is due: no backup.
         await (try SQLiteStore(path: path, preMigration: policy)).close()
         #expect(written.all.isEmpty)

@@ -41,6 +41,30 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func `a settings change in the store's transaction keeps a secret rotated since the tenant was read`(kind: StoreKind) async throws {
+        let fixture = try await Self.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        let key = AuditKey(masterKey: [UInt8](repeating: 4, count: 32))
+        var rotated = try #require(try await store.tenant(id: "t1"))
+        rotated.secretVersion = 2
+        rotated.secretHash = Array(repeating: 9, count: 32)
+        #expect(try await store.updateTenant(rotated))
+        let entry = AuditAppend(AuditEvent(tenantID: "t1", at: 5, kind: .masterKeyRotated, actor: "cli"), key: key)
+        #expect(try await store.updateTenantSettings(id: "t1", audit: entry) { $0.webhookURL = "http://127.0.0.1:1/h" })
+        let stored = try #require(try await store.tenant(id: "t1"))
+        #expect(stored.secretVersion == 2 && stored.secretHash == rotated.secretHash)
+        #expect(stored.settings.webhookURL == "http://127.0.0.1:1/h")
+        #expect(try await store.auditEntries(AuditQuery(tenantID: "t1")).map(\.kind) == [.masterKeyRotated])
+        #expect(try await !store.updateTenantSettings(id: "missing", audit: entry) { $0.webhookURL = nil })
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await store.updateTenantSettings(id: "t1", audit: entry) { _ in throw Refused() }
+        }
+        #expect(try await store.auditEntries(AuditQuery(tenantID: "t1")).count == 1, "a refused change appends nothing")
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func `tracking inserts user and action in one transaction and is idempotent per key`(kind: StoreKind) async throws {
         let fixture = try await Self.fixture(kind)
         let store = fixture.store

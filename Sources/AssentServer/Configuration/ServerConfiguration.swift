@@ -17,6 +17,9 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var databaseConnections: Int?
     /// Backups written beside an SQLite database before a schema migration that are kept (0 writes none).
     package var preMigrationBackups = 3
+    /// How often the master key ring file is read again while serving, seconds (it is also read on SIGHUP and when
+    /// something names a version the ring lacks).
+    package var masterKeyReloadSeconds: Double = 10
     /// Minimum log level: debug, info, warning, error.
     package var logLevel = "info"
     /// Default lifetime of track tokens, seconds.
@@ -117,6 +120,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--database-url URL", "ASSENT_DATABASE_URL", "PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DB (same as --database)"),
         ("--database-connections N", "ASSENT_DATABASE_CONNECTIONS", "PostgreSQL connections per instance (default 8 per thread)"),
         ("--pre-migration-backups N", "ASSENT_PRE_MIGRATION_BACKUPS", "backups kept beside an SQLite database, one written before each migration (default 3, 0 writes none)"),
+        ("--master-key-reload SECONDS", "ASSENT_MASTER_KEY_RELOAD", "how often the master key ring file is read again (default 10; also on SIGHUP)"),
         ("--log-level LEVEL", "ASSENT_LOG_LEVEL", "debug, info, warning or error (default info)"),
         ("--token-lifetime SECONDS", "ASSENT_TOKEN_LIFETIME", "track token lifetime, 30-3600 (default 600)"),
         ("--public-url URL", "ASSENT_PUBLIC_URL", "URL browsers use to reach assentd (default http://LISTEN)"),
@@ -160,7 +164,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         let names: [String: String] = [
             "ASSENT_LISTEN": "--listen", "ASSENT_DATABASE": "--database", "ASSENT_DATABASE_URL": "--database-url",
             "ASSENT_DATABASE_CONNECTIONS": "--database-connections",
-            "ASSENT_PRE_MIGRATION_BACKUPS": "--pre-migration-backups",
+            "ASSENT_PRE_MIGRATION_BACKUPS": "--pre-migration-backups", "ASSENT_MASTER_KEY_RELOAD": "--master-key-reload",
             "ASSENT_LOG_LEVEL": "--log-level", "ASSENT_TOKEN_LIFETIME": "--token-lifetime",
             "ASSENT_PUBLIC_URL": "--public-url", "ASSENT_THREADS": "--threads",
             "ASSENT_MAX_BODY_BYTES": "--max-body-bytes", "ASSENT_MAX_CONNECTIONS": "--max-connections",
@@ -369,6 +373,7 @@ package struct ServerConfiguration: Sendable, Hashable {
             config.androidAttestationStatusRefreshSeconds = value
         }
         if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
+        if let value = try seconds("--master-key-reload", 0.1...3600) { config.masterKeyReloadSeconds = value }
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }
         if let value = try seconds("--push-webhook-timeout", 0.1...30) { config.pushWebhookTimeoutSeconds = value }
         if let switched = values["--rate-limits"] {
@@ -435,7 +440,7 @@ package struct ServerConfiguration: Sendable, Hashable {
 
     /// The master key this configuration names (``masterKey``, else ``masterKeyFile``, else `master.key` beside the
     /// SQLite file, created when missing), as the CLI reads it too. A group-readable key file is reported to `warn`.
-    package func loadMasterKey(warn: (String) -> Void = { _ in }) throws -> [UInt8] {
+    package func loadMasterKey(warn: (String) -> Void = { _ in }) throws -> MasterKeyRing {
         do {
             return try databaseLocation.loadMasterKey(base64: masterKey, file: masterKeyFile, warn: warn)
         } catch let error as MasterKey.Invalid {
@@ -443,12 +448,24 @@ package struct ServerConfiguration: Sendable, Hashable {
         }
     }
 
+    /// The master key ring ``loadMasterKey(warn:)`` reads, kept so it can be read again while serving (on SIGHUP, on
+    /// the ``masterKeyReloadSeconds`` timer, and when something names a version it lacks): every instance sharing a
+    /// database picks up a version `assent admin master-key rotate` added. `ASSENT_MASTER_KEY` is never reloaded.
+    /// `changed` is told every ring a reload puts in use.
+    package func loadMasterKeys(
+        warn: (String) -> Void = { _ in }, changed: @escaping @Sendable (MasterKeyRing) -> Void = { _ in }
+    ) throws -> MasterKeys {
+        MasterKeys(
+            try loadMasterKey(warn: warn),
+            file: databaseLocation.masterKeyRingFile(base64: masterKey, file: masterKeyFile), changed: changed)
+    }
+
     /// The backup written before a migration of an SQLite database (``preMigrationBackups`` kept), whose folder is
     /// told to `written`; nil when none are kept.
-    package func preMigrationBackup(masterKey: [UInt8], written: @escaping @Sendable (String) -> Void) -> PreMigrationBackup? {
+    package func preMigrationBackup(ring: MasterKeyRing, written: @escaping @Sendable (String) -> Void) -> PreMigrationBackup? {
         guard preMigrationBackups > 0 else { return nil }
         return PreMigrationBackup(
-            keep: preMigrationBackups, masterKey: masterKey, toolVersion: AssentVersion.current, written: written)
+            keep: preMigrationBackups, ring: ring, toolVersion: AssentVersion.current, written: written)
     }
 
     /// The public URL, defaulting to the listen address.

@@ -34,6 +34,7 @@ package enum AuditChain {
             previous = mac
         }
         var expected = first.sequence
+        var newestVersion = AuditKey.ringVersion(ofMAC: previous) ?? 1
         for entry in entries {
             guard entry.tenantID == tenantID else {
                 return .broken(entries.count, at: entry.sequence, "entry \(entry.sequence) belongs to another tenant")
@@ -45,6 +46,14 @@ package enum AuditChain {
                 return .broken(entries.count, at: entry.sequence,
                                "entry \(entry.sequence) was changed, moved, or written without the audit key")
             }
+            // A MAC under an older master key version than an earlier entry's: written with a key that had been
+            // rotated away (perhaps leaked), never by a server that had the newer one.
+            let version = AuditKey.ringVersion(ofMAC: entry.mac) ?? 1
+            guard version >= newestVersion else {
+                return .broken(entries.count, at: entry.sequence,
+                               "entry \(entry.sequence) is MAC'd under master key version \(version) after an entry under version \(newestVersion)")
+            }
+            newestVersion = version
             previous = entry.mac
             expected += 1
         }

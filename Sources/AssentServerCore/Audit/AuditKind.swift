@@ -38,6 +38,11 @@ package struct AuditKind: Hashable, Sendable, RawRepresentable, CustomStringConv
     package static let consoleSignIn = AuditKind(rawValue: "console.sign_in")
     /// Someone signed out of the admin console (their session ended).
     package static let consoleSignOut = AuditKind(rawValue: "console.sign_out")
+    /// The server's master key ring got a new current version (the details name the versions); this entry is the
+    /// first one MAC'd under it.
+    package static let masterKeyRotated = AuditKind(rawValue: "master_key.rotated")
+    /// A master key ring version was retired: it signs and unseals nothing from now on (its audit MACs still verify).
+    package static let masterKeyRetired = AuditKind(rawValue: "master_key.retired")
     /// Older entries were dropped by retention; the details carry the last dropped entry's sequence and MAC so the
     /// chain still verifies from the first kept entry.
     package static let checkpoint = AuditKind(rawValue: "audit.checkpoint")

@@ -18,6 +18,13 @@ package struct AuditLog: Sendable {
         self.clock = clock
     }
 
+    /// An audit log over `store`, keyed from the master key ring `keys` (every version verifies, the current one MACs).
+    package init(store: any AuditStore, keys: MasterKeys, clock: WallClock) {
+        self.store = store
+        key = AuditKey(keys: keys)
+        self.clock = clock
+    }
+
     /// The event, stamped now and to be sealed with this log's key, for the store operation that makes the change it
     /// records to append in its own transaction.
     package func entry(

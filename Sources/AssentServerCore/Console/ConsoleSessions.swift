@@ -14,7 +14,9 @@ import Foundation
 ///   through the store's tenant cache, so every instance sees it within that cache's second), revoking an admin
 ///   token ends its sessions (the store deletes them), and a session of a tenant that is gone is no session.
 /// - Every form a session posts carries its CSRF token: an HMAC-SHA256 of the session id under a key derived from the
-///   master key, so it needs no storage, differs per session, and cannot be made without the session id itself.
+///   master key, so it needs no storage, differs per session, and cannot be made without the session id itself. Forms
+///   carry the current master key ring version's token; the previous version's is accepted too, so a page loaded just
+///   before a master-key rotation still posts.
 package struct ConsoleSessions: Sendable {
     /// The session lifetimes.
     package struct Policy: Sendable, Hashable {
@@ -54,7 +56,7 @@ package struct ConsoleSessions: Sendable {
     private let tokens: AdminTokens
     private let sink: any ConsoleSignInSink
     private let clock: WallClock
-    private let csrfKey: [UInt8]
+    private let keys: MasterKeys
     /// The lifetimes applied.
     package let policy: Policy
 
@@ -63,13 +65,31 @@ package struct ConsoleSessions: Sendable {
         store: any ConsoleStore & TenantStore, tenants: TenantDirectory, masterKey: [UInt8], sink: any ConsoleSignInSink,
         clock: WallClock, policy: Policy = Policy()
     ) {
+        self.init(
+            store: store, tenants: tenants, keys: MasterKeys(MasterKeyRing(single: masterKey)), sink: sink, clock: clock,
+            policy: policy)
+    }
+
+    /// Sessions over `store`, recognising secret keys through `tenants`; the master key ring `keys` keys the CSRF tokens.
+    package init(
+        store: any ConsoleStore & TenantStore, tenants: TenantDirectory, keys: MasterKeys, sink: any ConsoleSignInSink,
+        clock: WallClock, policy: Policy = Policy()
+    ) {
         self.store = store
         self.tenants = tenants
         tokens = AdminTokens(store: store, clock: clock)
         self.sink = sink
         self.clock = clock
         self.policy = policy
-        csrfKey = HMACSHA256.authenticate(Array("assent console csrf key".utf8), key: masterKey)
+        self.keys = keys
+    }
+
+    private static func csrfKey(_ masterKey: [UInt8]) -> [UInt8] {
+        HMACSHA256.authenticate(Array("assent console csrf key".utf8), key: masterKey)
+    }
+
+    private static func csrfToken(sessionID: String, masterKey: [UInt8]) -> String {
+        Base64.encodeURL(HMACSHA256.authenticate(Array(sessionID.utf8), key: csrfKey(masterKey)))
     }
 
     static func hash(_ sessionID: String) -> [UInt8] { SHA256.hash(Array(sessionID.utf8)) }
@@ -137,12 +157,16 @@ package struct ConsoleSessions: Sendable {
 
     /// The CSRF token of the session with this id.
     package func csrfToken(sessionID: String) -> String {
-        Base64.encodeURL(HMACSHA256.authenticate(Array(sessionID.utf8), key: csrfKey))
+        Self.csrfToken(sessionID: sessionID, masterKey: keys.current.currentKey)
     }
 
-    /// Whether `token` is the CSRF token of the session with this id (compared in constant time).
+    /// Whether `token` is the CSRF token of the session with this id under the current ring version or the previous
+    /// one (compared in constant time).
     package func isValidCSRFToken(_ token: String?, sessionID: String) -> Bool {
         guard let token, token.utf8.count <= 128 else { return false }
-        return ConstantTime.equals(Array(token.utf8), Array(csrfToken(sessionID: sessionID).utf8))
+        let ring = keys.current
+        return ring.recent.compactMap { ring.activeKey($0) }.contains {
+            ConstantTime.equals(Array(token.utf8), Array(Self.csrfToken(sessionID: sessionID, masterKey: $0).utf8))
+        }
     }
 }

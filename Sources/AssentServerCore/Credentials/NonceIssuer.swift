@@ -15,8 +15,12 @@ import AssentCrypto
 ///   gets the same message, so asking for more changes nothing. It is window-bound, not single-use: a signature
 ///   replayed within those two minutes shows the public custom data again, to someone who could already read the
 ///   exchange it was taken from.
+///
+/// The MAC key comes from the master key ring's current version; messages made under the version before it (the
+/// newest active one, ``MasterKeyRing/previous``) are still accepted, so what a device was handed just before a
+/// master-key rotation still works after it.
 package struct NonceIssuer: Sendable {
-    private let key: [UInt8]
+    private let keys: MasterKeys
     private let clock: WallClock
     /// How long an update nonce stays usable.
     static let updateLifetimeMilliseconds: Int64 = 120_000
@@ -24,12 +28,29 @@ package struct NonceIssuer: Sendable {
     static let challengeWindowSeconds: Int64 = 60
     private static let randomByteCount = 16
 
-    /// An issuer whose MAC key is derived from the 32-byte master key.
+    /// An issuer whose MAC key is derived from the 32-byte master key (a ring of one).
     package init(masterKey: [UInt8], clock: WallClock) throws {
-        key = try HKDFSHA256.deriveKey(
-            inputKeyMaterial: masterKey, salt: Array("assent signing message key".utf8),
-            info: Array("nonce/v1".utf8), outputByteCount: 32)
+        self.init(keys: MasterKeys(MasterKeyRing(single: masterKey)), clock: clock)
+    }
+
+    /// An issuer whose MAC keys are derived from the master key ring `keys`.
+    package init(keys: MasterKeys, clock: WallClock) {
+        self.keys = keys
         self.clock = clock
+    }
+
+    /// The MAC key derived from one ring version's `masterKey`.
+    private static func key(_ masterKey: [UInt8]) -> [UInt8] {
+        // HKDF with a 32-byte output cannot fail.
+        (try? HKDFSHA256.deriveKey(
+            inputKeyMaterial: masterKey, salt: Array("assent signing message key".utf8),
+            info: Array("nonce/v1".utf8), outputByteCount: 32)) ?? []
+    }
+
+    /// The MAC keys messages are accepted under: the current version's, then the previous one's.
+    private func acceptedKeys() -> [[UInt8]] {
+        let ring = keys.current
+        return ring.recent.compactMap { ring.activeKey($0) }.map(Self.key)
     }
 
     // MARK: Update credential
@@ -40,7 +61,8 @@ package struct NonceIssuer: Sendable {
         let random = SecureRandom.bytes(Self.randomByteCount)
         let body = Self.bigEndian(now) + random
         let mac = HMACSHA256.authenticate(
-            Self.macInput(.updateCredential, tenantID: tenantID, authenticatorID: authenticatorID, body), key: key)
+            Self.macInput(.updateCredential, tenantID: tenantID, authenticatorID: authenticatorID, body),
+            key: Self.key(keys.current.currentKey))
         let text = Base64.encodeURL(body + mac)
         return Nonce(
             id: text, tenantID: tenantID, authenticatorID: authenticatorID, purpose: .updateCredential, message: text,
@@ -53,9 +75,8 @@ package struct NonceIssuer: Sendable {
         let macCount = HMACSHA256.byteCount
         guard let bytes = Base64.decodeURL(id), bytes.count == 8 + Self.randomByteCount + macCount else { return nil }
         let body = Array(bytes.prefix(bytes.count - macCount))
-        guard HMACSHA256.isValid(
-            Array(bytes.suffix(macCount)),
-            for: Self.macInput(.updateCredential, tenantID: tenantID, authenticatorID: authenticatorID, body), key: key)
+        let input = Self.macInput(.updateCredential, tenantID: tenantID, authenticatorID: authenticatorID, body)
+        guard acceptedKeys().contains(where: { HMACSHA256.isValid(Array(bytes.suffix(macCount)), for: input, key: $0) })
         else { return nil }
         let issuedAt = body.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let now = clock.nowMilliseconds()
@@ -70,18 +91,24 @@ package struct NonceIssuer: Sendable {
 
     /// The get-challenge message for `authenticatorID` in the current window.
     package func challengeMessage(tenantID: String, authenticatorID: String) -> String {
-        challengeMessage(tenantID: tenantID, authenticatorID: authenticatorID, window: currentWindow())
+        challengeMessage(
+            tenantID: tenantID, authenticatorID: authenticatorID, window: currentWindow(), key: Self.key(keys.current.currentKey))
     }
 
-    /// The messages a get-challenge signature may be over now: the current window's and the previous one's.
+    /// The messages a get-challenge signature may be over now: the current window's and the previous one's, under
+    /// the current ring version's key and the previous version's.
     package func acceptedChallengeMessages(tenantID: String, authenticatorID: String) -> [String] {
         let window = currentWindow()
-        return [window, window - 1].map { challengeMessage(tenantID: tenantID, authenticatorID: authenticatorID, window: $0) }
+        return acceptedKeys().flatMap { key in
+            [window, window - 1].map {
+                challengeMessage(tenantID: tenantID, authenticatorID: authenticatorID, window: $0, key: key)
+            }
+        }
     }
 
     private func currentWindow() -> Int64 { clock.nowSeconds() / Self.challengeWindowSeconds }
 
-    private func challengeMessage(tenantID: String, authenticatorID: String, window: Int64) -> String {
+    private func challengeMessage(tenantID: String, authenticatorID: String, window: Int64, key: [UInt8]) -> String {
         Base64.encodeURL(HMACSHA256.authenticate(
             Self.macInput(.getChallenge, tenantID: tenantID, authenticatorID: authenticatorID, Self.bigEndian(window)),
             key: key))

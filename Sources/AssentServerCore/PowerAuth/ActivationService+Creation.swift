@@ -19,9 +19,8 @@ extension ActivationService {
         }
         let attested = try await attestation?.check(
             tenant: tenant, userID: claims.sub, publicKey: request.devicePublicKey, key: nil, statement: request.attestation)
+        let masterKey = try P256.PrivateKey(rawRepresentation: try await masterPrivateKey(tenantID: tenant.id))
         let application = try await application(tenantID: tenant.id)
-        let masterKey = try P256.PrivateKey(
-            rawRepresentation: sealer.open(application.sealedMasterPrivateKey, context: Self.masterKeyContext(tenant.id)))
         let id = UUID().uuidString.lowercased()
         // The per-activation server key lives only for this ECDH; the master secret is what gets stored (sealed).
         let serverKey = P256.PrivateKey()

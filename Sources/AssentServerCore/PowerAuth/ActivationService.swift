@@ -35,12 +35,23 @@ package struct ActivationService: Sendable {
         store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil,
         metrics: DomainMetrics? = nil, audit: AuditLog? = nil, attestation: EnrolmentAttestation? = nil
     ) {
+        self.init(
+            store: store, clock: clock, keys: MasterKeys(MasterKeyRing(single: masterKey)), logger: logger,
+            metrics: metrics, audit: audit, attestation: attestation)
+    }
+
+    /// A service over `store`, sealing secrets under the current version of the master key ring `keys`;
+    /// `attestation` checks a new activation's App Attest attestation by the tenant's policy.
+    package init(
+        store: any ActivationStore, clock: WallClock, keys: MasterKeys, logger: Logger? = nil,
+        metrics: DomainMetrics? = nil, audit: AuditLog? = nil, attestation: EnrolmentAttestation? = nil
+    ) {
         self.attestation = attestation
         self.metrics = metrics
         self.audit = audit
         self.store = store
         self.clock = clock
-        self.sealer = SecretSealer(masterKey: masterKey)
+        self.sealer = SecretSealer(keys: keys)
         self.logger = logger
     }
 
@@ -56,6 +67,18 @@ package struct ActivationService: Sendable {
             cache[tenantID] = application
         }
         return application
+    }
+
+    /// The application's master private key, opened. The cached application is read again when its sealed key no
+    /// longer opens: `assent admin master-key rotate` re-sealed it and its old version was retired since it was cached.
+    func masterPrivateKey(tenantID: String) async throws -> [UInt8] {
+        let cached = try await application(tenantID: tenantID)
+        if let key = try? sealer.open(cached.sealedMasterPrivateKey, context: Self.masterKeyContext(tenantID)) { return key }
+        guard let stored = try await store.powerAuthApplication(tenantID: tenantID) else {
+            throw StoreError(.corrupt, "the PowerAuth application of tenant \(tenantID) vanished")
+        }
+        applications.withLock { $0[tenantID] = stored }
+        return try sealer.open(stored.sealedMasterPrivateKey, context: Self.masterKeyContext(tenantID))
     }
 
     private func loadOrCreateApplication(tenantID: String) async throws -> PowerAuthApplication {

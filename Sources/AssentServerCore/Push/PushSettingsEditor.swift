@@ -49,6 +49,13 @@ package struct PushSettingsEditor: Sendable {
         self.destinations = destinations
     }
 
+    /// Seals under the current version of the master key ring `keys`; the URLs a change names must satisfy
+    /// `destinations`.
+    package init(keys: MasterKeys, destinations: OutboundURLPolicy) {
+        sealer = PushCredentialSealer(keys: keys)
+        self.destinations = destinations
+    }
+
     /// Checks where `change` would send requests — the push webhook URL and the FCM service account's `token_uri` —
     /// against ``OutboundURLPolicy`` (a name is resolved here, so this is `async` and runs before ``apply(_:to:tenantID:)``
     /// and outside any transaction).

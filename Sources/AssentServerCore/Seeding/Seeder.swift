@@ -24,12 +24,20 @@ package struct Seeder: Sendable {
     /// A seeder for `tenant` at `now` (milliseconds); `masterKey` seals the activations' master secrets, as
     /// ``ActivationService`` seals them.
     package init(tenant: Tenant, seed: String, qrCode: Bool, powerAuth: Bool, masterKey: [UInt8], now: Int64) {
+        self.init(
+            tenant: tenant, seed: seed, qrCode: qrCode, powerAuth: powerAuth,
+            keys: MasterKeys(MasterKeyRing(single: masterKey)), now: now)
+    }
+
+    /// A seeder for `tenant` at `now` (milliseconds); the current version of the master key ring `keys` seals the
+    /// activations' master secrets, as ``ActivationService`` seals them.
+    package init(tenant: Tenant, seed: String, qrCode: Bool, powerAuth: Bool, keys: MasterKeys, now: Int64) {
         self.tenant = tenant
         self.seed = seed
         self.qrCode = qrCode
         self.powerAuth = powerAuth
         self.now = now
-        sealer = SecretSealer(masterKey: masterKey)
+        sealer = SecretSealer(keys: keys)
     }
 
     /// The rows of the users with these indices.

@@ -34,6 +34,12 @@ package protocol ActivationStore: Sendable {
         id: String, audit: @escaping @Sendable (_ before: ActivationRecord, _ after: ActivationRecord) -> AuditAppend?,
         _ body: @escaping @Sendable (inout ActivationRecord) throws -> T
     ) async throws -> T?
+    /// Replaces every sealed PowerAuth secret (applications' master private keys, activations' master secrets) for
+    /// which `reseal` returns a new value, in one transaction; returns how many were replaced. `reseal` does no I/O
+    /// and may run again if the transaction is retried; when it throws nothing is written.
+    func resealPowerAuthSecrets(
+        _ reseal: @escaping @Sendable (_ sealed: [UInt8], _ owner: SealedSecretOwner) throws -> [UInt8]?
+    ) async throws -> Int
 }
 
 extension ActivationStore {

@@ -13,6 +13,13 @@ package protocol TenantStore: Sendable {
     /// Replaces a tenant's name, secret hash, key version and settings, appending `audit` (when given) to its audit
     /// chain in the same transaction; false (and nothing appended) when it does not exist.
     func updateTenant(_ tenant: Tenant, audit: AuditAppend?) async throws -> Bool
+    /// Reads a tenant's settings, lets `change` change them, and stores them with `audit` appended, in one
+    /// transaction no other writer of the tenant interleaves with — so a change made meanwhile (a secret rotated, a
+    /// setting saved on another instance) is neither lost nor undone. False when there is no such tenant. `change`
+    /// does no I/O and may run again if the transaction is retried; when it throws nothing is written.
+    func updateTenantSettings(
+        id: String, audit: AuditAppend, _ change: @escaping @Sendable (inout TenantSettings) throws -> Void
+    ) async throws -> Bool
 }
 
 extension TenantStore {

@@ -1,7 +1,8 @@
 import AssentCrypto
 import Foundation
 
-/// The server's 32-byte master key, from which tenant token keys are derived.
+/// Where the server's master keys come from: `ASSENT_MASTER_KEY` (one key), or a file holding one key or a key ring
+/// (``MasterKeyRing``), created with one fresh key when missing.
 package enum MasterKey {
     /// A master key that cannot be read or created; the description says which and how to fix it.
     package struct Invalid: Error, CustomStringConvertible {
@@ -16,19 +17,20 @@ package enum MasterKey {
     /// fresh random key when it does not exist. A key file other users can read is refused (it would hand every
     /// tenant's secrets to them); one the group can read is accepted (secret mounts are often 0640) and reported
     /// through `warn`.
-    package static func load(base64: String?, file: String, warn: (String) -> Void = { _ in }) throws -> [UInt8] {
+    /// The file may hold a key ring (``MasterKeyRing``); `ASSENT_MASTER_KEY` is always one key (version 1).
+    package static func load(base64: String?, file: String, warn: (String) -> Void = { _ in }) throws -> MasterKeyRing {
         if let base64 {
             guard let key = Base64.decode(base64), key.count == 32 else {
                 throw Invalid(description: "ASSENT_MASTER_KEY must be base64 of exactly 32 bytes")
             }
-            return key
+            return MasterKeyRing(single: key)
         }
         if let data = try readChecked(file, warn: warn) {
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let key = Base64.decode(text), key.count == 32 else {
-                throw Invalid(description: "\(file) must hold base64 of exactly 32 bytes")
+            do {
+                return try MasterKeyRing.parse(String(decoding: data, as: UTF8.self), source: file)
+            } catch let error as MasterKeyRingError {
+                throw Invalid(description: error.reason)
             }
-            return key
         }
         let key = SecureRandom.bytes(32)
         let directory = (file as NSString).deletingLastPathComponent
@@ -48,7 +50,33 @@ package enum MasterKey {
             unlink(file)
             throw Invalid(description: "cannot write master key file \(file)")
         }
-        return key
+        return MasterKeyRing(single: key)
+    }
+
+    /// Replaces `file` with `ring` atomically: the text goes to a new owner-only file beside it, is synced, and is
+    /// renamed over `file`, so a reader (another `assentd` reloading) sees the old ring or the new one, never half.
+    package static func save(_ ring: MasterKeyRing, to file: String) throws {
+        let temporary = file + ".new"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, OwnerOnlyFiles.fileMode)
+        guard descriptor >= 0 else {
+            throw Invalid(description: "cannot write master key ring \(temporary): \(String(cString: strerror(errno)))")
+        }
+        fchmod(descriptor, OwnerOnlyFiles.fileMode)
+        let bytes = Array(ring.text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == bytes.count, synced == 0, rename(temporary, file) == 0 else {
+            unlink(temporary)
+            throw Invalid(description: "cannot write master key ring \(file): \(String(cString: strerror(errno)))")
+        }
+        let directory = (file as NSString).deletingLastPathComponent
+        let folder = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
     }
 
     /// The contents of `file`, nil when it does not exist. Its mode is checked on the open descriptor (what is read

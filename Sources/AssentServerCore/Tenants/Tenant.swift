@@ -8,6 +8,10 @@ package struct Tenant: Sendable, Hashable {
     package var secretHash: [UInt8]
     /// Which derivation of the secret key is current (bumped by rotation).
     package var secretVersion: Int
+    /// The master key ring version the secret key was derived from (``MasterKeyRing``); a tenant moves to the
+    /// current version at its next secret rotation, and `assent admin master-key retire` refuses a version a tenant
+    /// still has here.
+    package var secretKeyRingVersion: Int
     /// Tokens are signed with a key derived from the master key and this version; bumping it revokes every
     /// outstanding token of the tenant. (Rotating the secret key does not: tokens are not derived from it.)
     package var keyVersion: Int
@@ -19,8 +23,9 @@ package struct Tenant: Sendable, Hashable {
     /// Creates a tenant record.
     package init(
         id: String, name: String, secretHash: [UInt8], secretVersion: Int, keyVersion: Int, settings: TenantSettings,
-        createdAt: Int64
+        createdAt: Int64, secretKeyRingVersion: Int = 1
     ) {
+        self.secretKeyRingVersion = secretKeyRingVersion
         self.id = id
         self.name = name
         self.secretHash = secretHash

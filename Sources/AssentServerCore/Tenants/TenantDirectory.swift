@@ -5,7 +5,9 @@ import Foundation
 ///
 /// A secret key is derived from the server's master key, the tenant id and the tenant's secret version
 /// (HMAC-SHA256), so the database holds only its SHA-256 (a slow hash adds nothing for 256-bit keys) and yet the
-/// server can sign webhooks with it, as the official SDKs' webhook verifiers expect. Rotation bumps the version.
+/// server can sign webhooks with it, as the official SDKs' webhook verifiers expect. Rotation bumps the version. The
+/// master key is the version of the master key ring the tenant records (``Tenant/secretKeyRingVersion``); rotation
+/// moves the tenant to the ring's current version.
 ///
 /// Creating a tenant, rotating its secret and changing its settings each append an entry to the tenant's audit chain
 /// in the same transaction as the change (``AuditAppend``); `actor` says who asked (``AuditEvent/actor``).
@@ -20,15 +22,20 @@ package struct TenantDirectory: Sendable {
 
     private let store: any TenantStore
     private let clock: WallClock
-    private let masterKey: [UInt8]
+    private let keys: MasterKeys
     private let auditKey: AuditKey
 
-    /// Creates a directory over `store`, deriving secrets from the 32-byte `masterKey`.
+    /// Creates a directory over `store`, deriving secrets from the 32-byte `masterKey` (a ring of one).
     package init(store: any TenantStore, clock: WallClock, masterKey: [UInt8]) {
+        self.init(store: store, clock: clock, keys: MasterKeys(MasterKeyRing(single: masterKey)))
+    }
+
+    /// Creates a directory over `store`, deriving secrets from the master key ring `keys`.
+    package init(store: any TenantStore, clock: WallClock, keys: MasterKeys) {
         self.store = store
         self.clock = clock
-        self.masterKey = masterKey
-        auditKey = AuditKey(masterKey: masterKey)
+        self.keys = keys
+        auditKey = AuditKey(keys: keys)
     }
 
     private func audit(_ tenantID: String, _ kind: AuditKind, actor: String, details: [String: String] = [:]) -> AuditAppend {
@@ -37,12 +44,17 @@ package struct TenantDirectory: Sendable {
             key: auditKey)
     }
 
-    /// The secret key of `tenant` at its current secret version.
+    /// The secret key of `tenant` at its current secret version, from the ring version it records. (Were that
+    /// version retired — `retire` refuses while a tenant records it — this would derive from the current version, a
+    /// secret the tenant does not hold: a retired version derives nothing.)
     package func secret(of tenant: Tenant) -> String {
-        secret(tenantID: tenant.id, version: tenant.secretVersion)
+        let ring = keys.ring(having: tenant.secretKeyRingVersion)
+        return Self.secret(
+            tenantID: tenant.id, version: tenant.secretVersion,
+            masterKey: ring.activeKey(tenant.secretKeyRingVersion) ?? ring.currentKey)
     }
 
-    private func secret(tenantID: String, version: Int) -> String {
+    private static func secret(tenantID: String, version: Int, masterKey: [UInt8]) -> String {
         "sk_" + Base64.encodeURL(HMACSHA256.authenticate(Array("assent secret key/\(tenantID)/\(version)".utf8), key: masterKey))
     }
 
@@ -58,10 +70,11 @@ package struct TenantDirectory: Sendable {
             throw AssentError(.invalidRequest, "A tenant name must have 1 to 200 characters.")
         }
         let id = UUID().uuidString.lowercased()
-        let secret = secret(tenantID: id, version: 1)
+        let ring = keys.current
+        let secret = Self.secret(tenantID: id, version: 1, masterKey: ring.currentKey)
         let tenant = Tenant(
             id: id, name: trimmed, secretHash: Self.hash(secret: secret), secretVersion: 1, keyVersion: 1,
-            settings: settings, createdAt: clock.nowMilliseconds())
+            settings: settings, createdAt: clock.nowMilliseconds(), secretKeyRingVersion: ring.current)
         try await store.insertTenant(tenant, audit: audit(id, .tenantCreated, actor: actor, details: ["name": trimmed]))
         return Credentials(tenant: tenant, secretKey: secret)
     }
@@ -86,10 +99,14 @@ package struct TenantDirectory: Sendable {
         guard var tenant = try await store.tenant(id: tenantID) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }
+        let ring = keys.current
         tenant.secretVersion += 1
-        let secret = secret(of: tenant)
+        tenant.secretKeyRingVersion = ring.current
+        let secret = Self.secret(tenantID: tenant.id, version: tenant.secretVersion, masterKey: ring.currentKey)
         tenant.secretHash = Self.hash(secret: secret)
-        let entry = audit(tenantID, .secretRotated, actor: actor, details: ["secretVersion": String(tenant.secretVersion)])
+        var details = ["secretVersion": String(tenant.secretVersion)]
+        if ring.current != 1 { details["masterKeyVersion"] = String(ring.current) }
+        let entry = audit(tenantID, .secretRotated, actor: actor, details: details)
         guard try await store.updateTenant(tenant, audit: entry) else {
             throw AssentError(.notFound, "No tenant with id \(tenantID).")
         }

@@ -1,4 +1,5 @@
 import AssentCrypto
+package import AssentServerCore
 import Foundation
 
 /// `manifest.json` of a backup folder: what the database held when the copy was taken (schema, rows per table, each
@@ -9,8 +10,25 @@ package struct BackupManifest: Codable, Sendable, Equatable {
     package static let currentFormat = 1
     /// The manifest's name in a backup folder.
     package static let fileName = "manifest.json"
-    /// The master key's name in a backup folder.
+    /// The master key ring's name in a backup folder (one key, or a ring: ``MasterKeyRing``).
     package static let masterKeyFileName = "master.key"
+
+    /// Which master key ring versions the backup's `master.key` holds (never the keys).
+    package struct KeyRing: Codable, Sendable, Equatable {
+        /// The current version.
+        package var current: Int
+        /// Every version, ascending.
+        package var versions: [Int]
+        /// The retired versions.
+        package var retired: [Int]
+
+        /// The summary of `ring`.
+        package init(_ ring: MasterKeyRing) {
+            current = ring.current
+            versions = ring.versions.map(\.number)
+            retired = ring.retired
+        }
+    }
 
     /// Where the database's state was read from, and what a restore compares against.
     package struct Contents: Codable, Sendable, Equatable {
@@ -54,6 +72,8 @@ package struct BackupManifest: Codable, Sendable, Equatable {
     package var createdAt: String
     /// Every file of the backup but the manifest, by name.
     package var files: [String: FileEntry]
+    /// The master key ring versions in `master.key`; nil in a backup made before rings existed (one key, version 1).
+    package var masterKeyRing: KeyRing?
 
     /// Describes `file` in `directory` (size and SHA-256).
     static func entry(for file: String, in directory: String) throws -> FileEntry {
@@ -115,14 +135,21 @@ package struct BackupManifest: Codable, Sendable, Equatable {
         }
     }
 
-    /// The master key kept in the backup (its checksum verified first with ``verifyFiles(in:)``).
-    package func masterKey(in directory: String) throws -> [UInt8] {
+    /// The master key ring kept in the backup (its checksum verified first with ``verifyFiles(in:)``), which must
+    /// hold the versions the manifest lists.
+    package func masterKeyRing(in directory: String) throws -> MasterKeyRing {
         let path = (directory as NSString).appendingPathComponent(Self.masterKeyFileName)
         let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-        guard let key = Base64.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), key.count == 32 else {
-            throw BackupError(.damaged, "\(Self.masterKeyFileName) in \(directory) does not hold base64 of a 32-byte key")
+        let ring: MasterKeyRing
+        do {
+            ring = try MasterKeyRing.parse(text, source: "\(Self.masterKeyFileName) in \(directory)")
+        } catch let error as MasterKeyRingError {
+            throw BackupError(.damaged, error.reason)
         }
-        return key
+        if let listed = masterKeyRing, listed != KeyRing(ring) {
+            throw BackupError(.damaged, "\(Self.masterKeyFileName) in \(directory) does not hold the key ring versions the manifest lists")
+        }
+        return ring
     }
 
     /// Lower-case hex of `bytes`.

@@ -1,5 +1,5 @@
 import AssentCrypto
-import AssentServerCore
+package import AssentServerCore
 import AssentWire
 package import Foundation
 
@@ -25,10 +25,10 @@ package enum DatabaseBackup {
         package var masterKeyFile: String?
     }
 
-    /// Backs up the database at `location` with `masterKey` into the new (or empty) folder `directory`.
-    /// `toolVersion` and `now` go into the manifest.
+    /// Backs up the database at `location` with its master key ring `ring` into the new (or empty) folder
+    /// `directory`. `toolVersion` and `now` go into the manifest.
     package static func backup(
-        _ location: DatabaseLocation, masterKey: [UInt8], to directory: String, toolVersion: String,
+        _ location: DatabaseLocation, ring: MasterKeyRing, to directory: String, toolVersion: String,
         now: Date = Date()
     ) throws -> BackupManifest {
         try prepareEmptyDirectory(directory)
@@ -40,7 +40,7 @@ package enum DatabaseBackup {
             case .postgres(let url):
                 manifest = try backupPostgres(url: url, to: directory, toolVersion: toolVersion, now: now)
             }
-            return try finish(manifest, masterKey: masterKey, in: directory)
+            return try finish(manifest, ring: ring, in: directory)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error
@@ -69,7 +69,7 @@ package enum DatabaseBackup {
             throw BackupError(.unusable, "the backup in \(directory) is of a \(manifest.database) database, not \(kind)")
         }
         try manifest.verifyFiles(in: directory)
-        _ = try manifest.masterKey(in: directory)
+        _ = try manifest.masterKeyRing(in: directory)
         let known = Set(location.isShared ? PostgresMigrations.steps.map(\.version) : SQLiteMigrations.steps.map(\.version))
         if let unknown = Set(manifest.contents.schemaSteps).subtracting(known).max() {
             throw BackupError(
@@ -104,10 +104,10 @@ package enum DatabaseBackup {
         }
         let keyFile = (((path as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent(BackupManifest.masterKeyFileName))
-        let key = try manifest.masterKey(in: directory)
+        let ring = try manifest.masterKeyRing(in: directory)
         if let existing = FileManager.default.contents(atPath: keyFile), !force,
-           Base64.decode(String(decoding: existing, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) != key {
-            throw BackupError(.exists, "\(keyFile) holds another master key; restore beside no key or give --force to replace it")
+           (try? MasterKeyRing.parse(String(decoding: existing, as: UTF8.self), source: keyFile)) != ring {
+            throw BackupError(.exists, "\(keyFile) holds another master key (ring); restore beside no key or give --force to replace it")
         }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try OwnerOnlyFiles.createDirectory(folder) }
@@ -129,7 +129,7 @@ package enum DatabaseBackup {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        try writeOwnerOnly(Array((Base64.encode(key) + "\n").utf8), to: keyFile)
+        try writeOwnerOnly(Array(ring.text.utf8), to: keyFile)
         try check(path, against: manifest)
         return Restored(manifest: manifest, masterKeyFile: keyFile)
     }
@@ -155,11 +155,12 @@ package enum DatabaseBackup {
             files: [:])
     }
 
-    /// Writes the master key beside the database copy, checksums both, and writes the manifest last: a folder
-    /// without a manifest is an unfinished backup.
-    static func finish(_ manifest: BackupManifest, masterKey: [UInt8], in directory: String) throws -> BackupManifest {
+    /// Writes the master key ring beside the database copy (and lists its versions in the manifest), checksums both,
+    /// and writes the manifest last: a folder without a manifest is an unfinished backup.
+    static func finish(_ manifest: BackupManifest, ring: MasterKeyRing, in directory: String) throws -> BackupManifest {
         var manifest = manifest
-        try writeOwnerOnly(Array((Base64.encode(masterKey) + "\n").utf8),
+        manifest.masterKeyRing = BackupManifest.KeyRing(ring)
+        try writeOwnerOnly(Array(ring.text.utf8),
                            to: (directory as NSString).appendingPathComponent(BackupManifest.masterKeyFileName))
         for file in [manifest.databaseFile, BackupManifest.masterKeyFileName] {
             manifest.files[file] = try BackupManifest.entry(for: file, in: directory)

@@ -1,4 +1,4 @@
-import AssentServerCore
+package import AssentServerCore
 import Foundation
 
 /// What `assentd` does before it migrates an SQLite database to a newer schema: a backup beside the database
@@ -8,17 +8,17 @@ import Foundation
 package struct PreMigrationBackup: Sendable {
     /// How many pre-migration backups to keep beside the database (older ones are removed); 0 writes none.
     package var keep: Int
-    /// The master key, stored in the backup as `assent admin backup` stores it.
-    package var masterKey: [UInt8]
+    /// The master key ring, stored in the backup as `assent admin backup` stores it.
+    package var ring: MasterKeyRing
     /// The version written into the manifest.
     package var toolVersion: String
     /// Told the folder of each backup written (the server logs it).
     package var written: @Sendable (String) -> Void
 
     /// Creates a policy.
-    package init(keep: Int, masterKey: [UInt8], toolVersion: String, written: @escaping @Sendable (String) -> Void) {
+    package init(keep: Int, ring: MasterKeyRing, toolVersion: String, written: @escaping @Sendable (String) -> Void) {
         self.keep = keep
-        self.masterKey = masterKey
+        self.ring = ring
         self.toolVersion = toolVersion
         self.written = written
     }
@@ -44,7 +44,7 @@ package struct PreMigrationBackup: Sendable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmssSSS'Z'"
         let folder = path + ".pre-migration-\(contents.schemaStep)-to-\(to)-\(formatter.string(from: now))"
-        _ = try DatabaseBackup.backup(.sqlite(path: path), masterKey: masterKey, to: folder, toolVersion: toolVersion, now: now)
+        _ = try DatabaseBackup.backup(.sqlite(path: path), ring: ring, to: folder, toolVersion: toolVersion, now: now)
         written(folder)
         prune(beside: path)
         return folder

@@ -29,6 +29,7 @@ enum PostgresMigrations {
         (18, Schema.attestationChallenges.postgres),
         (19, Schema.authenticatorAttestation.postgres),
         (20, Schema.activationAttestation.postgres),
+        (21, Schema.tenantSecretKeyRingVersion.postgres),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

@@ -27,6 +27,10 @@ enum ActivationQueries {
         SELECT \(StoreRecords.activationColumns) FROM activations WHERE tenant_id = $1 AND user_id = $2
         ORDER BY created_at, id
         """
+    static let sealedApplications: SQL = "SELECT tenant_id, master_private_key_sealed FROM powerauth_applications"
+    static let sealedActivations: SQL = "SELECT id, master_secret_sealed FROM activations"
+    static let resealApplication: SQL = "UPDATE powerauth_applications SET master_private_key_sealed = $1 WHERE tenant_id = $2"
+    static let resealActivation: SQL = "UPDATE activations SET master_secret_sealed = $1 WHERE id = $2"
     static let update: SQL = """
         UPDATE activations SET name = $1, status = $2, blocked_reason = $3, ctr = $4, ctr_data = $5,
           failed_attempts = $6, updated_at = $7, last_used_at = $8
@@ -104,6 +108,25 @@ extension SQLStore {
                 if let entry = audit(before, record) { try AuditQueries.append(entry, on: db) }
             }
             return result
+        }
+    }
+
+    package func resealPowerAuthSecrets(
+        _ reseal: @escaping @Sendable (_ sealed: [UInt8], _ owner: SealedSecretOwner) throws -> [UInt8]?
+    ) async throws -> Int {
+        try await write { db in
+            var replaced = 0
+            let applications = try db.query(ActivationQueries.sealedApplications, []) { (try $0.string(0), $0.blob(1)) }
+            for (tenantID, sealed) in applications {
+                guard let resealed = try reseal(sealed, .application(tenantID: tenantID)) else { continue }
+                replaced += try db.update(ActivationQueries.resealApplication, [.blob(resealed), .text(tenantID)])
+            }
+            let activations = try db.query(ActivationQueries.sealedActivations, []) { (try $0.string(0), $0.blob(1)) }
+            for (id, sealed) in activations {
+                guard let resealed = try reseal(sealed, .activation(id: id)) else { continue }
+                replaced += try db.update(ActivationQueries.resealActivation, [.blob(resealed), .text(id)])
+            }
+            return replaced
         }
     }
 }

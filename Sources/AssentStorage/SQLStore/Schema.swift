@@ -525,6 +525,12 @@ enum Schema {
             WHERE app_attest_key_id IS NOT NULL;
         """
 
+    /// Step 21: the master key ring version each tenant's secret key was derived from (``MasterKeyRing``). Every
+    /// secret made before rings existed came from the one master key, which is version 1.
+    static let tenantSecretKeyRingVersion: SQL = """
+        ALTER TABLE tenants ADD COLUMN secret_key_ring_version \(integer) NOT NULL DEFAULT 1;
+        """
+
     /// Step 15, PostgreSQL only: the users of a tenant in byte order of their ids, for the console's prefix search
     /// (``UserDirectoryQueries/search``). SQLite's primary key already has that order (`BINARY`); PostgreSQL's primary
     /// key has the database's collation, in which ids sharing a prefix need not be neighbours.

@@ -9,7 +9,7 @@ import Foundation
 enum StoreRecords {
     // MARK: Tenants
 
-    static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at, secret_version"
+    static let tenantColumns = "id, name, secret_hash, key_version, settings, created_at, secret_version, secret_key_ring_version"
 
     static func tenant(_ row: some StoreRow) throws -> Tenant {
         let settingsJSON = try row.string(4)
@@ -21,7 +21,8 @@ enum StoreRecords {
         }
         return Tenant(
             id: try row.string(0), name: try row.string(1), secretHash: row.blob(2), secretVersion: Int(row.int64(6)),
-            keyVersion: Int(row.int64(3)), settings: settings, createdAt: row.int64(5))
+            keyVersion: Int(row.int64(3)), settings: settings, createdAt: row.int64(5),
+            secretKeyRingVersion: Int(row.int64(7)))
     }
 
     /// The tenant's settings as stored (JSON with sorted keys).

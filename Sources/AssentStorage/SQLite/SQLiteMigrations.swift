@@ -22,6 +22,7 @@ enum SQLiteMigrations {
         (18, Schema.attestationChallenges.sqlite),
         (19, Schema.authenticatorAttestation.sqlite),
         (20, Schema.activationAttestation.sqlite),
+        (21, Schema.tenantSecretKeyRingVersion.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

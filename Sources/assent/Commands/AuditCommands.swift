@@ -40,8 +40,8 @@ enum AuditCommands {
             query.afterSequence = value
         }
         if let limit = options.string("--limit") { query.limit = try SeedCommand.count(limit, "--limit", maximum: 100_000) }
-        let entries = try await TenantDatabase.withStore(invocation) { store, masterKey in
-            try await AuditLog(store: store, masterKey: masterKey, clock: .system).entries(query)
+        let entries = try await TenantDatabase.withStore(invocation) { store, keys in
+            try await AuditLog(store: store, keys: keys, clock: .system).entries(query)
         }
         let page = AuditListResponse(
             entries: entries.map(entryJSON),
@@ -75,8 +75,8 @@ enum AuditCommands {
         options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
-        let (verification, head) = try await TenantDatabase.withStore(invocation) { store, masterKey in
-            try await AuditLog(store: store, masterKey: masterKey, clock: .system).verify(tenantID: tenantID)
+        let (verification, head) = try await TenantDatabase.withStore(invocation) { store, keys in
+            try await AuditLog(store: store, keys: keys, clock: .system).verify(tenantID: tenantID)
         }
         if let bad = verification.firstBadSequence {
             throw CLIError.failure(
@@ -111,9 +111,9 @@ enum AuditCommands {
         guard let days = Int(text), (0...36_500).contains(days) else {
             throw CLIError.usage("--older-than-days must be a whole number from 0 to 36500, got '\(text)'")
         }
-        let dropped = try await TenantDatabase.withStore(invocation) { store, masterKey in
+        let dropped = try await TenantDatabase.withStore(invocation) { store, keys in
             do {
-                return try await AuditLog(store: store, masterKey: masterKey, clock: .system)
+                return try await AuditLog(store: store, keys: keys, clock: .system)
                     .prune(tenantID: tenantID, olderThanDays: days, actor: "cli")
             } catch let error as AuditChainBroken {
                 throw CLIError.failure("not pruned: \(error)", errorCode: "audit_chain_broken")

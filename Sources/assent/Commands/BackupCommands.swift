@@ -14,6 +14,7 @@ enum BackupCommands {
         let auditHeads: [String: BackupManifest.AuditHead]
         let createdAt: String
         let masterKeyFile: String?
+        let masterKeyRing: BackupManifest.KeyRing?
     }
 
     static let backup = Command.leaf(
@@ -21,9 +22,9 @@ enum BackupCommands {
         details: """
             SQLite is copied with SQLite's online backup API (never a file copy of the live WAL database); PostgreSQL
             with pg_dump --format=custom of the server's major version, from one snapshot. The folder (0700, files
-            0600) holds the database, master.key and manifest.json: schema step, rows per table, each tenant's audit
-            chain head, this tool's version, the time, and a SHA-256 of each file. It keeps the master key: store it
-            as you would the key itself.
+            0600) holds the database, master.key (the master key, or the key ring after a rotation) and manifest.json:
+            schema step, rows per table, each tenant's audit chain head, the key ring's versions, this tool's version,
+            the time, and a SHA-256 of each file. It keeps the master key: store it as you would the key itself.
             """,
         options: [
             TenantDatabase.option,
@@ -32,9 +33,9 @@ enum BackupCommands {
     ) { invocation in
         let location = try TenantDatabase.location(invocation.options.string(TenantDatabase.option.name) ?? TenantDatabase.defaultPath)
         let directory = try invocation.options.required("--to")
-        let masterKey = try existingMasterKey(for: location)
+        let ring = try existingMasterKey(for: location)
         let manifest = try translating {
-            try DatabaseBackup.backup(location, masterKey: masterKey, to: directory, toolVersion: AssentVersion.current)
+            try DatabaseBackup.backup(location, ring: ring, to: directory, toolVersion: AssentVersion.current)
         }
         try invocation.output.result(resultJSON(manifest, directory: directory, masterKeyFile: nil)) {
             let rows = manifest.contents.rowCounts.values.reduce(0, +)
@@ -78,7 +79,7 @@ enum BackupCommands {
 
     /// The master key of the database being backed up, as the other admin commands find it — but never made up: a
     /// backup with a new key beside it would restore a database whose secrets nothing can derive.
-    static func existingMasterKey(for location: DatabaseLocation) throws -> [UInt8] {
+    static func existingMasterKey(for location: DatabaseLocation) throws -> MasterKeyRing {
         let environment = ProcessInfo.processInfo.environment
         let base64 = environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         let file = environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -112,6 +113,6 @@ enum BackupCommands {
         ResultJSON(
             directory: directory, database: manifest.database, schemaStep: manifest.contents.schemaStep,
             rowCounts: manifest.contents.rowCounts, auditHeads: manifest.contents.auditHeads,
-            createdAt: manifest.createdAt, masterKeyFile: masterKeyFile)
+            createdAt: manifest.createdAt, masterKeyFile: masterKeyFile, masterKeyRing: manifest.masterKeyRing)
     }
 }

@@ -59,11 +59,10 @@ enum PushCommand {
             try read($0, option: "--fcm-service-account")
         }
         change.removeFCM = options.flag("--remove-fcm")
-        let view = try await TenantDatabase.withDirectory(invocation) { directory, masterKey in
+        let view = try await TenantDatabase.withDirectory(invocation) { directory, keys in
             let tenant = try await TenantDatabase.tenant(tenantID, in: directory)
             if change.isEmpty { return PushSettingsEditor.view(tenant.settings) }
-            let editor = try PushSettingsEditor(
-                masterKey: masterKey, destinations: PrivateURLs.policy(invocation.options))
+            let editor = PushSettingsEditor(keys: keys, destinations: PrivateURLs.policy(invocation.options))
             try await editor.checkDestinations(of: change)
             let updated = try await directory.updateSettings(tenantID: tenantID) {
                 try editor.apply(change, to: &$0, tenantID: tenantID)

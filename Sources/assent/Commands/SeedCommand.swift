@@ -39,7 +39,7 @@ enum SeedCommand {
         let (qrCode, powerAuth) = (options.flag("--qr"), options.flag("--powerauth"))
         let progress = SeedProgress(total: users, enabled: !invocation.output.json && isatty(STDERR_FILENO) == 1)
 
-        let summary = try await TenantDatabase.withStore(invocation) { store, masterKey in
+        let summary = try await TenantDatabase.withStore(invocation) { store, keys in
             let tenant = try await TenantDatabase.tenant(tenantID, in: store)
             if !options.flag("--force"), try await store.tenantHasUsers(tenantID: tenantID) {
                 throw CLIError.failure(
@@ -47,12 +47,12 @@ enum SeedCommand {
             }
             if powerAuth {
                 // Activations verify against the tenant's application: create it now, as assentd would on first use.
-                _ = try await ActivationService(store: store, clock: .system, masterKey: masterKey)
+                _ = try await ActivationService(store: store, clock: .system, keys: keys)
                     .application(tenantID: tenantID)
             }
             let started = Date()
             let seeder = Seeder(
-                tenant: tenant, seed: seed, qrCode: qrCode, powerAuth: powerAuth, masterKey: masterKey,
+                tenant: tenant, seed: seed, qrCode: qrCode, powerAuth: powerAuth, keys: keys,
                 now: Int64(started.timeIntervalSince1970 * 1000))
             // The next batch is built (its keys derived) while the store writes the previous one.
             var inserted = SeedCounts()
@@ -72,7 +72,7 @@ enum SeedCommand {
             try await store.settleSeededTables()
             progress.finish(users)
             // One audit entry for the whole run, not one per seeded user or credential.
-            try await AuditLog(store: store, masterKey: masterKey, clock: .system).record(
+            try await AuditLog(store: store, keys: keys, clock: .system).record(
                 tenantID: tenantID, .seeded, actor: "cli",
                 details: [
                     "users": String(users), "seedFingerprint": fingerprint(seed), "qr": String(qrCode),

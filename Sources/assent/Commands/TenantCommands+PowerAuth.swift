@@ -14,9 +14,9 @@ extension TenantCommands {
         options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
-        let application = try await TenantDatabase.withStore(invocation) { store, masterKey in
+        let application = try await TenantDatabase.withStore(invocation) { store, keys in
             _ = try await TenantDatabase.tenant(tenantID, in: store)
-            let service = ActivationService(store: store, clock: .system, masterKey: masterKey)
+            let service = ActivationService(store: store, clock: .system, keys: keys)
             return try await service.application(tenantID: tenantID)
         }
         let json = PowerAuthJSON(

@@ -28,19 +28,19 @@ enum TenantDatabase {
         try await withDirectory(invocation, mayCreate: mayCreate) { directory, _ in try await body(directory) }
     }
 
-    /// Like ``withDirectory(_:mayCreate:_:)``, also handing `body` the master key (to seal push credentials).
+    /// Like ``withDirectory(_:mayCreate:_:)``, also handing `body` the master key ring (to seal push credentials).
     static func withDirectory<T>(
-        _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory, [UInt8]) async throws -> T
+        _ invocation: Invocation, mayCreate: Bool = false, _ body: (TenantDirectory, MasterKeys) async throws -> T
     ) async throws -> T {
-        try await withStore(invocation, mayCreate: mayCreate) { store, masterKey in
-            try await body(TenantDirectory(store: store, clock: .system, masterKey: masterKey), masterKey)
+        try await withStore(invocation, mayCreate: mayCreate) { store, keys in
+            try await body(TenantDirectory(store: store, clock: .system, keys: keys), keys)
         }
     }
 
-    /// Opens the database (SQLite or PostgreSQL), runs `body` with the store itself and the master key (the PowerAuth
-    /// commands need both), and always closes it again.
+    /// Opens the database (SQLite or PostgreSQL), runs `body` with the store itself and the master key ring (the
+    /// PowerAuth commands need both), and always closes it again.
     static func withStore<T>(
-        _ invocation: Invocation, mayCreate: Bool = false, _ body: (any ServerStore, [UInt8]) async throws -> T
+        _ invocation: Invocation, mayCreate: Bool = false, _ body: (any ServerStore, MasterKeys) async throws -> T
     ) async throws -> T {
         let named = invocation.options.string(option.name)
         let location = try location(named ?? defaultPath)
@@ -52,18 +52,18 @@ enum TenantDatabase {
         let environment = ProcessInfo.processInfo.environment
         // Secrets are derived from assentd's master key, so the CLI uses the same one (created beside a new SQLite
         // database; with PostgreSQL it must be named).
-        let masterKey: [UInt8]
+        let keys: MasterKeys
         do {
-            masterKey = try location.loadMasterKey(
+            keys = MasterKeys(try location.loadMasterKey(
                 base64: environment["ASSENT_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 },
                 file: environment["ASSENT_MASTER_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 },
-                warn: { Output.warning($0) })
+                warn: { Output.warning($0) }))
         } catch let error as MasterKey.Invalid {
             throw CLIError.usage(error.description)
         }
         let store = try location.open(connections: 2)
         do {
-            let result = try await body(store, masterKey)
+            let result = try await body(store, keys)
             await store.close()
             return result
         } catch {
