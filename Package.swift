@@ -58,7 +58,10 @@ let package = Package(
 
         .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
         // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
-        .executableTarget(name: "assent", dependencies: ["AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
+        // It attests its keys with a test attestation authority (AssentAttestation's writers) for --attest-with.
+        .executableTarget(name: "assent", dependencies: [
+            "AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto", "AssentAttestation",
+        ]),
         // Writes openapi/assent.json from the endpoint catalogue and the wire types' tables (`--check` for drift); a
         // development tool, not a product.
         .executableTarget(name: "assent-openapi", dependencies: ["AssentWire"]),
@@ -99,7 +102,7 @@ let package = Package(
         .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender", "AssentTestSupport"]),
         .testTarget(name: "AssentFuzzTests", dependencies: ["AssentFuzz"]),
         // Known-answer vectors (Tests/Vectors/attestation) and test-authority fixtures, read by path.
-        .testTarget(name: "AssentAttestationTests", dependencies: ["AssentAttestation", "AssentCrypto"]),
+        .testTarget(name: "AssentAttestationTests", dependencies: ["AssentAttestation", "AssentCrypto", "AssentWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

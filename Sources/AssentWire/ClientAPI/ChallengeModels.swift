@@ -103,11 +103,15 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
     /// "This wasn't me", on a denial of a push challenge (Assent's; the official SDKs never send it): push is locked
     /// for the user for a while. Covered by the bound signature when one is sent.
     public var reportFraud: Bool?
+    /// Base64 of an App Attest assertion (CBOR `{signature, authenticatorData}`) over SHA-256 of the bound decision
+    /// message, from a credential enrolled with an `apple-appattest` attestation (Assent's; the official SDKs never
+    /// send it).
+    public var appAttestAssertion: String?
 
     /// Creates a request.
     public init(
         challengeId: String, publicKey: String, approved: Bool, signature: String, verificationCode: String? = nil,
-        boundSignature: String? = nil, reportFraud: Bool? = nil
+        boundSignature: String? = nil, reportFraud: Bool? = nil, appAttestAssertion: String? = nil
     ) {
         self.challengeId = challengeId
         self.publicKey = publicKey
@@ -116,6 +120,7 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
         self.verificationCode = verificationCode
         self.boundSignature = boundSignature
         self.reportFraud = reportFraud
+        self.appAttestAssertion = appAttestAssertion
     }
 
     /// The fields, their limits and descriptions; `verificationCode` may be null (Android sends it so).
@@ -133,6 +138,8 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
             .string("boundSignature", \.boundSignature, maxLength: WireFieldLimit.signature,
                     "Assent's bound signature over the decision (required from a bound credential)."),
             .bool("reportFraud", \.reportFraud, "This wasn't me, on a denial of a push challenge."),
+            .string("appAttestAssertion", \.appAttestAssertion, maxLength: 4096,
+                    "base64 of an App Attest assertion CBOR {signature, authenticatorData} over SHA-256 of the bound decision message"),
         ])
 }
 
