@@ -52,17 +52,23 @@ def attesting(store):
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def basic(created):
+    return {"Authorization": "Basic " + base64.b64encode((created["secretKey"] + ":").encode()).decode()}
+
+
 def tenant(server, policy="require"):
+    """A tenant with the attestation settings the CLI's test authority meets, set through the running server's API (so
+    its very next request sees them; a change on the database reaches a running server only through its watcher)."""
     created = assent("admin", "tenant", "create", "--database", server.database, "--name", "cli-attest-" + uuid.uuid4().hex[:6])
-    assent("admin", "tenant", "settings", "--database", server.database, "--tenant", created["tenantId"],
-           "--attestation-policy", policy, "--android-package", f"{PACKAGE}:{DIGEST}", "--apple-app-ids", APP_ID,
-           "--apple-attestation-environment", "both")
+    r = requests.patch(f"{server.api}/tenant/settings", headers=basic(created), json={
+        "attestationPolicy": policy, "appleAppIds": [APP_ID], "appleAttestationEnvironment": "both",
+        "androidPackages": [{"packageName": PACKAGE, "signingCertificateSha256": [DIGEST]}]})
+    assert r.status_code == 200, r.text
     return created, AuthsignalClient(created["secretKey"], api_url=server.api)
 
 
 def authenticators(server, created, user):
-    auth = "Basic " + base64.b64encode((created["secretKey"] + ":").encode()).decode()
-    r = requests.get(f"{server.api}/users/{user}/authenticators", headers={"Authorization": auth})
+    r = requests.get(f"{server.api}/users/{user}/authenticators", headers=basic(created))
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -179,40 +185,43 @@ def readme_block(heading):
 
 def test_the_readmes_attestation_block_runs_against_a_server_trusting_its_authority(store):
     """The README's block is skipped by test_readme.py (its server cannot be restarted with a root the block makes), so
-    it runs here literally: the block's first command makes the authority in HOME, the server is started with its root,
-    and the rest of the block runs in the same shell."""
+    it runs here literally, as the README says: steps 1 and 2 (the authority, the tenant's settings) with the server
+    stopped, then the server started trusting the authority's root, then steps 3 and 4 in the same shell."""
     block = readme_block("Device attestation with the CLI")
-    first, rest = block.split("\n", 2)[1], block.split("\n", 2)[2]
-    assert first.startswith("$A admin attestation test-authority create ~/.assent-authority")
+    offline, online = block.split("\n# 3.", 1)
+    online = "# 3." + online
+    assert "$A admin attestation test-authority create ~/.assent-authority" in offline
     directory = tempfile.mkdtemp(prefix="assent-readme-attest-")
     home = os.path.join(directory, "home")
     os.makedirs(home)
-    env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "A": os.path.join(BIN, "assent")}
+    server = Server(directory)
+    created = assent("admin", "tenant", "create", "--database", server.database, "--name", "readme-attest")
+    env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", "A": os.path.join(BIN, "assent"),
+           "ASSENT_URL": server.url, "ASSENT_SECRET_KEY": created["secretKey"], "ASSENT_TENANT": created["tenantId"],
+           "ASSENT_DATABASE": server.database}
+    if "ASSENT_MASTER_KEY_FILE" in os.environ:
+        env["ASSENT_MASTER_KEY_FILE"] = os.environ["ASSENT_MASTER_KEY_FILE"]
+    helper = "J() { python3 -c 'import json,sys;print(json.load(sys.stdin)[sys.argv[1]])' \"$1\"; }\n"
+
+    def shell(script):
+        done = subprocess.run(["bash", "-euo", "pipefail", "-c", helper + script], env=env, capture_output=True,
+                              text=True, timeout=180, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
     try:
-        made = subprocess.run(["bash", "-euo", "pipefail", "-c", first], env=env, capture_output=True, text=True, timeout=60)
-        assert made.returncode == 0, made.stderr
+        made = shell(offline)
         root = os.path.join(home, ".assent-authority", "root.pem")
-        assert made.stdout.strip() == root
-        server = Server(directory)
-        created = assent("admin", "tenant", "create", "--database", server.database, "--name", "readme-attest")
+        assert made.stdout.splitlines()[0] == root
         server.start("--attestation-roots", root)
         try:
-            env.update(ASSENT_URL=server.url, ASSENT_SECRET_KEY=created["secretKey"], ASSENT_TENANT=created["tenantId"],
-                       ASSENT_DATABASE=server.database, ASSENT_ALLOW_PRIVATE_URLS="1")
-            for name in ("ASSENT_MASTER_KEY_FILE",):
-                if name in os.environ:
-                    env[name] = os.environ[name]
-            script = "J() { python3 -c 'import json,sys;print(json.load(sys.stdin)[sys.argv[1]])' \"$1\"; }\n" + rest
-            done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], env=env, capture_output=True, text=True,
-                                  timeout=180, stdin=subprocess.DEVNULL)
-            output = done.stdout + done.stderr
-            assert done.returncode == 0, output
-            assert "attestation_required" in output and "refused, as required" in output, output
-            listed = json.loads(done.stdout[done.stdout.rindex("\n["):] if "\n[" in done.stdout else done.stdout)
-            [credential] = listed
-            assert credential["attestation"]["format"] == "android-key", credential
-            assert credential["attestation"]["securityLevel"] == "tee" and credential["attestation"]["bootState"] == "verified"
+            done = shell(online)
         finally:
             server.stop()
+        output = done.stdout + done.stderr
+        assert "attestation_required" in output and "refused, as required" in output, output
+        [credential] = json.loads(done.stdout[done.stdout.index("\n[") + 1:])
+        verdict = credential["attestation"]
+        assert (verdict["format"], verdict["securityLevel"], verdict["bootState"]) == ("android-key", "tee", "verified")
     finally:
         shutil.rmtree(directory, ignore_errors=True)
