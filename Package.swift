@@ -85,7 +85,7 @@ let package = Package(
         ]),
         .testTarget(name: "AssentServerCoreTests", dependencies: [
             "AssentSync",
-            "AssentServerCore", "AssentStorage", "AssentLog", "AssentWire", "AssentTestSupport",
+            "AssentServerCore", "AssentStorage", "AssentLog", "AssentWire", "AssentTestSupport", "AssentAttestation",
         ]),
         .testTarget(name: "AssentStorageTests", dependencies: [
             "AssentSync",

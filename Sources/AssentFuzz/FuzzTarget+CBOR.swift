@@ -11,8 +11,8 @@ extension FuzzTarget {
         let verifier = AppAttestVerifier()
         _ = try? verifier.verifyAttestation(bytes, keyId: [UInt8](repeating: 0, count: 32), clientDataHash: [1, 2, 3],
                                             policy: AppAttestPolicy(appIds: ["TEAMID.dev.assent"]), nowMilliseconds: 1_700_000_000_000)
-        _ = try? verifier.verifyAssertion(bytes, clientDataHash: [1, 2, 3], publicKey: assertionKey, appIds: ["TEAMID.dev.assent"],
-                                          lastCounter: 0)
+        _ = try? AppAttestAssertionVerifier().verify(bytes, clientDataHash: [1, 2, 3], publicKey: assertionKey,
+                                                      appIds: ["TEAMID.dev.assent"], lastCounter: 0)
     }
 
     /// A fixed P-256 point (the generator) to verify assertions with.

@@ -43,13 +43,15 @@ package final class HTTP2Client: Sendable {
         var body: [UInt8] = []
         /// Seconds for the whole exchange.
         var timeout: Double = 10
+        /// The most of the answer's body kept; the rest is read and dropped.
+        var maximumBodyBytes = HTTP2Client.maximumBodyBytes
     }
 
     /// What came back.
     struct Response: Sendable {
         /// HTTP status.
         var status: Int
-        /// The body (at most ``maximumBodyBytes``).
+        /// The body (at most the request's ``Request/maximumBodyBytes``).
         var body: [UInt8]
         /// Response header fields, names lower-cased (the last value wins).
         var headers: [String: String] = [:]
@@ -405,7 +407,7 @@ private func collectBody(
     let length = size * count
     guard let context else { return length }
     let transfer = Unmanaged<HTTP2Client.Transfer>.fromOpaque(context).takeUnretainedValue()
-    let room = HTTP2Client.maximumBodyBytes - transfer.body.count
+    let room = transfer.request.maximumBodyBytes - transfer.body.count
     if room > 0 {
         data.withMemoryRebound(to: UInt8.self, capacity: length) {
             transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, length)))

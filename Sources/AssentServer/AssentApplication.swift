@@ -46,6 +46,10 @@ package final class AssentApplication: Sendable {
     private let pushWorker: PushDeliveryWorker
     private let pushClients: [HTTP2Client]
     private let bridge: ChallengeEventBridge
+    /// Google's Android attestation status list, when the operator names a source.
+    private let statusList: AndroidStatusListCache?
+    /// The client that reads `--android-attestation-status-url`, when set.
+    private let statusListClient: HTTP2Client?
 
     /// Validated configuration in, ready server out (not yet listening).
     package init(configuration: ServerConfiguration, logger: Logger, clock: WallClock = .system) throws {
@@ -80,14 +84,34 @@ package final class AssentApplication: Sendable {
         for root in attestationRoots.addedRoots {
             logger.info("attestation root added", ["subject": .string(root.subject), "sha256": .string(root.sha256)])
         }
+        // The status list: an operator's URL (its own client, the system's trust store, no destination policy: an
+        // operator URL like --apns-url) or file; read by its own loop, only once a tenant uses Android attestation.
+        let statusListSource: (any AndroidStatusListSource)?
+        if let url = configuration.androidAttestationStatusURL {
+            let client = try HTTP2Client(options: HTTP2Client.Options(), name: "assent-status-list")
+            statusListClient = client
+            statusListSource = HTTP2StatusListSource(
+                client: client, url: url, maximumBytes: AndroidRevocationStatusList.maximumBytes)
+        } else {
+            statusListClient = nil
+            statusListSource = configuration.androidAttestationStatusFile.map { AndroidStatusListFile(path: $0) }
+        }
+        statusList = statusListSource.map { source in
+            AndroidStatusListCache(
+                source: source, inUse: { try await store.tenants().contains { $0.settings.usesAndroidAttestation } },
+                clock: clock, logger: logger, metrics: domainMetrics,
+                refresh: .seconds(configuration.androidAttestationStatusRefreshSeconds))
+        }
+        let enrolmentAttestation = EnrolmentAttestation(
+            challenges: store, trustAnchors: attestationRoots, clock: clock, statusList: statusList, metrics: domainMetrics)
         let devices = DeviceCredentialService(
             store: store, clock: clock, webhooks: webhookEvents, nonces: try NonceIssuer(masterKey: masterKey, clock: clock),
-            audit: audit,
-            attestation: EnrolmentAttestation(challenges: store, trustAnchors: attestationRoots, clock: clock))
+            audit: audit, attestation: enrolmentAttestation)
         let users = UserService(store: store, clock: clock, webhooks: webhookEvents, audit: audit)
         let history = ChallengeHistory(challenges: store, deliveries: store)
         let activations = ActivationService(
-            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit)
+            store: store, clock: clock, masterKey: masterKey, logger: logger, metrics: domainMetrics, audit: audit,
+            attestation: enrolmentAttestation)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
         let decisions = ChallengeDecisions(
@@ -305,6 +329,7 @@ package final class AssentApplication: Sendable {
         sweeper.start()
         overviewFlusher.start()
         trips.start()
+        statusList?.start()
         if let feed = store as? any ChallengeChangeFeed { bridge.start(feed: feed) }
         // Tenants stay cached until a change anywhere clears them: no tenant read per request, and a change another
         // process or instance makes is seen within TenantChangeBounds (SQLite) or at its NOTIFY (PostgreSQL).
@@ -346,6 +371,8 @@ package final class AssentApplication: Sendable {
         await sweeper.stop()
         await overviewFlusher.stop()
         await trips.stop()
+        await statusList?.stop()
+        statusListClient?.stop()
         await bridge.stop()
         await store.close()
         logger.log(.info, "assentd stopped", [:])

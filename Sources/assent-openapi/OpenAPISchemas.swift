@@ -19,7 +19,7 @@ enum OpenAPISchemas {
         ActivationStatusResponse.self, VaultUnlockRequest.self, VaultUnlockResponse.self, AttestationChallengeResponse.self,
         StartPushChallengeRequest.self,
         StartPushChallengeResponse.self, VerifyPushRequest.self, VerifyPushResponse.self, StartQRChallengeRequest.self,
-        StartQRChallengeResponse.self, VerifyQRRequest.self, VerifyQRResponse.self,
+        StartQRChallengeResponse.self, VerifyQRRequest.self, VerifyQRResponse.self, UserExportResponse.self,
     ]
 
     /// Every component schema: the wire types' and ``serverOnly``.

@@ -100,8 +100,12 @@ if arguments.contains("--help") || arguments.contains("-h") {
 
 
         """
+    // Columns padded, never cut: a longer flag or variable pushes its help to the right.
+    func column(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
     for option in ServerConfiguration.options {
-        help += "  \(option.flag.padding(toLength: 30, withPad: " ", startingAt: 0)) \(option.env.padding(toLength: 27, withPad: " ", startingAt: 0)) \(option.help)\n"
+        help += "  \(column(option.flag, 30)) \(column(option.env, 27)) \(option.help)\n"
     }
     print(help, terminator: "")
     exit(0)

@@ -78,7 +78,7 @@ import Testing
         func verify(
             _ clientDataHash: [UInt8], appIds: [String]? = nil, after last: UInt32
         ) throws(AttestationError) -> AppAttestAssertionVerdict {
-            try verifier.verifyAssertion(
+            try AppAttestAssertionVerifier().verify(
                 assertion, clientDataHash: clientDataHash, publicKey: key, appIds: appIds ?? [appId], lastCounter: last)
         }
         let verdict = try verify(clientDataHash, after: 0)
@@ -97,7 +97,7 @@ import Testing
             try verify(clientDataHash, appIds: ["TEAM.other"], after: 0)
         }
         #expect(throws: AttestationError(.malformed, "")) {
-            try verifier.verifyAssertion([0xa0], clientDataHash: clientDataHash, publicKey: key, appIds: [appId], lastCounter: 0)
+            try AppAttestAssertionVerifier().verify([0xa0], clientDataHash: clientDataHash, publicKey: key, appIds: [appId], lastCounter: 0)
         }
     }
 }

@@ -107,11 +107,11 @@ import Testing
         let message = SHA256.hash(Array("a bound decision message".utf8))
         let assertion = try AttestationTestAuthority.appAttestAssertion(
             key: made.key, appId: Self.appId, counter: 1, clientDataHash: message)
-        let asserted = try verifier.verifyAssertion(
+        let asserted = try AppAttestAssertionVerifier().verify(
             assertion, clientDataHash: message, publicKey: verdict.publicKey, appIds: [Self.appId], lastCounter: 0)
         #expect(asserted.counter == 1)
         #expect(throws: AttestationError(.counter, "")) {
-            try verifier.verifyAssertion(
+            try AppAttestAssertionVerifier().verify(
                 assertion, clientDataHash: message, publicKey: verdict.publicKey, appIds: [Self.appId], lastCounter: 1)
         }
     }

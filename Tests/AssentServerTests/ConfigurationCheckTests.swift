@@ -35,8 +35,11 @@ import Testing
         _ = try configuration.loadMasterKey()
         configuration.webRoot = directory.path
         let findings = ConfigurationCheck(configuration: configuration).run()
-        #expect(findings.map(\.subject) == ["listen", "master key", "database", "tls", "web root"])
-        #expect(findings.allSatisfy { $0.level == .ok }, "\(findings)")
+        #expect(findings.map(\.subject) == ["listen", "master key", "database", "tls", "web root"]
+            + Array(repeating: "attestation root", count: 3) + ["attestation status list"])
+        #expect(findings.filter { $0.subject != "attestation status list" }.allSatisfy { $0.level == .ok }, "\(findings)")
+        // No status list source is the default, noted: Android chains are then verified without revocation.
+        #expect(findings.last?.level == .note && findings.last?.message.contains("revocationChecked false") == true)
     }
 
     @Test func aFreshDeploymentIsNotedAndNothingIsCreated() throws {
@@ -96,6 +99,53 @@ import Testing
         let refused = ConfigurationCheck(configuration: try Self.configuration(["--database", newer])).run()
             .first { $0.subject == "database" }
         #expect(refused?.level == .error && refused?.message.contains("9999") == true)
+    }
+
+    /// The pinned roots' SHA-256 (PinnedRoots' sources: Apple's Private PKI page, Google's roots.json), and an
+    /// operator's root as `openssl x509 -fingerprint -sha256` computes it.
+    @Test func theAttestationTrustAnchorsAreListedBySubjectAndSHA256() throws {
+        let directory = try TemporaryDirectory()
+        let roots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Vectors/attestation/test-authority/root.pem").path
+        let fingerprint = try ProcessRunner.output("/usr/bin/openssl", ["x509", "-in", roots, "-noout", "-fingerprint", "-sha256"])
+        let added = String(fingerprint.split(separator: "=").last ?? "").replacingOccurrences(of: ":", with: "")
+            .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        #expect(added.count == 64)
+        let findings = ConfigurationCheck(configuration: try Self.configuration([
+            "--database", directory.file("a.sqlite"), "--attestation-roots", roots,
+        ])).run().filter { $0.subject == "attestation root" }
+        #expect(findings.count == 4)
+        #expect(findings.allSatisfy { $0.level == .ok })
+        let messages = findings.map(\.message)
+        #expect(messages[0].hasPrefix("pinned Apple") && messages[0].contains("Apple App Attestation Root CA")
+            && messages[0].hasSuffix("1cb9823ba28ba6ad2d33a006941de2ae4f513ef1d4e831b9f7e0fa7b6242c932"))
+        #expect(messages[1].hasPrefix("pinned Google") && messages[1].contains("f92009e853b6b045")
+            && messages[1].hasSuffix("cedb1cb6dc896ae5ec797348bce9286753c2b38ee71ce0fbe34a9a1248800dfc"))
+        #expect(messages[2].hasPrefix("pinned Google") && messages[2].contains("Key Attestation CA1")
+            && messages[2].hasSuffix("6d9db4ce6c5c0b293166d08986e05774a8776ceb525d9e4329520de12ba4bcc0"))
+        #expect(messages[3].hasPrefix("added by --attestation-roots") && messages[3].contains("Assent Test Attestation Root")
+            && messages[3].hasSuffix(added))
+    }
+
+    @Test func aStatusListFileIsReadAndOneThatDoesNotParseIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("status.json")
+        try Data(#"{"entries": {"2c8cdddfd5e03bfc": {"status": "REVOKED", "reason": "KEY_COMPROMISE"}}}"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        func finding(_ arguments: [String]) throws -> ConfigurationCheck.Finding? {
+            ConfigurationCheck(configuration: try Self.configuration(["--database", directory.file("a.sqlite")] + arguments))
+                .run().first { $0.subject == "attestation status list" }
+        }
+        let good = try finding(["--android-attestation-status-file", file])
+        #expect(good?.level == .ok && good?.message.contains("1 entries") == true)
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try finding(["--android-attestation-status-file", file])?.level == .error)
+        #expect(try finding(["--android-attestation-status-file", directory.file("missing.json")])?.level == .error)
+        let url = try finding(["--android-attestation-status-url", "http://127.0.0.1:9/status"])
+        #expect(url?.level == .ok && url?.message.contains("http://127.0.0.1:9/status") == true)
+        #expect(throws: ServerConfiguration.Invalid.self) {
+            try Self.configuration(["--android-attestation-status-url", "http://127.0.0.1:9/s", "--android-attestation-status-file", file])
+        }
     }
 
     @Test func onlyOneOfTheTLSFlagsIsRefusedWhenParsing() throws {

@@ -74,6 +74,35 @@ import FoundationNetworking
         #expect(page.contains("<script src=\"/web/console-user.js\"></script>"))
     }
 
+    @Test func `each credential's attestation verdict is shown in words, its format and outcome in attributes`() {
+        let user = User(tenantID: "t1", userID: "u1", now: Self.now)
+        var android = Authenticator(id: "a-1", tenantID: "t1", userID: "u1", verificationMethod: .push, createdAt: Self.now)
+        android.attestation = CredentialAttestation(
+            format: "android-key", verified: true, securityLevel: "strongbox", app: "dev.<x>.app", osVersion: 150_102,
+            patchLevel: 202_507, bootState: "selfSigned", revocationChecked: true, verifiedAt: Self.now)
+        var apple = Authenticator(id: "a-2", tenantID: "t1", userID: "u1", verificationMethod: .device, createdAt: Self.now)
+        apple.attestation = CredentialAttestation(
+            format: "apple-appattest", verified: true, app: "TEAM123456.dev.assent.example", environment: "production",
+            verifiedAt: Self.now)
+        let plain = Authenticator(id: "a-3", tenantID: "t1", userID: "u1", verificationMethod: .push, createdAt: Self.now)
+        let page = ConsoleUserHTML.user(
+            current: Self.current(), csrf: "c", user: user, authenticators: [android, apple, plain], activations: [],
+            recent: [], now: Self.now, notice: nil)
+        #expect(page.contains("<th scope=\"col\">Attestation</th>"))
+        #expect(page.contains("<tr id=\"authenticator-a-1\" data-method=\"PUSH\" data-attestation-format=\"android-key\" data-attestation-verified=\"true\">"))
+        #expect(page.contains("""
+            <td class="attestation" data-label="Attestation">Android key attestation, verified: package dev.&lt;x&gt;.app, \
+            key in StrongBox, Android 15.1.2 (patch 2025-07), self-signed boot image, revocation checked; \
+            checked 2027-01-15T08:00:00Z</td>
+            """))
+        #expect(page.contains("""
+            <td class="attestation" data-label="Attestation">Apple App Attest, verified: app TEAM123456.dev.assent.example, \
+            production environment; checked 2027-01-15T08:00:00Z</td>
+            """))
+        #expect(page.contains("<tr id=\"authenticator-a-3\" data-method=\"PUSH\"><td"))
+        #expect(page.contains("<td class=\"attestation\" data-label=\"Attestation\">None</td>"))
+    }
+
     @Test func `the confirmation step posts the same form again with confirm=yes and the CSRF token`() {
         let response = ConsoleUserHTML.confirm(
             current: Self.current(), csrf: "csrf-token", question: "Remove <x>?", action: "/admin/users/a%2Fb/delete",

@@ -96,6 +96,29 @@ import Testing
         #expect(fromEnvironment.trustedProxies.networks.map(\.description) == ["192.0.2.0/24"])
     }
 
+    @Test func `the Android status list has no default and is read from a URL or a file, hourly unless a test says otherwise`() throws {
+        let defaults = try ServerConfiguration.parse(arguments: [], environment: [:])
+        #expect(defaults.androidAttestationStatusURL == nil && defaults.androidAttestationStatusFile == nil)
+        #expect(defaults.androidAttestationStatusRefreshSeconds == 3600)
+        let fromEnvironment = try ServerConfiguration.parse(
+            arguments: [], environment: ["ASSENT_ANDROID_ATTESTATION_STATUS_URL": "https://status.example/attestation/status"])
+        #expect(fromEnvironment.androidAttestationStatusURL == "https://status.example/attestation/status")
+        let file = try ServerConfiguration.parse(
+            arguments: ["--android-attestation-status-file", "/var/lib/assent/status.json",
+                        "--android-attestation-status-refresh", "2"], environment: [:])
+        #expect(file.androidAttestationStatusFile == "/var/lib/assent/status.json" && file.androidAttestationStatusURL == nil)
+        #expect(file.androidAttestationStatusRefreshSeconds == 2)
+        #expect(throws: ServerConfiguration.Invalid.self) {
+            try ServerConfiguration.parse(arguments: ["--android-attestation-status-url", "file:///etc/passwd"], environment: [:])
+        }
+        #expect(throws: ServerConfiguration.Invalid.self) {
+            try ServerConfiguration.parse(arguments: ["--android-attestation-status-refresh", "0"], environment: [:])
+        }
+        // The refresh is for tests: not in --help.
+        #expect(!ServerConfiguration.options.contains { $0.flag.contains("status-refresh") })
+        #expect(ServerConfiguration.options.contains { $0.flag.hasPrefix("--android-attestation-status-url ") })
+    }
+
     @Test func `a PostgreSQL URL selects PostgreSQL and needs the shared master key named`() throws {
         let url = "postgres://assent:secret@db.example:5432/assent"
         let config = try ServerConfiguration.parse(

@@ -65,4 +65,33 @@ import Testing
         #expect(try await store.authenticators(tenantID: "t1", userID: "v").isEmpty)
         #expect(try await store.attestationChallenge(tenantID: "t1", value: "c2")?.spentAt == nil)
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func `a credential stays attested only while its key is the same`(kind: StoreKind) async throws {
+        let fixture = try await StoreTests.fixture(kind)
+        let store = fixture.store
+        defer { withExtendedLifetime(fixture) {} }
+        for key in ["k1", "k2", "k3"] { try await StoreTests.enrolmentAction(store, key: key) }
+        try await store.insertAttestationChallenge(Self.challenge("c1"))
+        let attested = Self.attested("a1", key: 1, keyID: 1)
+        _ = try await enrol(store, attested, key: "k1", challenge: "c1")
+
+        // The same key again, without an attestation: the same credential, still attested.
+        let again = StoreTests.device("a2", key: 1)
+        let reenrolled = try await store.enrollDeviceCredential(
+            again, enrolmentKey: "k2", attestation: nil, reenrol: { $0.reenrol(as: again) }, audit: { _ in nil },
+            events: { _, _ in [] })
+        #expect(!reenrolled.created && reenrolled.authenticator.id == "a1")
+        #expect(reenrolled.authenticator.attestation == attested.attestation)
+        // Another key of the same user, without one: a new credential, not attested.
+        let other = StoreTests.device("a3", key: 3)
+        let created = try await store.enrollDeviceCredential(
+            other, enrolmentKey: "k3", attestation: nil, reenrol: { $0.reenrol(as: other) }, audit: { _ in nil },
+            events: { _, _ in [] })
+        #expect(created.created && created.authenticator.attestation == nil)
+        let stored = try await store.authenticators(tenantID: "t1", userID: "u")
+        #expect(stored.map(\.id) == ["a1", "a3"])
+        #expect(stored.map { $0.attestation?.verified == true } == [true, false])
+        #expect(stored[0].appAttestKeyID == attested.appAttestKeyID && stored[0].appAttestCounter == 0)
+    }
 }

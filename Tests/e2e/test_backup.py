@@ -1,8 +1,9 @@
 """Backup and restore end to end, on each store: `assent admin backup` while assentd serves a write load, then
 `assent admin restore` into a fresh database and a new server on it — every track acknowledged before the backup
 began is there, `assent admin audit verify` passes and the tenant's secret key works; a tampered or truncated backup
-is refused naming the file, and nothing is written; and (SQLite) assentd backs the database up before it migrates an
-older schema."""
+is refused naming the file, and nothing is written; a sealed APNs key still signs pushes from the restored server, and
+`--force` restores over an existing database; and (SQLite) assentd backs the database up before it migrates an older
+schema."""
 import json
 import os
 import sqlite3
@@ -193,3 +194,71 @@ def test_assentd_backs_up_an_older_sqlite_database_before_migrating_it(store):
         target = os.path.join(directory, "restored", "assent.sqlite")
         code, _, err = run("admin", "restore", "--from", folder, "--database", target)
         assert code == 0, err
+
+
+def test_a_sealed_apns_key_still_signs_pushes_after_a_restore_and_force_replaces_a_database(store):
+    """The APNs key is sealed under the master key: restored with the backup's key beside it, the restored server
+    unseals it and signs a push a fake APNs verifies with the key's public half. `--force` then replaces the restored
+    database (PostgreSQL: a database with tables) with the backup again, and the server serves from it."""
+    from test_push_delivery import KEY_ID, TEAM_ID, TOPIC, Keys, verify_es256
+    from fakes.apns import FakeAPNs
+    from fakes.http_fakes import FakeFCM
+    from device import Device
+    from authsignal.client import AuthsignalClient
+
+    with tempfile.TemporaryDirectory(prefix="assent-e2e-backup-apns-") as directory:
+        os.makedirs(os.path.join(directory, "a"))
+        s = Server(os.path.join(directory, "a"))
+        tenant = assent("admin", "tenant", "create", "--database", s.database, "--name", "Pushes")
+        fcm = FakeFCM()
+        keys = Keys(directory, fcm.url + "/token")
+        assent("admin", "tenant", "push", "--database", s.database, "--tenant", tenant["tenantId"], "--provider", "apns",
+               "--apns-key-file", keys.p8, "--apns-key-id", KEY_ID, "--apns-team-id", TEAM_ID, "--apns-topic", TOPIC,
+               "--apns-environment", "sandbox")
+        s.start()
+        push_token = os.urandom(32).hex()
+        try:
+            sdk = AuthsignalClient(tenant["secretKey"], api_url=s.api)
+            token = sdk.track("restored-pusher", "enrol", {"scope": "add:authenticators"})["token"]
+            device = Device(s, tenant["tenantId"], "ios")
+            added = device.add(token, pushToken=push_token)
+            assert added.status_code == 200, added.text
+        finally:
+            s.stop()
+        folder = os.path.join(directory, "backup")
+        code, _, err = run("admin", "backup", "--database", s.database, "--to", folder)
+        assert code == 0, err
+        target = fresh_database(directory)
+        code, _, err = run("admin", "restore", "--from", folder, "--database", target)
+        assert code == 0, err
+        # Replacing the restored database needs --force; with it, the backup is restored over it.
+        code, _, err = run("admin", "restore", "--from", folder, "--database", target)
+        assert code != 0, err
+        code, _, err = run("admin", "restore", "--from", folder, "--database", target, "--force")
+        assert code == 0, err
+
+        apns = FakeAPNs(directory).start()
+        os.makedirs(os.path.join(directory, "b"))
+        restored = Server(os.path.join(directory, "b"), database=target)
+        key = ["--master-key-file", os.path.join(folder, "master.key")] if target.startswith("postgres") else []
+        restored.start("--apns-url", apns.url, "--push-ca-file", apns.ca_file, "--push-retry", "0.05", *key)
+        try:
+            env = dict(os.environ, ASSENT_MASTER_KEY_FILE=os.path.join(folder, "master.key")) if key else None
+            code, out, err = run("admin", "tenant", "push", "--database", target, "--tenant", tenant["tenantId"],
+                                 "--json", env=env)
+            assert code == 0, err
+            shown = json.loads(out)
+            assert shown["apns"]["configured"] is True and shown["apns"]["keyId"] == KEY_ID
+            sdk = AuthsignalClient(tenant["secretKey"], api_url=restored.api)
+            tracked = sdk.track("restored-pusher", "signIn")
+            started = requests.post(f"{restored.api}/client/challenge/push", json={"action": "signIn"},
+                                    headers={"Authorization": "Bearer " + tracked["token"]}, timeout=30)
+            assert started.status_code == 200, started.text
+            got = apns.wait_for(1)[0]
+            assert got["headers"][":path"] == f"/3/device/{push_token}"
+            header, claims = verify_es256(got["headers"]["authorization"][len("bearer "):], keys.apns_public)
+            assert header["kid"] == KEY_ID and claims["iss"] == TEAM_ID
+        finally:
+            restored.stop()
+            apns.stop()
+            fcm.stop()

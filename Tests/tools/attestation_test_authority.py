@@ -158,27 +158,36 @@ class Authority:
     """A root and an intermediate (P-256), and attestations under them bound to a given challenge and credential key.
     The end-to-end tests (Tests/e2e/test_attestation.py) import it; `main` writes the Swift tests' fixtures with it."""
 
-    def __init__(self):
+    def __init__(self, label="Assent Test Attestation"):
+        """`label` begins the certificates' common names (another authority that a server does not trust may take
+        the trusted one's names, or its own)."""
         self.root_key = ec.generate_private_key(ec.SECP256R1())
-        self.root_name = name("Assent Test Attestation Root")
+        self.root_name = name(f"{label} Root")
         self.root = certificate(self.root_name, self.root_key, self.root_name, self.root_key, ca=True)
         self.intermediate_key = ec.generate_private_key(ec.SECP256R1())
-        self.intermediate_name = name("Assent Test Attestation Intermediate")
+        self.intermediate_name = name(f"{label} Intermediate")
         self.intermediate = certificate(self.intermediate_name, self.intermediate_key, self.root_name, self.root_key, ca=True)
 
     def root_pem(self):
         return self.root.public_bytes(serialization.Encoding.PEM)
 
-    def app_attest(self, challenge, credential, app_id=APP_ID, aaguid=b"appattestdevelop"):
+    def write_root(self, directory):
+        """The root as a PEM file `roots.pem` in `directory`, for `assentd --attestation-roots`: its path."""
+        path = os.path.join(directory, "roots.pem")
+        with open(path, "wb") as handle:
+            handle.write(self.root_pem())
+        return path
+
+    def app_attest(self, challenge, credential, app_id=APP_ID, aaguid=b"appattestdevelop", counter=0):
         """An App Attest attestation of a new key, bound to `challenge` and `credential` (the publicKey as sent):
-        (key, key id, attestation object)."""
+        (key, key id, attestation object). `counter` is the authenticator data's sign count (0 for a new key)."""
         key = ec.generate_private_key(ec.SECP256R1())
         key_id = hashlib.sha256(uncompressed(key)).digest()
         client_data_hash = binding_hash(challenge, credential)
         point = key.public_key().public_numbers()
         cose = cbor({1: 2, 3: -7, -1: 1, -2: point.x.to_bytes(32, "big"), -3: point.y.to_bytes(32, "big")})
         rp_id_hash = hashlib.sha256(app_id.encode()).digest()
-        auth_data = (rp_id_hash + b"\x40" + (0).to_bytes(4, "big") + aaguid + len(key_id).to_bytes(2, "big")
+        auth_data = (rp_id_hash + b"\x40" + counter.to_bytes(4, "big") + aaguid + len(key_id).to_bytes(2, "big")
                      + key_id + cose)
         nonce = hashlib.sha256(auth_data + client_data_hash).digest()
         leaf = certificate(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, key_id.hex())]), key,
@@ -188,6 +197,14 @@ class Authority:
                             "attStmt": {"x5c": [der(leaf), der(self.intermediate)], "receipt": b"test receipt"},
                             "authData": auth_data})
         return key, key_id, attestation
+
+    @staticmethod
+    def assertion(key, client_data_hash, counter, app_id=APP_ID):
+        """An App Attest assertion by `key` (the attested key app_attest returned): CBOR {signature, authenticatorData}
+        with the given counter, signed over SHA-256(authenticatorData || client_data_hash)."""
+        auth_data = hashlib.sha256(app_id.encode()).digest() + b"\x00" + counter.to_bytes(4, "big")
+        signature = key.sign(hashlib.sha256(auth_data + client_data_hash).digest(), ec.ECDSA(hashes.SHA256()))
+        return cbor({"signature": signature, "authenticatorData": auth_data})
 
     def android(self, challenge, credential, key, level=1, state=0, locked=True, package=PACKAGE):
         """An Android key attestation chain (DER, leaf first) for `key` (a private key: its public key is the leaf's),
@@ -217,11 +234,8 @@ def main():
     challenge, credential = "appattest-challenge", "BCredentialPublicKeyAsSent"
     client_data_hash = binding_hash(challenge, credential)
     key, key_id, attestation = authority.app_attest(challenge, credential)
-    rp_id_hash = hashlib.sha256(APP_ID.encode()).digest()
     assertion_client_data_hash = hashlib.sha256(b"a bound decision message").digest()
-    assertion_auth_data = rp_id_hash + b"\x00" + (1).to_bytes(4, "big")
-    signature = key.sign(hashlib.sha256(assertion_auth_data + assertion_client_data_hash).digest(), ec.ECDSA(hashes.SHA256()))
-    assertion = cbor({"signature": signature, "authenticatorData": assertion_auth_data})
+    assertion = authority.assertion(key, assertion_client_data_hash, 1)
     with open(os.path.join(OUT, "appattest-development.json"), "w") as handle:
         json.dump({"appId": APP_ID, "challenge": challenge, "publicKey": credential, "keyId": b64(key_id),
                    "clientDataHash": b64(client_data_hash), "attestationObject": b64(attestation),

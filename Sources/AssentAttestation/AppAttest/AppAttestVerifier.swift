@@ -1,6 +1,6 @@
 import AssentCrypto
 
-/// Verifies Apple App Attest attestations and assertions, every step of Apple's "Validating apps that connect to your
+/// Verifies Apple App Attest attestations, every step of Apple's "Validating apps that connect to your
 /// server", against the pinned Apple App Attestation Root CA (and the operator's added roots).
 ///
 /// Decisions: the size limit is checked before any parsing; the chain goes through OpenSSL's `X509_verify_cert` with
@@ -104,45 +104,6 @@ package struct AppAttestVerifier: Sendable {
         }
         return AppAttestVerdict(appId: appId, environment: environment, keyId: keyId, publicKey: publicKey.x962Uncompressed,
                                 receipt: receipt)
-    }
-
-    /// Verifies an assertion (CBOR `{signature, authenticatorData}`) made by the App Attest key `publicKey`.
-    ///
-    /// - Parameters:
-    ///   - assertion: the decoded assertion, at most ``AttestationLimits/maximumDecodedBytes``.
-    ///   - clientDataHash: what the app passed to `generateAssertion(_:clientDataHash:)`.
-    ///   - publicKey: the attested key from ``AppAttestVerdict/publicKey`` (a P-256 point).
-    ///   - appIds: the app ids accepted.
-    ///   - lastCounter: the counter of the last assertion accepted from this key (0 after the attestation).
-    /// - Throws: `signature`, `app id`, `counter` (not strictly greater: a replay or a rollback), `malformed`, `too large`.
-    package func verifyAssertion(
-        _ assertion: [UInt8], clientDataHash: [UInt8], publicKey: [UInt8], appIds: [String], lastCounter: UInt32
-    ) throws(AttestationError) -> AppAttestAssertionVerdict {
-        guard assertion.count <= AttestationLimits.maximumDecodedBytes else {
-            throw AttestationError(.tooLarge, "an assertion of \(assertion.count) bytes")
-        }
-        let decoded = try CBORReader.decode(assertion)
-        guard let signature = decoded["signature"]?.bytes, let authDataBytes = decoded["authenticatorData"]?.bytes else {
-            throw AttestationError(.malformed, "signature or authenticatorData missing")
-        }
-        let authData = try AuthenticatorData(authDataBytes, attested: false)
-        let key: P256.PublicKey
-        do {
-            key = try P256.PublicKey(x962: publicKey)
-        } catch {
-            throw AttestationError(.signature, "the stored App Attest key is not a P-256 point")
-        }
-        let nonce = SHA256.hash(authDataBytes + clientDataHash)
-        guard key.isValidSignature(signature, for: nonce) else {
-            throw AttestationError(.signature, "the assertion's signature does not verify with the stored key")
-        }
-        guard let appId = Self.appId(matching: authData.rpIdHash, in: appIds) else {
-            throw AttestationError(.appId, "the rpIdHash is not SHA-256 of an allowed app id")
-        }
-        guard authData.counter > lastCounter else {
-            throw AttestationError(.counter, "the counter \(authData.counter) is not above the last one seen, \(lastCounter)")
-        }
-        return AppAttestAssertionVerdict(appId: appId, counter: authData.counter)
     }
 
     private static func appId(matching rpIdHash: [UInt8], in appIds: [String]) -> String? {

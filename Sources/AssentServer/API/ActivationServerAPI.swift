@@ -64,6 +64,7 @@ struct ActivationServerAPI: Sendable {
             activationId: a.id, userId: a.userID, activationName: a.name, activationStatus: a.status.rawValue,
             blockedReason: a.blockedReason?.rawValue, failedAttempts: a.failedAttempts,
             maxFailedAttempts: tenant.settings.maxFailedAttempts, activationFingerprint: a.fingerprint,
-            createdAt: Timestamp.iso8601(milliseconds: a.createdAt), lastUsedAt: a.lastUsedAt.map(Timestamp.iso8601(milliseconds:)))
+            createdAt: Timestamp.iso8601(milliseconds: a.createdAt), lastUsedAt: a.lastUsedAt.map(Timestamp.iso8601(milliseconds:)),
+            attestation: a.attestation.map(ServerAPI.response))
     }
 }

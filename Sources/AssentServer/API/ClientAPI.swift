@@ -67,7 +67,9 @@ struct ClientAPI: Sendable {
     }
 
     private func createAttestationChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try limits.address(.attestationChallengeAddress, request)
         let (tenant, claims) = try await credentials.enrolling(request)
+        try limits.user(.attestationChallengeUser, tenant, claims)
         let challenge = try await attestationChallenges.issue(tenant: tenant, claims: claims)
         return APIResponses.ok(AttestationChallengeResponse(challenge: challenge.value, expiresAt: challenge.expiresAt / 1000))
     }

@@ -47,6 +47,11 @@ struct ServerAPI: Sendable {
         router.add(.updateUser, authenticated(updateUser))
         router.add(.updateUserByPost, authenticated(updateUser))
         router.add(.deleteUser, authenticated(deleteUser))
+        router.add(.exportUser, authenticated { _, parameters, tenant in
+            let userID = try PathParameter.userID(parameters)
+            let data = try await users.export(tenant: tenant, userID: userID, actor: Self.actor)
+            return APIResponses.ok(Self.response(data, userID: userID, tenant: tenant))
+        })
         router.add(.resetUserPush, authenticated(resetUserPush))
         router.add(.getAuthenticators, authenticated(getAuthenticators))
         router.add(.enrollAuthenticator, authenticated(enrollAuthenticator))
@@ -213,11 +218,24 @@ struct ServerAPI: Sendable {
             attestation: authenticator.attestation.map(response))
     }
 
-    static func response(_ verdict: CredentialAttestation) -> AuthenticatorAttestation {
-        AuthenticatorAttestation(
-            format: verdict.format, verified: verdict.verified, securityLevel: verdict.securityLevel, app: verdict.app,
-            environment: verdict.environment, osVersion: verdict.osVersion, patchLevel: verdict.patchLevel,
-            bootState: verdict.bootState, revocationChecked: verdict.revocationChecked,
-            verifiedAt: Timestamp.iso8601(milliseconds: verdict.verifiedAt))
+    /// The export of ``UserService/export(tenant:userID:actor:)`` as the wire has it.
+    static func response(_ data: UserData, userID: String, tenant: Tenant) -> UserExportResponse {
+        UserExportResponse(
+            userId: userID, exportedAt: Timestamp.iso8601(milliseconds: data.exportedAt),
+            user: data.user.map { response($0, data.authenticators) }, authenticators: data.authenticators.map(response),
+            activations: data.activations.map { ActivationServerAPI.response($0, tenant) },
+            actions: data.actions.map(response), challenges: data.challenges.map(response),
+            auditEntries: data.auditEntries.map(AuditAPI.response))
     }
+
+    static func response(_ challenge: Challenge) -> UserExportResponse.Challenge {
+        UserExportResponse.Challenge(
+            challengeId: challenge.id, kind: challenge.kind.rawValue, actionCode: challenge.actionCode,
+            state: challenge.state.rawValue, createdAt: Timestamp.iso8601(milliseconds: challenge.createdAt),
+            expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
+            answeredAt: challenge.answeredAt.map(Timestamp.iso8601(milliseconds:)), answeredBy: challenge.answeredBy,
+            ipAddress: challenge.ipAddress, userAgent: challenge.userAgent, deviceId: challenge.deviceID)
+    }
+
+    static func response(_ verdict: CredentialAttestation) -> AuthenticatorAttestation { verdict.wire }
 }

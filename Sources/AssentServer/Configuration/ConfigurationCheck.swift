@@ -1,6 +1,7 @@
 import AssentHTTP
 import AssentServerCore
 import AssentStorage
+import AssentAttestation
 import Foundation
 
 /// `assentd check-config`: everything `assentd` would check at start, without starting or changing anything — the
@@ -14,7 +15,8 @@ package struct ConfigurationCheck: Sendable {
 
         /// How it went.
         package var level: Level
-        /// The part checked: `listen`, `metrics listen`, `admin listen`, `master key`, `database`, `tls`, `web root`.
+        /// The part checked: `listen`, `metrics listen`, `admin listen`, `master key`, `database`, `tls`, `web root`,
+        /// `attestation root`, `attestation status list`.
         package var subject: String
         /// What was found.
         package var message: String
@@ -29,7 +31,52 @@ package struct ConfigurationCheck: Sendable {
 
     /// Runs every check, in order; never throws (a failure is a finding).
     package func run() -> [Finding] {
-        listeners() + [masterKey(), database(), tls(), webRoot()].compactMap { $0 }
+        listeners() + [masterKey(), database(), tls(), webRoot()].compactMap { $0 } + attestationRoots()
+            + [attestationStatusList()]
+    }
+
+    /// The trust anchors of device attestations, one finding each: the pinned Apple and Google roots and the
+    /// operator's `--attestation-roots`, by subject and SHA-256 (the file itself was read when the flags were parsed).
+    private func attestationRoots() -> [Finding] {
+        let anchors: AttestationTrustAnchors
+        do {
+            anchors = try ServerConfiguration.attestationRoots(file: configuration.attestationRootsFile)
+        } catch {
+            return [Finding(level: .error, subject: "attestation root", message: "--attestation-roots: \(error)")]
+        }
+        func finding(_ root: AttestationRoot, _ kind: String) -> Finding {
+            Finding(level: .ok, subject: "attestation root", message: "\(kind): \(root.subject) sha256 \(root.sha256)")
+        }
+        return anchors.appleRoots.map { finding($0, "pinned Apple (App Attest)") }
+            + anchors.googleRoots.map { finding($0, "pinned Google (Android)") }
+            + anchors.addedRoots.map { finding($0, "added by --attestation-roots (both formats)") }
+    }
+
+    /// Where Google's Android attestation status list comes from; a file is read and parsed now (the server reads
+    /// it only once a tenant uses Android attestation).
+    private func attestationStatusList() -> Finding {
+        let subject = "attestation status list"
+        if let url = configuration.androidAttestationStatusURL {
+            return Finding(level: .ok, subject: subject, message: """
+                read from \(url) every \(configuration.androidAttestationStatusRefreshSeconds) s once a tenant uses \
+                Android attestation (not fetched by check-config)
+                """)
+        }
+        guard let file = configuration.androidAttestationStatusFile else {
+            return Finding(level: .note, subject: subject, message: """
+                none (--android-attestation-status-url or --android-attestation-status-file): Android chains are \
+                verified without revocation, verdicts say revocationChecked false
+                """)
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return Finding(level: .error, subject: subject, message: "cannot read \(file) (--android-attestation-status-file)")
+        }
+        do throws(AttestationError) {
+            let list = try AndroidRevocationStatusList(json: Array(data))
+            return Finding(level: .ok, subject: subject, message: "\(file) holds a status list of \(list.entries.count) entries")
+        } catch {
+            return Finding(level: .error, subject: subject, message: "\(file) is not a status list: \(error.reason)")
+        }
     }
 
     /// Each address assentd would listen on (`--listen`, `--metrics-listen`, `--admin-listen`), bound for a moment as

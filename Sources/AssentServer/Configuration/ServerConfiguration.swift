@@ -54,6 +54,13 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// A PEM bundle of roots device attestations may chain to, for both formats, beside the pinned Apple and Google
     /// ones (a private Android fleet's CA, a test authority); checked at start.
     package var attestationRootsFile: String?
+    /// Where Google's Android attestation status list is read from over HTTP (an operator URL like ``apnsURL``; no
+    /// default: unset, and without ``androidAttestationStatusFile``, revocation is not checked).
+    package var androidAttestationStatusURL: String?
+    /// A file holding a copy of the status list, instead of ``androidAttestationStatusURL``.
+    package var androidAttestationStatusFile: String?
+    /// Seconds between good reads of the status list (an hour); a hidden flag for tests.
+    package var androidAttestationStatusRefreshSeconds = 3600
     /// Seconds before the first retry of a notification (doubling after each failure, at most 60 s).
     package var pushRetrySeconds: Double = 1
     /// Most notifications sent at once.
@@ -126,6 +133,8 @@ package struct ServerConfiguration: Sendable, Hashable {
         ("--fcm-url URL", "ASSENT_FCM_URL", "FCM base URL (default https://fcm.googleapis.com)"),
         ("--push-ca-file PATH", "ASSENT_PUSH_CA_FILE", "PEM certificates trusted for APNs/FCM/OAuth instead of the system's"),
         ("--attestation-roots FILE", "ASSENT_ATTESTATION_ROOTS", "PEM roots device attestations may chain to, beside the pinned Apple and Google ones"),
+        ("--android-attestation-status-url URL", "ASSENT_ANDROID_ATTESTATION_STATUS_URL", "Android attestation status list to read hourly once a tenant uses Android attestation (no default: no revocation check)"),
+        ("--android-attestation-status-file FILE", "ASSENT_ANDROID_ATTESTATION_STATUS_FILE", "a copy of the Android attestation status list, read hourly (instead of the URL)"),
         ("--push-retry SECONDS", "ASSENT_PUSH_RETRY", "delay before a notification's first retry, doubling, max 60 (default 1)"),
         ("--push-concurrency N", "ASSENT_PUSH_CONCURRENCY", "most notifications in flight (default 64)"),
         ("--push-webhook-timeout SECONDS", "ASSENT_PUSH_WEBHOOK_TIMEOUT", "time the push.created webhook has (default 5)"),
@@ -160,6 +169,10 @@ package struct ServerConfiguration: Sendable, Hashable {
             "ASSENT_WEB_ROOT": "--web-root", "ASSENT_APNS_URL": "--apns-url", "ASSENT_FCM_URL": "--fcm-url",
             "ASSENT_PUSH_CA_FILE": "--push-ca-file", "ASSENT_PUSH_RETRY": "--push-retry",
             "ASSENT_ATTESTATION_ROOTS": "--attestation-roots",
+            "ASSENT_ANDROID_ATTESTATION_STATUS_URL": "--android-attestation-status-url",
+            "ASSENT_ANDROID_ATTESTATION_STATUS_FILE": "--android-attestation-status-file",
+            // Not in `options` (and so not in --help): the status list's refresh, shortened by tests.
+            "ASSENT_ANDROID_ATTESTATION_STATUS_REFRESH": "--android-attestation-status-refresh",
             "ASSENT_PUSH_CONCURRENCY": "--push-concurrency", "ASSENT_PUSH_WEBHOOK_TIMEOUT": "--push-webhook-timeout",
             "ASSENT_METRICS_LISTEN": "--metrics-listen", "ASSENT_METRICS_TOKEN": "--metrics-token",
             "ASSENT_METRICS_SAMPLE": "--metrics-sample", "ASSENT_ADMIN_LISTEN": "--admin-listen",
@@ -339,6 +352,21 @@ package struct ServerConfiguration: Sendable, Hashable {
                 throw Invalid(description: "--attestation-roots: \(error)")
             }
             config.attestationRootsFile = file
+        }
+        let statusURL = try baseURL("--android-attestation-status-url")
+        switch (statusURL, values["--android-attestation-status-file"]) {
+        case (nil, nil):
+            break
+        case (let url?, nil):
+            config.androidAttestationStatusURL = url
+        case (nil, let file?):
+            guard !file.isEmpty else { throw Invalid(description: "--android-attestation-status-file must not be empty") }
+            config.androidAttestationStatusFile = file
+        default:
+            throw Invalid(description: "--android-attestation-status-url and --android-attestation-status-file exclude each other: give one")
+        }
+        if let value = try integer("--android-attestation-status-refresh", 1...86_400) {
+            config.androidAttestationStatusRefreshSeconds = value
         }
         if let value = try seconds("--push-retry", 0.01...3600) { config.pushRetrySeconds = value }
         if let value = try integer("--push-concurrency", 1...1024) { config.pushConcurrency = value }

@@ -20,7 +20,7 @@ struct ConsoleAuditPage: Sendable {
     static let kinds: [AuditKind] = [
         .consoleSignIn, .consoleSignOut, .settingsChanged, .pushProviderChanged, .tenantCreated, .secretRotated,
         .credentialEnrolled, .credentialRemoved, .activationBlocked, .activationUnblocked, .activationRemoved, .userDeleted,
-        .fraudReported, .rateLimited, .seeded, .checkpoint,
+        .userExported, .fraudReported, .rateLimited, .seeded, .checkpoint,
     ]
 
     /// The filters a request asks for, with a message per filter that cannot be read.

@@ -130,10 +130,16 @@ enum ConsoleUserHTML {
             } else {
                 "Valid"
             }
-            return "<tr id=\"authenticator-\(escape(a.id))\" data-method=\"\(escape(a.verificationMethod.rawValue))\">"
+            let attestation = ConsoleWords.attestation(a.attestation)
+                + (a.attestation.map { "; checked \(time($0.verifiedAt))" } ?? "")
+            let attestationData = a.attestation.map {
+                " data-attestation-format=\"\(escape($0.format))\" data-attestation-verified=\"\($0.verified)\""
+            } ?? ""
+            return "<tr id=\"authenticator-\(escape(a.id))\" data-method=\"\(escape(a.verificationMethod.rawValue))\"\(attestationData)>"
                 + cell("Kind", ConsoleWords.method(a.verificationMethod))
                 + cell("Platform", ConsoleWords.device(platform: a.devicePlatform, name: a.deviceName)) + timeCell("Created", a.createdAt)
                 + timeCell("Last used", a.lastVerifiedAt) + cell("Expires", expiry) + cell("Push token", push)
+                + "<td class=\"attestation\" data-label=\"Attestation\">\(escape(attestation))</td>"
                 + "<td class=\"actions\">"
                 + postButton(
                     action: "\(base)/authenticators/\(segment(a.id))/remove", csrf: csrf, label: "Remove",
@@ -179,7 +185,7 @@ enum ConsoleUserHTML {
             <table id="authenticators" class="cards">
             <thead><tr><th scope="col">Kind</th><th scope="col">Platform</th><th scope="col">Created</th>
             <th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Push token</th>
-            <th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <th scope="col">Attestation</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
             \(authenticatorRows)
             </tbody>
@@ -210,8 +216,12 @@ enum ConsoleUserHTML {
             </tbody>
             </table>
             </div>
+            <h2>Export this user's data</h2>
+            <p class="hint">Downloads everything Assent holds about the user as JSON (recorded in the audit log).</p>
+            \(postButton(action: base + "/export", csrf: csrf, label: "Export data", id: "export-user", destructive: false))
             <h2>Delete this user</h2>
-            <p class="hint">Deletes the user's record, authenticators and actions (asks to confirm first).</p>
+            <p class="hint">Deletes the user's record, authenticators, activations, actions and challenges; the audit
+            log keeps the entries naming them (asks to confirm first).</p>
             \(postButton(action: base + "/delete", csrf: csrf, label: "Delete user", id: "delete-user", destructive: true))
             </main>
             <script src="/web/console-user.js"></script>

@@ -32,6 +32,9 @@ struct ConsoleUsers: Sendable {
         router.add(.consoleUserData) { [self] request, parameters in
             await console.guarded(request) { try await userData(request, parameters) }
         }
+        router.add(.consoleExportUser) { [self] request, parameters in
+            await console.guarded(request) { try await exportUser(request, parameters) }
+        }
         router.add(.consoleDeleteUser) { [self] request, parameters in
             await console.guarded(request) { try await deleteUser(request, parameters) }
         }
@@ -103,13 +106,28 @@ struct ConsoleUsers: Sendable {
 
     // MARK: Changes
 
+    /// The user's data as ``ServerAPI`` exports it, as a download named after the user.
+    private func exportUser(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
+        try await changing(request, parameters) { current, userID, _ in
+            let data = try await users.export(tenant: current.tenant, userID: userID, actor: Self.actor(current))
+            var response = APIResponses.ok(ServerAPI.response(data, userID: userID, tenant: current.tenant))
+            let name = String(userID.unicodeScalars.map { scalar -> Character in
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar)
+                    ? Character(scalar) : "_"
+            })
+            response.headers.replace("Content-Disposition", "attachment; filename=\"assent-user-\(name).json\"")
+            response.headers.replace("Cache-Control", "no-store")
+            return response
+        }
+    }
+
     private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters) async throws -> HTTPResponse {
         try await changing(request, parameters) { current, userID, fields in
             let back = ConsoleUserHTML.userPath(userID)
             guard fields["confirm"] == "yes" else {
                 return ConsoleUserHTML.confirm(
                     current: current, csrf: console.sessions.csrfToken(sessionID: current.sessionID),
-                    question: "Delete user \(userID) with all their authenticators and actions?",
+                    question: "Delete user \(userID) with all their authenticators, activations, actions and challenges?",
                     action: request.path, button: "Delete the user", cancel: back, destructive: true)
             }
             _ = try await users.delete(tenant: current.tenant, userID: userID, actor: Self.actor(current))

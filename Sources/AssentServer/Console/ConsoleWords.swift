@@ -80,6 +80,42 @@ enum ConsoleWords {
     /// A push delivery's state: "Queued", "Delivered", "Stale token", ….
     static func deliveryState(_ state: PushDelivery.State) -> String { sentence(state.rawValue) }
 
+    /// A credential's device attestation as an operator says it, without its time: "Apple App Attest, verified: app
+    /// TEAMID.bundle.id, production environment" or "Android key attestation, verified: package com.example.app, key in
+    /// the TEE, Android 16 (patch 2026-06), verified boot, revocation checked"; "None" without one.
+    static func attestation(_ verdict: CredentialAttestation?) -> String {
+        guard let verdict else { return "None" }
+        let format = switch verdict.format {
+        case "apple-appattest": "Apple App Attest"
+        case "android-key": "Android key attestation"
+        default: verdict.format
+        }
+        var facts: [String] = [verdict.format == "android-key" ? "package \(verdict.app)" : "app \(verdict.app)"]
+        if let environment = verdict.environment { facts.append("\(environment) environment") }
+        if let level = verdict.securityLevel {
+            facts.append(level == "strongbox" ? "key in StrongBox" : level == "tee" ? "key in the TEE" : "key in \(level)")
+        }
+        if let version = verdict.osVersion {
+            var os = "Android \(version / 10_000)"
+            if (version / 100) % 100 != 0 || version % 100 != 0 { os += ".\((version / 100) % 100)" }
+            if version % 100 != 0 { os += ".\(version % 100)" }
+            if let patch = verdict.patchLevel { os += " (patch \(patch / 100)-\(patch % 100 < 10 ? "0" : "")\(patch % 100))" }
+            facts.append(os)
+        }
+        if let boot = verdict.bootState {
+            let words = switch boot {
+            case "verified": "verified boot"
+            case "selfSigned": "self-signed boot image"
+            case "unverified": "unverified boot (unlocked bootloader)"
+            case "failed": "failed boot verification"
+            default: "boot state \(boot)"
+            }
+            facts.append(words)
+        }
+        if let checked = verdict.revocationChecked { facts.append(checked ? "revocation checked" : "revocation not checked") }
+        return "\(format), \(verdict.verified ? "verified" : "not verified"): " + facts.joined(separator: ", ")
+    }
+
     /// `PENDING_COMMIT` or `stale_token` as a sentence's words: "Pending commit", "Stale token".
     static func sentence(_ wire: String) -> String {
         let words = String(wire.map { $0 == "_" ? " " : $0 }).lowercased()

@@ -15,6 +15,10 @@ package struct EnrolmentAttestation: Sendable {
     let appAttest: AppAttestVerifier
     let android: AndroidKeyAttestationVerifier
     let clock: WallClock
+    /// Google's revocation status list for Android chains, when the operator set a source.
+    let statusList: AndroidStatusListCache?
+    /// Where verdicts are counted (`assent_attestation_verdicts_total`).
+    let metrics: DomainMetrics?
 
     /// What a verified statement adds to the enrolment.
     package struct Attested: Sendable, Hashable {
@@ -27,18 +31,51 @@ package struct EnrolmentAttestation: Sendable {
         package var appAttestPublicKey: [UInt8]?
     }
 
-    /// Attestations verified against `trustAnchors`, their challenges in `challenges`.
-    package init(challenges: any AttestationChallengeStore, trustAnchors: AttestationTrustAnchors, clock: WallClock) {
+    /// Attestations verified against `trustAnchors`, their challenges in `challenges`; Android chains also against
+    /// `statusList`'s copy when there is a fresh one; verdicts counted in `metrics`.
+    package init(
+        challenges: any AttestationChallengeStore, trustAnchors: AttestationTrustAnchors, clock: WallClock,
+        statusList: AndroidStatusListCache? = nil, metrics: DomainMetrics? = nil
+    ) {
         self.challenges = challenges
         appAttest = AppAttestVerifier(trustAnchors: trustAnchors)
         android = AndroidKeyAttestationVerifier(trustAnchors: trustAnchors)
         self.clock = clock
+        self.statusList = statusList
+        self.metrics = metrics
+    }
+
+    /// The verdict of `statement` (see ``verdict(tenant:userID:publicKey:key:statement:)``), counted in the metrics
+    /// by format and outcome.
+    package func check(
+        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: AttestationStatement?
+    ) async throws -> Attested? {
+        let format: DomainMetrics.AttestationFormat = switch statement?.format {
+        case nil: .none
+        case AppAttestVerifier.format: .appleAppAttest
+        default: .androidKey
+        }
+        do {
+            let attested = try await verdict(tenant: tenant, userID: userID, publicKey: publicKey, key: key, statement: statement)
+            if attested != nil { metrics?.attestationVerdict(format, .verified) }
+            return attested
+        } catch let error as AssentError {
+            switch error.code {
+            case .attestationRequired: metrics?.attestationVerdict(.none, .missing)
+            case .attestationInvalid: metrics?.attestationVerdict(format, .invalid)
+            case .attestationChallengeInvalid: metrics?.attestationVerdict(format, .challengeInvalid)
+            default: break
+            }
+            throw error
+        }
     }
 
     /// The verdict of `statement` for the key `publicKey` (as sent; `key` parsed) enrolled by `userID`, under the
-    /// tenant's policy; nil when there is nothing to record.
-    package func check(
-        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey, statement: AttestationStatement?
+    /// tenant's policy; nil when there is nothing to record. Without `key` (a PowerAuth activation's ECDH key, which
+    /// no Android attestation can name) only `apple-appattest` is accepted: another format is `attestation_invalid`
+    /// (`format`).
+    private func verdict(
+        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: AttestationStatement?
     ) async throws -> Attested? {
         let settings = tenant.settings
         switch settings.attestationPolicy {
@@ -50,6 +87,11 @@ package struct EnrolmentAttestation: Sendable {
             }
         }
         guard let statement else { return nil }
+        guard key != nil || statement.format == AppAttestVerifier.format else {
+            throw AssentError(
+                .attestationInvalid,
+                "The attestation is not valid: format (a PowerAuth activation takes only \(AppAttestVerifier.format)).")
+        }
         let now = clock.nowMilliseconds()
         guard let challenge = try await challenges.attestationChallenge(tenantID: tenant.id, value: statement.challenge),
               challenge.userID == userID, challenge.spentAt == nil, now < challenge.expiresAt else {
@@ -84,10 +126,10 @@ package struct EnrolmentAttestation: Sendable {
                 let verdict = try android.verify(
                     certificateChain: chain,
                     policy: AndroidKeyAttestationPolicy(
-                        challenge: binding, credentialPublicKey: key.der, packages: Self.packages(settings),
+                        challenge: binding, credentialPublicKey: key?.der ?? [], packages: Self.packages(settings),
                         minimumSecurityLevel: settings.androidMinimumSecurityLevel == .strongbox ? .strongBox : .trustedEnvironment,
                         requireLockedBootloader: settings.androidRequireLockedBootloader),
-                    statusList: nil, nowMilliseconds: now)
+                    statusList: statusList?.current(), nowMilliseconds: now)
                 return Attested(
                     verdict: CredentialAttestation(
                         format: AndroidKeyAttestationVerifier.format, verified: true,

@@ -26,6 +26,8 @@ package struct AuditKind: Hashable, Sendable, RawRepresentable, CustomStringConv
     package static let activationRemoved = AuditKind(rawValue: "activation.removed")
     /// A user was deleted with its authenticators and actions.
     package static let userDeleted = AuditKind(rawValue: "user.deleted")
+    /// Everything stored about a user was exported (a data-subject request).
+    package static let userExported = AuditKind(rawValue: "user.exported")
     /// A device said "this wasn't me".
     package static let fraudReported = AuditKind(rawValue: "challenge.fraud_reported")
     /// A summary of requests a rate limit refused.

@@ -4,7 +4,10 @@ package import AssentWire
 /// Records a device's answer to a push or QR challenge: checks the signatures, the device's right to answer, the
 /// verification code, then compare-and-sets the challenge and its action in one transaction, and tells the event bus.
 /// A fraud report ("this wasn't me") is one transaction too: the denial, its user's push lock with its timeline entry
-/// and webhook, and its audit entry (actor `device`).
+/// and webhook, and its audit entry (actor `device`). Where the tenant requires attested approvals
+/// (``ApprovalAttestation``), an answer — approval or denial — from a credential without a verified attestation is
+/// refused before anything changes, and an App Attest credential's assertion counter advances in the answer's own
+/// transaction.
 package struct ChallengeDecisions: Sendable {
     let store: any ChallengeStore
     let clock: WallClock
@@ -17,6 +20,8 @@ package struct ChallengeDecisions: Sendable {
     let metrics: DomainMetrics?
     /// Where fraud reports are recorded (nil: nowhere).
     let audit: AuditLog?
+    /// Checks answers where the tenant requires an attested credential.
+    let attestation = ApprovalAttestation()
 
     /// Records `authenticator`'s approval or denial of a challenge. `signature` covers the challenge id (Authsignal's
     /// message, compatible credentials only) or Assent's bound decision message, which names the purpose (`approve`
@@ -86,6 +91,10 @@ package struct ChallengeDecisions: Sendable {
         guard challenge.isOpen(at: now) else {
             throw AssentError(.challengeClosed, "The challenge has expired or was already answered.")
         }
+        // Before anything changes: an unattested credential, or a missing or bad assertion, leaves the challenge open.
+        let counter = try attestation.check(
+            tenant: tenant, authenticator: authenticator, actionCode: challenge.actionCode, decision: decision,
+            assertion: request.appAttestAssertion)
         if request.approved {
             // Before anything changes: a refused factor leaves the challenge open.
             try await activations.requireApprovalFactor(
@@ -94,7 +103,8 @@ package struct ChallengeDecisions: Sendable {
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
-                if let (declined, pushGuard) = try? await record(challenge, approved: false, authenticator, now) {
+                if let (declined, pushGuard) = try? await record(
+                    challenge, approved: false, authenticator, now, appAttestCounter: counter) {
                     events.publish(declined)
                     try await guards.recordAnswer(
                         tenant: tenant, challenge: declined, approved: false, fraud: false, authenticator: authenticator,
@@ -105,11 +115,12 @@ package struct ChallengeDecisions: Sendable {
             }
         }
         if fraud {
-            let answered = try await reportFraud(challenge, tenant: tenant, authenticator, now)
+            let answered = try await reportFraud(challenge, tenant: tenant, authenticator, now, appAttestCounter: counter)
             events.publish(answered)
             return answered
         }
-        let (answered, pushGuard) = try await record(challenge, approved: request.approved, authenticator, now)
+        let (answered, pushGuard) = try await record(
+            challenge, approved: request.approved, authenticator, now, appAttestCounter: counter)
         events.publish(answered)
         // Counted once the answer stands (a refused answer counts nothing).
         try await guards.recordAnswer(
@@ -120,27 +131,30 @@ package struct ChallengeDecisions: Sendable {
 
     /// Records the answer; for a push challenge the store also reads its user's push guard after the answer (in the
     /// answer's round trip on PostgreSQL), for ``PushGuards/recordAnswer(tenant:challenge:approved:fraud:authenticator:read:)``.
+    /// `appAttestCounter` (an App Attest assertion's) is stored with the answer, compare-and-set.
     private func record(
-        _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64
+        _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64, appAttestCounter: Int64?
     ) async throws -> (Challenge, PushGuardRead?) {
         do {
             let outcome = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
-                pushGuardOf: challenge.kind == .push ? challenge.userID : nil)
+                pushGuardOf: challenge.kind == .push ? challenge.userID : nil, appAttestCounter: appAttestCounter)
             guard let answered = outcome.challenge
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, approved ? .approved : .denied, tenantID: answered.tenantID)
             return (answered, outcome.pushGuard)
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
+        } catch is AppAttestCounterUsed {
+            throw Self.counterUsed()
         }
     }
 
     /// Records the denial of push `challenge` as a fraud report: the answer, the user's push lock (with its timeline
     /// entry and webhook) and the `challenge.fraud_reported` audit entry, in one transaction.
     private func reportFraud(
-        _ challenge: Challenge, tenant: Tenant, _ authenticator: Authenticator, _ now: Int64
+        _ challenge: Challenge, tenant: Tenant, _ authenticator: Authenticator, _ now: Int64, appAttestCounter: Int64?
     ) async throws -> Challenge {
         guard let change = guards.fraudReport(tenant: tenant, challenge: challenge, authenticator: authenticator, now: now)
         else { throw AssentError(.invalidRequest, "reportFraud goes only with the denial of a push challenge.") }
@@ -151,13 +165,20 @@ package struct ChallengeDecisions: Sendable {
             guard let answered = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: false,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
-                changing: change, audit: entry)
+                changing: change, audit: entry, appAttestCounter: appAttestCounter)
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, .denied, tenantID: answered.tenantID)
             return answered
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
+        } catch is AppAttestCounterUsed {
+            throw Self.counterUsed()
         }
+    }
+
+    /// An assertion whose counter another answer stored first (two answers with one counter: one wins).
+    private static func counterUsed() -> AssentError {
+        AssentError(.attestationInvalid, "The App Attest assertion is not valid: counter (another answer used it first).")
     }
 
     /// Answers recorded in `store` and announced on `events`; `activations` checks the tenant's approval factors;

@@ -47,6 +47,33 @@ package final class DomainMetrics: Sendable {
         case failed
     }
 
+    /// The format of a device attestation an enrolment carried (`none`: it carried none).
+    package enum AttestationFormat: String, CaseIterable, Sendable {
+        case appleAppAttest = "apple-appattest"
+        case androidKey = "android-key"
+        case none
+    }
+
+    /// What the server made of an enrolment's device attestation.
+    package enum AttestationOutcome: String, CaseIterable, Sendable {
+        /// It verified (the verdict is stored with the credential).
+        case verified
+        /// It did not verify (`attestation_invalid`).
+        case invalid
+        /// Its challenge was unknown, spent, expired or another user's (`attestation_challenge_invalid`).
+        case challengeInvalid = "challenge_invalid"
+        /// None came and the tenant requires one (`attestation_required`).
+        case missing
+    }
+
+    /// How a read of the Android attestation status list ended.
+    package enum StatusListResult: String, CaseIterable, Sendable {
+        /// A good copy replaced the one there was.
+        case ok
+        /// No answer, a bad status, or a list that does not parse: the copy there was stays.
+        case failed
+    }
+
     /// Upper bounds (seconds) of the store latency buckets; `+Inf` is implied.
     package static let storeLatencyBuckets: [Double] = [
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
@@ -62,8 +89,15 @@ package final class DomainMetrics: Sendable {
         let result: PushResult
     }
 
+    private struct AttestationKey: Hashable {
+        let format: AttestationFormat
+        let outcome: AttestationOutcome
+    }
+
     private struct Storage {
         var challenges: [ChallengeKey: Int] = [:]
+        var attestations: [AttestationKey: Int] = [:]
+        var statusListFetches: [StatusListResult: Int] = [:]
         var pushDeliveries: [PushKey: Int] = [:]
         var powerAuth: [PowerAuthResult: Int] = [:]
         var rateLimited: [RateLimitRule: Int] = [:]
@@ -85,6 +119,13 @@ package final class DomainMetrics: Sendable {
         }
         for result in PowerAuthResult.allCases { initial.powerAuth[result] = 0 }
         for rule in RateLimitRule.allCases { initial.rateLimited[rule] = 0 }
+        for format in [AttestationFormat.appleAppAttest, .androidKey] {
+            for outcome in [AttestationOutcome.verified, .invalid, .challengeInvalid] {
+                initial.attestations[AttestationKey(format: format, outcome: outcome)] = 0
+            }
+        }
+        initial.attestations[AttestationKey(format: .none, outcome: .missing)] = 0
+        for result in StatusListResult.allCases { initial.statusListFetches[result] = 0 }
         storage = AssentLock(initial)
     }
 
@@ -109,6 +150,26 @@ package final class DomainMetrics: Sendable {
     /// Counts one PowerAuth signature verification.
     package func powerAuthVerification(_ result: PowerAuthResult) {
         storage.withLock { $0.powerAuth[result, default: 0] += 1 }
+    }
+
+    /// Counts one enrolment's device attestation of `format` that came to `outcome`.
+    package func attestationVerdict(_ format: AttestationFormat, _ outcome: AttestationOutcome) {
+        storage.withLock { $0.attestations[AttestationKey(format: format, outcome: outcome), default: 0] += 1 }
+    }
+
+    /// The count of attestations of `format` that came to `outcome` (for tests).
+    package func attestationVerdictCount(_ format: AttestationFormat, _ outcome: AttestationOutcome) -> Int {
+        storage.withLock { $0.attestations[AttestationKey(format: format, outcome: outcome)] ?? 0 }
+    }
+
+    /// Counts one read of the Android attestation status list.
+    package func androidStatusListFetch(_ result: StatusListResult) {
+        storage.withLock { $0.statusListFetches[result, default: 0] += 1 }
+    }
+
+    /// The count of status list reads that ended in `result` (for tests).
+    package func androidStatusListFetchCount(_ result: StatusListResult) -> Int {
+        storage.withLock { $0.statusListFetches[result] ?? 0 }
     }
 
     /// Counts one request refused by `rule`.
@@ -153,6 +214,12 @@ package final class DomainMetrics: Sendable {
         text += PrometheusText.counter(
             "assent_rate_limited_requests_total", "Requests refused by a rate limit, by the limit's class.",
             snapshot.rateLimited.map { ([("class", $0.key.rawValue)], $0.value) })
+        text += PrometheusText.counter(
+            "assent_attestation_verdicts_total", "Device attestations of enrolments, by format and outcome.",
+            snapshot.attestations.map { ([("format", $0.key.format.rawValue), ("outcome", $0.key.outcome.rawValue)], $0.value) })
+        text += PrometheusText.counter(
+            "assent_android_status_list_fetches_total", "Reads of the Android attestation status list, by result.",
+            snapshot.statusListFetches.map { ([("result", $0.key.rawValue)], $0.value) })
 
         if let depth = snapshot.outboxDepth, let age = snapshot.outboxOldestAgeSeconds {
             text += PrometheusText.gauge(

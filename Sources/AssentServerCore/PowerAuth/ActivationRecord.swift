@@ -34,6 +34,14 @@ package struct ActivationRecord: Sendable, Hashable {
     package var updatedAt: Int64
     /// When a signature last verified.
     package var lastUsedAt: Int64?
+    /// The verdict of the App Attest attestation the activation was created with (nil: none was recorded).
+    package var attestation: CredentialAttestation?
+    /// App Attest: the key id of the App Attest key that vouched for the activation's device key (unique).
+    package var appAttestKeyID: [UInt8]?
+    /// App Attest: the attested key (an uncompressed P-256 point).
+    package var appAttestPublicKey: [UInt8]?
+    /// App Attest: the counter of the last assertion accepted (0 after the attestation).
+    package var appAttestCounter: Int64?
 
     /// Creates a record.
     package init(

@@ -3,7 +3,11 @@ package import AssentWire
 import Foundation
 
 extension ActivationService {
-    /// Creates an activation for the track token's user from the device's ECDH public key.
+    /// Creates an activation for the track token's user from the device's ECDH public key. An App Attest attestation
+    /// is checked by the tenant's attestation policy as an enrolment's is (``EnrolmentAttestation``, its binding hash
+    /// over `devicePublicKey` as sent; `android-key` is refused, the PowerAuth key being kept in software), its
+    /// verdict stored with the activation and its challenge spent in the activation's transaction; any refusal stores
+    /// nothing.
     package func create(tenant: Tenant, claims: TokenClaims, request: CreateActivationRequest) async throws -> ActivationCreated {
         guard claims.hasScope("add:authenticators") else {
             throw AssentError(.forbidden, "The token lacks the add:authenticators scope.")
@@ -13,6 +17,8 @@ extension ActivationService {
         else {
             throw AssentError(.invalidRequest, "devicePublicKey must be Base64 of a 65-byte uncompressed P-256 point.")
         }
+        let attested = try await attestation?.check(
+            tenant: tenant, userID: claims.sub, publicKey: request.devicePublicKey, key: nil, statement: request.attestation)
         let application = try await application(tenantID: tenant.id)
         let masterKey = try P256.PrivateKey(
             rawRepresentation: sealer.open(application.sealedMasterPrivateKey, context: Self.masterKeyContext(tenant.id)))
@@ -24,15 +30,25 @@ extension ActivationService {
         let fingerprint = PowerAuthFingerprint.compute(devicePublicKey: deviceKey, activationID: id, serverPublicKey: serverKey.publicKey)
         let now = clock.nowMilliseconds()
         let status: ActivationStatus = tenant.settings.requireActivationCommit ? .pendingCommit : .active
-        let record = ActivationRecord(
+        var record = ActivationRecord(
             id: id, tenantID: tenant.id, userID: claims.sub, name: request.activationName, status: status,
             devicePublicKey: deviceKey.x962Uncompressed, serverPublicKey: serverKey.publicKey.x962Uncompressed,
             sealedMasterSecret: try sealer.seal(masterSecret, context: Self.masterSecretContext(id)), counterData: counterData,
             fingerprint: fingerprint, enrolmentKey: claims.idk, createdAt: now, updatedAt: now)
+        if let attested {
+            record.attestation = attested.verdict
+            record.appAttestKeyID = attested.appAttestKeyID
+            record.appAttestPublicKey = attested.appAttestPublicKey
+            record.appAttestCounter = attested.appAttestKeyID == nil ? nil : 0
+        }
         do {
-            try await store.insertActivation(record)
+            try await store.insertActivation(record, attestation: attested?.use)
         } catch is EnrolmentTokenUsed {
             throw AssentError.enrolmentTokenUsed()
+        } catch is AttestationChallengeSpent {
+            throw AssentError.attestationChallengeInvalid()
+        } catch is AttestationKeyUsed {
+            throw AssentError(.attestationInvalid, "The attestation is not valid: key id (already used by another credential).")
         } catch let error as StoreError where error.code == .constraintViolation {
             // The unique enrolment key behind the rule above.
             throw AssentError.enrolmentTokenUsed()

@@ -24,13 +24,18 @@ package struct ActivationService: Sendable {
     /// Where backend changes and an activation blocked by too many failed attempts are recorded, in the change's
     /// transaction (nil: nowhere, as in the CLI's tools).
     let audit: AuditLog?
+    /// Applies the tenant's attestation policy to a new activation (nil: none is looked at, as in the CLI's tools,
+    /// which create no activations).
+    let attestation: EnrolmentAttestation?
 
     /// A service over `store`, sealing secrets under keys derived from the 32-byte server `masterKey`. Tenant
-    /// settings (the failed-attempt limit, legacy 3.0) come with the tenant each call names.
+    /// settings (the failed-attempt limit, legacy 3.0) come with the tenant each call names; `attestation` checks
+    /// a new activation's App Attest attestation by the tenant's policy.
     package init(
         store: any ActivationStore, clock: WallClock, masterKey: [UInt8], logger: Logger? = nil,
-        metrics: DomainMetrics? = nil, audit: AuditLog? = nil
+        metrics: DomainMetrics? = nil, audit: AuditLog? = nil, attestation: EnrolmentAttestation? = nil
     ) {
+        self.attestation = attestation
         self.metrics = metrics
         self.audit = audit
         self.store = store

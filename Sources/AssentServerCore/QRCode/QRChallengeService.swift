@@ -85,7 +85,9 @@ package struct QRChallengeService: Sendable {
     }
 
     /// Claims the challenge for `authenticator`, signed over the challenge id (a compatible credential) or Assent's
-    /// bound claim message, which no answer accepts. Exactly one device wins; the others get `challenge_closed`.
+    /// bound claim message, which no answer accepts. Exactly one device wins; the others get `challenge_closed`. Where
+    /// the tenant requires attested approvals for the challenge's action, an unattested credential is refused
+    /// (`403 attestation_required`) and the challenge stays pending.
     /// Returns what the device should show before the user decides.
     package func claim(
         tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: ClaimChallengeRequest
@@ -105,6 +107,8 @@ package struct QRChallengeService: Sendable {
         if let user = challenge.userID, user != authenticator.userID {
             throw AssentError(.forbidden, "This challenge is for another user.")
         }
+        // A device that may not answer (the tenant requires attested approvals) may not take the challenge either.
+        try ApprovalAttestation().requireAttested(tenant: tenant, authenticator: authenticator, actionCode: challenge.actionCode)
         var anonymous: Action?
         if challenge.userID == nil {
             var action = Action(

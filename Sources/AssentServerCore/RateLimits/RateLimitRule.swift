@@ -38,6 +38,10 @@ package enum RateLimitRule: String, CaseIterable, Sendable, Hashable {
     case benchHelloAddress = "bench-hello-address"
     /// Admin console sign-in attempts from one client address (accepted or not).
     case consoleSignInAddress = "console-sign-in-address"
+    /// Attestation challenges (`POST /v1/client/attestation/challenge`) per user of a tenant: each is a stored row.
+    case attestationChallengeUser = "attestation-challenge-user"
+    /// Attestation challenges from one client address (also with tokens that do not verify).
+    case attestationChallengeAddress = "attestation-challenge-address"
 
     /// The limit used unless the operator sets another.
     package var defaultLimit: RateLimit {
@@ -59,6 +63,8 @@ package enum RateLimitRule: String, CaseIterable, Sendable, Hashable {
         case .webSocketAddress: RateLimit(count: 60, periodSeconds: 60)
         case .benchHelloAddress: RateLimit(count: 600, periodSeconds: 60)
         case .consoleSignInAddress: RateLimit(count: 10, periodSeconds: 60)
+        case .attestationChallengeUser: RateLimit(count: 10, periodSeconds: 60)
+        case .attestationChallengeAddress: RateLimit(count: 120, periodSeconds: 60)
         }
     }
 }

@@ -17,8 +17,10 @@ package protocol ActivationStore: Sendable {
     /// ``CredentialStore/enrollDeviceCredential(_:enrolmentKey:reenrol:events:)`` sets, so one token enrols one
     /// credential of any kind. Fails with ``EnrolmentTokenUsed`` when that action is gone or already enrolled a
     /// credential (a push or QR key, or another activation), and with `StoreError.constraintViolation` when the id
-    /// exists.
-    func insertActivation(_ activation: ActivationRecord) async throws
+    /// exists. With `attestation`, the same transaction spends that attestation challenge (``AttestationChallengeSpent``
+    /// when it is spent, expired or not the user's) and checks that the activation's App Attest key id vouches for no
+    /// other credential of any kind (``AttestationKeyUsed``).
+    func insertActivation(_ activation: ActivationRecord, attestation: AttestationChallengeUse?) async throws
     /// The activation with this id (any tenant).
     func activation(id: String) async throws -> ActivationRecord?
     /// A user's activations, oldest first.
@@ -35,6 +37,11 @@ package protocol ActivationStore: Sendable {
 }
 
 extension ActivationStore {
+    /// ``insertActivation(_:attestation:)`` without an attestation.
+    package func insertActivation(_ activation: ActivationRecord) async throws {
+        try await insertActivation(activation, attestation: nil)
+    }
+
     /// ``updateActivation(id:audit:_:)`` recording nothing in the audit log.
     package func updateActivation<T: Sendable>(
         id: String, _ body: @escaping @Sendable (inout ActivationRecord) throws -> T

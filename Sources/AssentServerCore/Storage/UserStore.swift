@@ -6,8 +6,10 @@ package protocol UserStore: Sendable {
     func user(tenantID: String, userID: String) async throws -> User?
     /// Creates or replaces a user record.
     func saveUser(_ user: User) async throws
-    /// Deletes the user with its authenticators and actions, queueing `events` for each authenticator and appending
-    /// `audit` in the same transaction; false (and nothing appended) when there was nothing to delete.
+    /// Deletes the user with everything stored about it but the audit entries that name it — authenticators,
+    /// actions, activations, challenges with their timelines and deliveries, the push throttle, attestation challenges
+    /// and webhook events already sent — queueing `events` for each authenticator and appending `audit` in the same
+    /// transaction; false (and nothing appended) when there was nothing to delete.
     func deleteUser(
         tenantID: String, userID: String, audit: AuditAppend?,
         events: @escaping @Sendable (Authenticator) -> [WebhookEvent]

@@ -11,14 +11,14 @@ package struct UserService: Sendable {
         .sms: "phoneNumber", VerificationMethod(rawValue: "WHATSAPP"): "phoneNumber",
     ]
 
-    private let store: any UserStore & CredentialStore & UserDirectoryStore
+    private let store: any UserStore & CredentialStore & UserDirectoryStore & UserDataStore
     private let clock: WallClock
     private let webhooks: WebhookEvents
     private let audit: AuditLog
 
     /// Users in `store`; each change queues its events through `webhooks` and its entry in `audit`.
     package init(
-        store: any UserStore & CredentialStore & UserDirectoryStore, clock: WallClock, webhooks: WebhookEvents,
+        store: any UserStore & CredentialStore & UserDirectoryStore & UserDataStore, clock: WallClock, webhooks: WebhookEvents,
         audit: AuditLog
     ) {
         self.store = store
@@ -69,6 +69,17 @@ package struct UserService: Sendable {
         ) { [webhooks] in
             webhooks.authenticator(.authenticatorDeleted, $0, tenant: tenant)
         }
+    }
+
+    /// Everything stored about the user (``UserData``), recording `user.exported` with `actor` in the same
+    /// transaction; the answer includes that entry.
+    package func export(tenant: Tenant, userID: String, actor: String) async throws -> UserData {
+        let now = clock.nowMilliseconds()
+        var data = try await store.userData(
+            tenantID: tenant.id, userID: userID,
+            audit: audit.entry(tenantID: tenant.id, .userExported, actor: actor, subject: userID))
+        data.exportedAt = now
+        return data
     }
 
     /// The user as stored; nil when the tenant has no record of it (the console's "no such user").

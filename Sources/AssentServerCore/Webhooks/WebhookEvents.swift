@@ -91,7 +91,10 @@ package struct WebhookEvents: Sendable {
             "verificationMethod": .string(authenticator.verificationMethod.rawValue),
         ]
         switch type {
-        case .authenticatorCreated: data["createdAt"] = .string(Timestamp.iso8601(milliseconds: authenticator.createdAt))
+        case .authenticatorCreated:
+            data["createdAt"] = .string(Timestamp.iso8601(milliseconds: authenticator.createdAt))
+            // The device attestation's verdict, as the authenticator reads show it; omitted when none was recorded.
+            if let attestation = authenticator.attestation?.wireJSON { data["attestation"] = attestation }
         case .authenticatorUpdated: data["updatedAt"] = .string(Timestamp.iso8601(milliseconds: now))
         case .authenticatorDeleted: data["deletedAt"] = .string(Timestamp.iso8601(milliseconds: now))
         }

@@ -44,8 +44,17 @@ extension PostgresStore {
 
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?
     ) async throws -> ChallengeAnswerOutcome {
+        if let appAttestCounter {
+            // An answer with an App Attest assertion: its counter advances in the answer's transaction (a few more
+            // round trips, for the tenants that ask for assertions); the push guard is the caller's to read.
+            return ChallengeAnswerOutcome(challenge: try await writeAndAnnounce { db -> Challenge? in
+                try Self.answerAdvancing(
+                    tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+                    verificationMethod: verificationMethod, now: now, appAttestCounter: appAttestCounter, in: db)
+            })
+        }
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         let values: [StoreValue] = [
@@ -82,20 +91,36 @@ extension PostgresStore {
     /// common answer to one). A refused answer (the action no longer waits) fails ``answer``: nothing commits.
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
+        appAttestCounter: Int64?
     ) async throws -> Challenge? {
+        try await writeAndAnnounce { db -> Challenge? in
+            guard let answered = try Self.answerAdvancing(
+                tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+                verificationMethod: verificationMethod, now: now, appAttestCounter: appAttestCounter, in: db)
+            else { return nil }
+            _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
+            if let audit { try AuditQueries.append(audit, on: db) }
+            return answered
+        }
+    }
+
+    /// ``answer`` inside the caller's transaction, then the App Attest counter's compare-and-set (when given): the
+    /// answered challenge, or nil when it was not open.
+    static func answerAdvancing(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, appAttestCounter: Int64?, in db: PostgresConnection
+    ) throws -> Challenge? {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         let values: [StoreValue] = [
             .text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID), .text(states),
             .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
             .text(verificationMethod.rawValue)]
-        return try await writeAndAnnounce { db -> Challenge? in
-            guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
-            _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
-            if let audit { try AuditQueries.append(audit, on: db) }
-            return answered
-        }
+        guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
+        try ChallengeQueries.advanceAppAttestCounter(
+            appAttestCounter, authenticatorID: authenticatorID, tenantID: tenantID, in: db)
+        return answered
     }
 }
 

@@ -11,14 +11,14 @@ enum ActivationQueries {
         INSERT INTO powerauth_applications (\(StoreRecords.applicationColumns)) VALUES ($1, $2, $3, $4, $5, $6)
         ON CONFLICT (tenant_id) DO NOTHING RETURNING \(StoreRecords.applicationColumns)
         """
-    /// The user record (when missing) and the activation ($1…$17, ``StoreRecords/activationValues(_:)``) as one
+    /// The user record (when missing) and the activation ($1…$21, ``StoreRecords/activationValues(_:)``) as one
     /// write; a duplicate id or enrolment key fails it whole with a constraint violation.
     static let insertActivation: SQL = .chain("""
         INSERT INTO users (tenant_id, user_id, created_at, updated_at) VALUES ($2, $3, $15, $15)
         ON CONFLICT (tenant_id, user_id) DO NOTHING
         """, then: """
         INSERT INTO activations (\(StoreRecords.activationColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
         """)
     static let activation: SQL = "SELECT \(StoreRecords.activationColumns) FROM activations WHERE id = $1"
     /// ``activation`` holding the row lock in PostgreSQL until the transaction ends.
@@ -59,7 +59,7 @@ extension SQLStore {
         }
     }
 
-    package func insertActivation(_ activation: ActivationRecord) async throws {
+    package func insertActivation(_ activation: ActivationRecord, attestation: AttestationChallengeUse?) async throws {
         try await write { db in
             // The enrolment token's action first, as a device credential's enrolment takes it: a push or QR key
             // enrolled with the same token (before, or concurrently on another instance) refuses this activation.
@@ -68,6 +68,10 @@ extension SQLStore {
             try CredentialQueries.claimEnrolment(
                 enrolled: enrolled, credentialID: activation.id, tenantID: activation.tenantID,
                 enrolmentKey: activation.enrolmentKey, in: db)
+            // The attestation's challenge is spent, and its App Attest key id checked, in the same transaction.
+            try CredentialQueries.attest(
+                id: activation.id, tenantID: activation.tenantID, appAttestKeyID: activation.appAttestKeyID,
+                use: attestation, in: db)
             try db.update(ActivationQueries.insertActivation, StoreRecords.activationValues(activation))
         }
     }

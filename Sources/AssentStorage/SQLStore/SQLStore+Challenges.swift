@@ -25,6 +25,23 @@ enum ChallengeQueries {
         WHERE \(openForUser) < $20\(postgres: "::bigint")
         """
     static let byID: SQL = "SELECT \(StoreRecords.challengeColumns) FROM challenges WHERE id = $1 AND tenant_id = $2"
+    /// Advances an authenticator's App Attest counter to $1 only while the stored one is below it: 1 row, or 0 when
+    /// another answer stored it (or a later one) first. In PostgreSQL the row lock the answer took on the
+    /// authenticator (its last verification) makes a concurrent answer wait and then re-read the committed counter.
+    static let advanceAppAttestCounter: SQL = """
+        UPDATE authenticators SET app_attest_counter = $1
+        WHERE id = $2 AND tenant_id = $3 AND app_attest_counter IS NOT NULL AND app_attest_counter < $1
+        """
+
+    /// Advances the App Attest counter of the answering authenticator (when `counter` is given) inside the answer's
+    /// transaction; throws ``AppAttestCounterUsed`` (rolling the answer back) when it was not below `counter`.
+    static func advanceAppAttestCounter(
+        _ counter: Int64?, authenticatorID: String, tenantID: String, in db: some StoreConnection
+    ) throws {
+        guard let counter else { return }
+        guard try db.update(advanceAppAttestCounter, [.integer(counter), .text(authenticatorID), .text(tenantID)]) == 1
+        else { throw AppAttestCounterUsed() }
+    }
     static let pendingPush: SQL = """
         SELECT \(StoreRecords.challengeColumns) FROM challenges
         WHERE tenant_id = $1 AND user_id = $2 AND kind = 'push' AND state = 'pending' AND expires_at > $3

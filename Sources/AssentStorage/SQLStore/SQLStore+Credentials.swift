@@ -107,21 +107,32 @@ enum CredentialQueries {
         UPDATE attestation_challenges SET spent_at = $1
         WHERE challenge = $2 AND tenant_id = $3 AND user_id = $4 AND spent_at IS NULL AND expires_at > $1
         """
-    /// The credential an App Attest key id already vouches for.
-    static let byAppAttestKey: SQL = "SELECT id FROM authenticators WHERE app_attest_key_id = $1"
+    /// The credentials (device credentials and PowerAuth activations) an App Attest key id already vouches for.
+    static let byAppAttestKey: SQL = """
+        SELECT id FROM authenticators WHERE app_attest_key_id = $1
+        UNION ALL SELECT id FROM activations WHERE app_attest_key_id = $1
+        """
 
     /// Spends `use` (when given) and checks that the App Attest key id of `record` (when it has one) vouches for no
     /// other credential, inside an enrolment's transaction.
     static func attest(_ record: Authenticator, use: AttestationChallengeUse?, in db: some StoreConnection) throws {
+        try attest(id: record.id, tenantID: record.tenantID, appAttestKeyID: record.appAttestKeyID, use: use, in: db)
+    }
+
+    /// Spends `use` (when given) and checks that `appAttestKeyID` (when given) vouches for no credential of any kind
+    /// but `id`, inside the transaction that enrols credential `id` (a device credential or a PowerAuth activation).
+    static func attest(
+        id: String, tenantID: String, appAttestKeyID: [UInt8]?, use: AttestationChallengeUse?, in db: some StoreConnection
+    ) throws {
         if let use {
             guard try db.update(
                 spendAttestationChallenge,
-                [.integer(use.at), .text(use.challenge), .text(record.tenantID), .text(use.userID)]) == 1
+                [.integer(use.at), .text(use.challenge), .text(tenantID), .text(use.userID)]) == 1
             else { throw AttestationChallengeSpent() }
         }
-        if let keyID = record.appAttestKeyID {
-            let holders = try db.query(byAppAttestKey, [.blob(keyID)]) { try $0.string(0) }
-            guard holders.allSatisfy({ $0 == record.id }) else { throw AttestationKeyUsed() }
+        if let appAttestKeyID {
+            let holders = try db.query(byAppAttestKey, [.blob(appAttestKeyID)]) { try $0.string(0) }
+            guard holders.allSatisfy({ $0 == id }) else { throw AttestationKeyUsed() }
         }
     }
 

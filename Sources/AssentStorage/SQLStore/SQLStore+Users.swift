@@ -50,6 +50,7 @@ extension SQLStore {
                 try WebhookQueries.enqueue(events(authenticator), in: db)
             }
             guard try db.update(UserQueries.delete, [.text(tenantID), .text(userID)]) == 1 else { return false }
+            try UserDataQueries.eraseUser(tenantID: tenantID, userID: userID, in: db)
             if let audit { try AuditQueries.append(audit, on: db) }
             return true
         }

@@ -513,6 +513,18 @@ enum Schema {
             WHERE app_attest_key_id IS NOT NULL;
         """
 
+    /// Step 20: a PowerAuth activation's App Attest attestation, as step 19 gave device credentials — the verdict as
+    /// compact JSON (``CredentialAttestation``), the key id (unique: one App Attest key vouches for one activation;
+    /// credentials of the other kind are checked in the enrolling transaction), the attested key and the counter.
+    static let activationAttestation: SQL = """
+        ALTER TABLE activations ADD COLUMN attestation TEXT;
+        ALTER TABLE activations ADD COLUMN app_attest_key_id \(bytes);
+        ALTER TABLE activations ADD COLUMN app_attest_public_key \(bytes);
+        ALTER TABLE activations ADD COLUMN app_attest_counter \(integer);
+        CREATE UNIQUE INDEX activations_app_attest_key ON activations(app_attest_key_id)
+            WHERE app_attest_key_id IS NOT NULL;
+        """
+
     /// Step 15, PostgreSQL only: the users of a tenant in byte order of their ids, for the console's prefix search
     /// (``UserDirectoryQueries/search``). SQLite's primary key already has that order (`BINARY`); PostgreSQL's primary
     /// key has the database's collation, in which ids sharing a prefix need not be neighbours.

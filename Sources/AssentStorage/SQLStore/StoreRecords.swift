@@ -230,19 +230,24 @@ enum StoreRecords {
     static let activationColumns = """
         id, tenant_id, user_id, name, status, blocked_reason, device_public_key, server_public_key, \
         master_secret_sealed, ctr, ctr_data, failed_attempts, fingerprint, enrolment_key, created_at, updated_at, \
-        last_used_at
+        last_used_at, attestation, app_attest_key_id, app_attest_public_key, app_attest_counter
         """
 
     static func activation(_ row: some StoreRow) throws -> ActivationRecord {
         guard let status = ActivationStatus(rawValue: try row.string(4)) else {
             throw StoreError(.corrupt, "activation status")
         }
-        return ActivationRecord(
+        var activation = ActivationRecord(
             id: try row.string(0), tenantID: try row.string(1), userID: try row.string(2), name: row.optionalString(3),
             status: status, blockedReason: row.optionalString(5).flatMap(ActivationBlockedReason.init(rawValue:)),
             devicePublicKey: row.blob(6), serverPublicKey: row.blob(7), sealedMasterSecret: row.blob(8),
             counter: row.int64(9), counterData: row.blob(10), failedAttempts: Int(row.int64(11)), fingerprint: try row.string(12),
             enrolmentKey: try row.string(13), createdAt: row.int64(14), updatedAt: row.int64(15), lastUsedAt: row.optionalInt64(16))
+        activation.attestation = row.optionalString(17).flatMap(CredentialAttestation.init(json:))
+        activation.appAttestKeyID = row.optionalBlob(18)
+        activation.appAttestPublicKey = row.optionalBlob(19)
+        activation.appAttestCounter = row.optionalInt64(20)
+        return activation
     }
 
     static func activationValues(_ a: ActivationRecord) -> [StoreValue] {
@@ -250,7 +255,8 @@ enum StoreRecords {
          .optional(a.blockedReason?.rawValue), .blob(a.devicePublicKey), .blob(a.serverPublicKey),
          .blob(a.sealedMasterSecret), .integer(a.counter), .blob(a.counterData), .integer(Int64(a.failedAttempts)),
          .text(a.fingerprint), .text(a.enrolmentKey), .integer(a.createdAt), .integer(a.updatedAt),
-         .optional(a.lastUsedAt)]
+         .optional(a.lastUsedAt), .optional(a.attestation?.json), .optional(a.appAttestKeyID),
+         .optional(a.appAttestPublicKey), .optional(a.appAttestCounter)]
     }
 
     // MARK: Push delivery

@@ -103,9 +103,9 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
     /// "This wasn't me", on a denial of a push challenge (Assent's; the official SDKs never send it): push is locked
     /// for the user for a while. Covered by the bound signature when one is sent.
     public var reportFraud: Bool?
-    /// Base64 of an App Attest assertion (CBOR `{signature, authenticatorData}`) over SHA-256 of the bound decision
-    /// message, from a credential enrolled with an `apple-appattest` attestation (Assent's; the official SDKs never
-    /// send it).
+    /// Base64 of an App Attest assertion (CBOR `{signature, authenticatorData}`) whose clientDataHash is SHA-256 of
+    /// the bound decision message: required from an App Attest credential where the tenant requires attested
+    /// approvals (the official SDKs never send it).
     public var appAttestAssertion: String?
 
     /// Creates a request.
@@ -138,8 +138,9 @@ public struct UpdateChallengeRequest: Codable, Sendable, Hashable, WireDecodable
             .string("boundSignature", \.boundSignature, maxLength: WireFieldLimit.signature,
                     "Assent's bound signature over the decision (required from a bound credential)."),
             .bool("reportFraud", \.reportFraud, "This wasn't me, on a denial of a push challenge."),
-            .string("appAttestAssertion", \.appAttestAssertion, maxLength: 4096,
-                    "base64 of an App Attest assertion CBOR {signature, authenticatorData} over SHA-256 of the bound decision message"),
+            .string("appAttestAssertion", \.appAttestAssertion, maxLength: AttestationStatement.maxBase64Length,
+                    "Base64 of an App Attest assertion over SHA-256 of the bound decision message (where the tenant "
+                        + "requires attested approvals)."),
         ])
 }
 

@@ -17,6 +17,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     /// ``updateUser`` as Authsignal's older server SDKs (Python 2.x and 3.x) send it: the same operation and handler.
     case updateUserByPost = "POST /v1/users/{userId}"
     case deleteUser = "DELETE /v1/users/{userId}"
+    /// Everything Assent holds about a user, for a data-subject request (Assent's own).
+    case exportUser = "GET /v1/users/{userId}/export"
     /// Ends a user's push throttle and fraud lock (Assent's own).
     case resetUserPush = "POST /v1/users/{userId}/push/reset"
     case getAuthenticators = "GET /v1/users/{userId}/authenticators"

@@ -20,6 +20,9 @@ package enum PageRoute: String, CaseIterable, Sendable, CustomStringConvertible 
     case consoleUser = "GET /admin/users/{userId}"
     /// The user page's recent challenges as JSON (session cookie; `401` envelope without), which the page polls.
     case consoleUserData = "GET /admin/api/users/{userId}"
+    /// Everything Assent holds about the user as a JSON download (a form post with the CSRF token: it is recorded as
+    /// `user.exported`).
+    case consoleExportUser = "POST /admin/users/{userId}/export"
     /// Deletes the user (a form post with the CSRF token; answered with a confirmation page until `confirm=yes`).
     case consoleDeleteUser = "POST /admin/users/{userId}/delete"
     /// Removes one of the user's authenticators (a form post, confirmed like ``consoleDeleteUser``).

@@ -6,11 +6,15 @@ public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodabl
     public var devicePublicKey: String
     /// A name for the activation ("Alice's phone").
     public var activationName: String?
+    /// Assent only: an App Attest attestation (``AttestationStatement``, `apple-appattest` only) whose binding hash
+    /// uses ``devicePublicKey`` as sent, which the tenant's attestation policy may ask for.
+    public var attestation: AttestationStatement?
 
     /// Creates a request.
-    public init(devicePublicKey: String, activationName: String? = nil) {
+    public init(devicePublicKey: String, activationName: String? = nil, attestation: AttestationStatement? = nil) {
         self.devicePublicKey = devicePublicKey
         self.activationName = activationName
+        self.attestation = attestation
     }
 
     /// The fields, their limits and descriptions.
@@ -19,6 +23,8 @@ public struct CreateActivationRequest: Codable, Sendable, Hashable, WireDecodabl
             .requiredString("devicePublicKey", \.devicePublicKey, maxLength: 256,
                             "Base64 of the device's P-256 public key, SEC1 uncompressed."),
             .string("activationName", \.activationName, maxLength: 255, "A name for the activation."),
+            .nested("attestation", \.attestation, maxBytes: 64 * 1024,
+                    "An App Attest attestation (apple-appattest only) bound to a challenge and to devicePublicKey."),
         ])
 }
 

@@ -20,10 +20,13 @@ public struct ActivationResponse: Codable, Sendable, Hashable, WireSchema {
     public var createdAt: String
     /// When a signature last verified (ISO-8601).
     public var lastUsedAt: String?
+    /// Assent only: the verdict of the App Attest attestation the activation was created with (absent when none).
+    public var attestation: AuthenticatorAttestation?
 
     /// Creates a response.
     public init(activationId: String, userId: String, activationName: String?, activationStatus: String, blockedReason: String?,
-                failedAttempts: Int, maxFailedAttempts: Int, activationFingerprint: String, createdAt: String, lastUsedAt: String?) {
+                failedAttempts: Int, maxFailedAttempts: Int, activationFingerprint: String, createdAt: String, lastUsedAt: String?,
+                attestation: AuthenticatorAttestation? = nil) {
         self.activationId = activationId
         self.userId = userId
         self.activationName = activationName
@@ -34,6 +37,7 @@ public struct ActivationResponse: Codable, Sendable, Hashable, WireSchema {
         self.activationFingerprint = activationFingerprint
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.attestation = attestation
     }
 
     /// The fields and their descriptions.
@@ -48,6 +52,7 @@ public struct ActivationResponse: Codable, Sendable, Hashable, WireSchema {
         .field("activationFingerprint", \.activationFingerprint, "The 8-digit activation fingerprint."),
         .field("createdAt", \.createdAt, Timestamp.wireDescription),
         .optional("lastUsedAt", \.lastUsedAt, Timestamp.wireDescription),
+        .optional("attestation", \.attestation, "The device attestation's verdict, when the activation has one."),
     ])
 }
 

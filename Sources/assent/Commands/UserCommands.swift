@@ -4,8 +4,8 @@ import AssentWire
 /// `assent admin user ...` and `assent admin authenticators ...` through the server API of a running `assentd`.
 enum UserCommands {
     static let user = Command.group(
-        "user", "read, update or delete a user (server API); reset their push throttle (database)",
-        [getUser, updateUser, deleteUser, pushReset])
+        "user", "read, update, export or delete a user (server API); reset their push throttle (database)",
+        [getUser, updateUser, exportUser, deleteUser, pushReset])
 
     static let getUser = Command.leaf(
         "get", "show a user",
@@ -56,8 +56,22 @@ enum UserCommands {
             invocation, .updateUser, [user], body: body, decoding: UserResponse.self, human: describe)
     }
 
+    static let exportUser = ServerAPICommands.userCommand(
+        "export", "everything Assent holds about a user, as JSON (a data-subject request)",
+        details: """
+            GET /v1/users/{user}/export: the user record, authenticators with their attestation verdicts, activations,
+            actions, stored challenges and the audit entries naming the user; recorded as user.exported. See
+            docs/privacy.md.
+            """, .exportUser, decoding: UserExportResponse.self
+    ) { export, _ in
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(export)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     static let deleteUser = ServerAPICommands.userCommand(
-        "delete", "delete a user with its authenticators and actions", details: "DELETE /v1/users/{user}.", .deleteUser,
+        "delete", "delete a user and everything stored about them but the audit entries naming them",
+        details: "DELETE /v1/users/{user}: authenticators, actions, activations and challenges go at once.", .deleteUser,
         decoding: Deleted.self
     ) { answer, user in
         answer.deleted == false ? "User \(user) did not exist; nothing was deleted." : "Deleted user \(user)."
