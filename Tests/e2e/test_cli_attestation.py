@@ -225,3 +225,32 @@ def test_the_readmes_attestation_block_runs_against_a_server_trusting_its_author
         assert (verdict["format"], verdict["securityLevel"], verdict["bootState"]) == ("android-key", "tee", "verified")
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.mark.parametrize("attest_format,approves", [("android-key", True), ("apple-appattest", False)])
+def test_attested_approvals_accept_the_cli_s_android_credential_and_refuse_its_app_attest_one(attesting, attest_format,
+                                                                                               approves):
+    """Where the tenant requires attested approvals, an android-key credential's signed answer is enough; an App Attest
+    credential must add an assertion, which the CLI cannot make (it keeps no App Attest key), so its answer is
+    403 attestation_required and the challenge stays pending."""
+    server, authority, _ = attesting
+    created, sdk = tenant(server)
+    r = requests.patch(f"{server.api}/tenant/settings", headers=basic(created), json={"requireAttestedApprovals": True})
+    assert r.status_code == 200, r.text
+    user = "cli-approve-" + uuid.uuid4().hex[:8]
+    with tempfile.TemporaryDirectory() as home:
+        token = sdk.track(user, "enrol", {"scope": "add:authenticators"})["token"]
+        ok("device", "push", "enrol", "--url", server.url, "--tenant", created["tenantId"], "--token", token,
+           "--attest-with", authority, "--attest-format", attest_format, home=home)
+        bearer = {"Authorization": "Bearer " + sdk.track(user, "signIn")["token"]}
+        started = requests.post(f"{server.api}/client/challenge/push", json={"action": "signIn"}, headers=bearer)
+        assert started.status_code == 200, started.text
+        status, body, stderr = run("device", "push", "approve", home=home)
+        verified = requests.post(f"{server.api}/client/verify/push", json={"challengeId": started.json()["challengeId"]},
+                                 headers=bearer).json()
+        if approves:
+            assert status == 0, stderr
+            assert verified["isVerified"] is True
+        else:
+            assert status != 0 and "attestation_required" in stderr + json.dumps(body), stderr
+            assert verified.get("isVerified") is not True and verified.get("state") != "CHALLENGE_SUCCEEDED", verified
