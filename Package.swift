@@ -82,7 +82,10 @@ targets += [
 
     .executableTarget(name: "assentd", dependencies: ["AssentServer", "AssentStorage", "AssentLog"]),
     // The CLI is a device (the SDK) plus admin commands over the database (core and storage): never the HTTP server.
-    .executableTarget(name: "assent", dependencies: ["AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto"]),
+    // It attests its keys with a test attestation authority (AssentAttestation's writers) for --attest-with.
+    .executableTarget(name: "assent", dependencies: [
+        "AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto", "AssentAttestation",
+    ]),
     // Writes openapi/assent.json from the endpoint catalogue and the wire types' tables (`--check` for drift); a
     // development tool, not a product.
     .executableTarget(name: "assent-openapi", dependencies: ["AssentWire"]),
@@ -113,7 +116,7 @@ targets += [
     .testTarget(name: "AssentQRRenderTests", dependencies: ["AssentQRRender", "AssentTestSupport"]),
     .testTarget(name: "AssentFuzzTests", dependencies: ["AssentFuzz"]),
     // Known-answer vectors (Tests/Vectors/attestation) and test-authority fixtures, read by path.
-    .testTarget(name: "AssentAttestationTests", dependencies: ["AssentAttestation", "AssentCrypto"]),
+    .testTarget(name: "AssentAttestationTests", dependencies: ["AssentAttestation", "AssentCrypto", "AssentWire"]),
 ]
 #endif
 

@@ -9,7 +9,8 @@
 /// ```
 ///
 /// Every call answers an ``AssentResponse``; none throws. The platform is reached through seams — ``KeyStore``,
-/// ``Transport``, ``UserAuthenticator`` and ``AssentClock`` — that the designated initializer takes and tests replace.
+/// ``Transport``, ``UserAuthenticator``, ``AssentClock`` and, where the platform attests keys, ``Attester`` — that the
+/// designated initializer takes and tests replace.
 public final class Assent: Sendable {
     /// The SDK's version, sent as `X-Authsignal-Version` and in the `User-Agent`.
     public static let version = "0.1.0"
@@ -62,10 +63,12 @@ public final class Assent: Sendable {
     ///     that require it cannot be used until one is given).
     ///   - powerAuth: The PowerAuth configuration (the pinned master public key); without it ``powerAuth`` answers
     ///     `powerauth_not_configured`.
+    ///   - attester: Makes device attestations of the keys `push` and `qr` enrol, and App Attest assertions for their
+    ///     approvals (see ``Attester``); none by default (the only choice on Linux), so enrolments carry no attestation.
     public init(
         tenantID: String, baseURL: String, keyStore: any KeyStore, transport: any Transport, clock: AssentClock,
         device: DeviceInfo = .current, userAuthenticator: any UserAuthenticator = UnavailableUserAuthenticator(),
-        powerAuth configuration: PowerAuthConfiguration? = nil
+        powerAuth configuration: PowerAuthConfiguration? = nil, attester: (any Attester)? = nil
     ) {
         let api = ClientAPI(tenantID: tenantID, baseURL: baseURL, transport: transport)
         let tokens = TokenCache()
@@ -79,7 +82,8 @@ public final class Assent: Sendable {
             platform: device.platform)
         self.powerAuth = powerAuth
         let context = NamespaceContext(
-            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth)
+            api: api, keyStore: keyStore, clock: clock, device: device, tokens: tokens, gate: gate, powerAuth: powerAuth,
+            attestation: DeviceAttestation(api: api, attester: attester))
         self.push = AssentPush(context)
         self.qr = AssentQRCode(context)
     }

@@ -1,4 +1,5 @@
 import AssentCrypto
+import AssentWire
 import Foundation
 import Testing
 

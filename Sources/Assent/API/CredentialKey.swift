@@ -29,13 +29,14 @@ struct CredentialKey: Sendable {
     var memory: CredentialIDMemory { CredentialIDMemory(keyStore: context.keyStore, name: name) }
 
     /// Enrols the credential: creates the key with `policy` (or reuses the one on the device, with the policy it was
-    /// made with), registers its public key with `token` (the cached token when nil) and remembers the id the server
-    /// gives it.
+    /// made with), registers its public key with `token` (the cached token when nil), with a device attestation of it
+    /// when an ``Attester`` is configured, and remembers the id the server gives it.
     func add(token: String?, policy: KeyAccessPolicy, pushToken: String? = nil) async -> AssentResponse<AppCredential> {
         await .run { () async throws(ClientFailure) -> AppCredential? in
             guard let token = context.tokens.resolve(token) else { throw .tokenNotSet }
             let key = try await loadOrCreate(policy)
-            let request = Self.addRequest(key, device: context.device, pushToken: pushToken)
+            var request = Self.addRequest(key, device: context.device, pushToken: pushToken)
+            request.attestation = try await context.attestation.statement(token: token, publicKey: request.publicKey)
             let response = try await context.api.send(
                 addEndpoint, authorization: .bearer(token), json: request, as: AddCredentialResponse.self)
             await memory.remember(response.userAuthenticatorId, for: key)
@@ -202,7 +203,8 @@ struct CredentialKey: Sendable {
     ///
     /// With `signer`, its key signs (once, and only after the user authenticated with it); without, the key is
     /// loaded and its policy authorized here (prompting when needed). With `authentication`, the request also carries
-    /// a PowerAuth factor signature.
+    /// a PowerAuth factor signature. With an ``Attester`` that makes assertions, it carries `appAttestAssertion` over
+    /// SHA-256 of the decision message too.
     func answer(
         challengeId: String, approved: Bool, verificationCode: String?, reportFraud: Bool = false,
         signer: CredentialSigner? = nil, authentication: PowerAuthAuthentication? = nil
@@ -222,7 +224,8 @@ struct CredentialKey: Sendable {
                 let signature = try await Self.sign(decision, with: key)
                 let request = UpdateChallengeRequest(
                     challengeId: challengeId, publicKey: Self.publicKey(key), approved: approved, signature: signature,
-                    verificationCode: verificationCode, boundSignature: signature, reportFraud: reportFraud ? true : nil)
+                    verificationCode: verificationCode, boundSignature: signature, reportFraud: reportFraud ? true : nil,
+                    appAttestAssertion: try await context.attestation.assertion(decision: decision))
                 if let authentication {
                     // The factor signature covers this exact request: POST, uriId = the request path, body = the bytes sent.
                     let body = try ClientAPI.encode(request)

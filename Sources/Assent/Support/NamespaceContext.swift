@@ -1,5 +1,5 @@
 /// What the push and QR code namespaces share: the client API, the key store, the clock, this device, the cached
-/// token, the user-authentication gate and PowerAuth (for answers signed with factors).
+/// token, the user-authentication gate, PowerAuth (for answers signed with factors) and device attestation.
 struct NamespaceContext: Sendable {
     let api: ClientAPI
     let keyStore: any KeyStore
@@ -8,4 +8,5 @@ struct NamespaceContext: Sendable {
     let tokens: TokenCache
     let gate: UserAuthenticationGate
     let powerAuth: AssentPowerAuth
+    let attestation: DeviceAttestation
 }

@@ -1,6 +1,6 @@
 /// What one Android enrolment must show.
 package struct AndroidKeyAttestationPolicy: Sendable, Hashable {
-    /// The expected attestationChallenge: the binding hash (``AttestationBinding/bindingHash(challenge:publicKey:)``).
+    /// The expected attestationChallenge: the binding hash (AssentWire's `AttestationBinding.bindingHash(challenge:publicKey:)`).
     package var challenge: [UInt8]
     /// The credential key being enrolled (DER SubjectPublicKeyInfo, or a P-256 point): the leaf's key must be it.
     package var credentialPublicKey: [UInt8]

@@ -6,7 +6,7 @@ import AssentCrypto
 /// Decisions: the size limit is checked before any parsing; the chain goes through OpenSSL's `X509_verify_cert` with
 /// an explicit store (only the trust anchors) and the caller's time, so every certificate's validity counts; each
 /// refusal names the one step that failed, in Apple's order (chain, nonce, key id, app id, counter, environment,
-/// credential id). `clientDataHash` is taken as bytes, whatever rule made them (Assent's ``AttestationBinding``, or the
+/// credential id). `clientDataHash` is taken as bytes, whatever rule made them (AssentWire's `AttestationBinding`, or the
 /// raw challenge of Apple's guide sample); the app and the server must use the same rule.
 package struct AppAttestVerifier: Sendable {
     /// The `fmt` of an App Attest attestation object.

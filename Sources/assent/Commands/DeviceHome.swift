@@ -208,10 +208,10 @@ struct DeviceHome: Sendable {
         }
     }
 
-    /// The SDK for `enrolment`, over this home's key store.
-    func sdk(_ enrolment: Enrolment, device: DeviceInfo = .current) -> Assent {
+    /// The SDK for `enrolment`, over this home's key store, with `attester` when an enrolment attests its key.
+    func sdk(_ enrolment: Enrolment, device: DeviceInfo = .current, attester: (any Attester)? = nil) -> Assent {
         Assent(tenantID: enrolment.tenantId, baseURL: enrolment.baseURL, keyStore: keyStore,
-               transport: URLSessionTransport(), clock: .system, device: device)
+               transport: URLSessionTransport(), clock: .system, device: device, attester: attester)
     }
 
     /// `--url` as the SDK's base URL: `/v1` appended unless already there; only http(s) with a host.

@@ -14,14 +14,15 @@ enum DevicePushCommands {
         details: """
             --token is a token from tracking an action with scope add:authenticators
             (assent admin track --scope add:authenticators ...). The tenant and URL are remembered in the home
-            directory, so later commands need neither. An existing key is reused.
+            directory, so later commands need neither. An existing key is reused. --attest-with DIR sends a device
+            attestation of the key made by the test authority in DIR, for a tenant whose attestationPolicy asks for one.
             """,
         options: DeviceHome.options + [
             DeviceHome.urlOption(required: true),
             DeviceHome.tenantOption(required: true),
             .required("--token", "T", "the enrolment token from track"),
             .optional("--push-token", "P", "the APNs or FCM token to deliver challenges to"),
-        ] + DeviceHome.enrolOptions
+        ] + DeviceHome.enrolOptions + DeviceAttestationOptions.options
     ) { invocation in
         let options = invocation.options
         let home = try DeviceHome(invocation)
@@ -29,6 +30,7 @@ enum DevicePushCommands {
         guard let tenant = try options.nonEmpty("--tenant") else { throw CLIError.usage("--tenant is required") }
         guard let token = try options.nonEmpty("--token") else { throw CLIError.usage("--token is required") }
         let policy = try DeviceHome.keyPolicy(options)
+        let attester = try DeviceAttestationOptions.attester(options, keyStore: home.keyStore)
         if let existing = try home.existingEnrolment(), existing.tenantId != tenant || existing.baseURL != baseURL {
             throw CLIError.failure(
                 "this device is enrolled with tenant \(existing.tenantId) at \(existing.baseURL); run "
@@ -37,7 +39,7 @@ enum DevicePushCommands {
         try home.prepare()
         let device = try DeviceHome.device(options)
         var enrolment = DeviceHome.Enrolment(tenantId: tenant, baseURL: baseURL)
-        let response = await home.sdk(enrolment, device: device).push.addCredential(
+        let response = await home.sdk(enrolment, device: device, attester: attester).push.addCredential(
             token: token, userPresenceRequired: policy.userPresenceRequired,
             userAuthenticationRequired: policy.userAuthenticationRequired, timeout: policy.timeout,
             authorizationType: policy.authorizationType, pushToken: try options.nonEmpty("--push-token"))

@@ -22,12 +22,13 @@ enum DeviceQRCommands {
             --token is a token from tracking an action with scope add:authenticators
             (assent admin track --scope add:authenticators ...). --url and --tenant default to the ones this device
             is already enrolled with (its QR credential, else its push credential). An existing QR key is reused.
+            --attest-with DIR attests the key with the test authority in DIR, as for push.
             """,
         options: DeviceHome.options + [
             DeviceHome.urlOption(required: false),
             DeviceHome.tenantOption(required: false),
             .required("--token", "T", "the enrolment token from track"),
-        ] + DeviceHome.enrolOptions
+        ] + DeviceHome.enrolOptions + DeviceAttestationOptions.options
     ) { invocation in
         let options = invocation.options
         let home = try DeviceHome(invocation)
@@ -35,6 +36,7 @@ enum DeviceQRCommands {
         let givenURL = try options.nonEmpty("--url").map(DeviceHome.sdkBaseURL)
         let givenTenant = try options.nonEmpty("--tenant")
         let policy = try DeviceHome.keyPolicy(options)
+        let attester = try DeviceAttestationOptions.attester(options, keyStore: home.keyStore)
         let existing = try DeviceQRState.load(from: home)
         let known = try existing.map { ($0.tenantId, $0.baseURL) }
             ?? home.existingEnrolment().map { ($0.tenantId, $0.baseURL) }
@@ -49,7 +51,7 @@ enum DeviceQRCommands {
         try home.prepare()
         let device = try DeviceHome.device(options)
         var state = DeviceQRState(tenantId: tenant, baseURL: baseURL)
-        let response = await home.sdk(state.enrolment, device: device).qr.addCredential(
+        let response = await home.sdk(state.enrolment, device: device, attester: attester).qr.addCredential(
             token: token, userPresenceRequired: policy.userPresenceRequired,
             userAuthenticationRequired: policy.userAuthenticationRequired, timeout: policy.timeout,
             authorizationType: policy.authorizationType)

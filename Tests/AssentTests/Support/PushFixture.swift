@@ -19,10 +19,10 @@ struct PushFixture {
     let keyStore = InMemoryKeyStore()
     let assent: Assent
 
-    init(device: DeviceInfo = DeviceInfo(name: "test-host", platform: "linux")) {
+    init(device: DeviceInfo = DeviceInfo(name: "test-host", platform: "linux"), attester: (any Attester)? = nil) {
         assent = Assent(
             tenantID: Self.tenantID, baseURL: Self.baseURL, keyStore: keyStore, transport: transport,
-            clock: .fixed(unixSeconds: Self.now), device: device)
+            clock: .fixed(unixSeconds: Self.now), device: device, attester: attester)
     }
 
     /// Plants a key as if the device had enrolled before the SDK kept credential ids (so it remembers none), and
