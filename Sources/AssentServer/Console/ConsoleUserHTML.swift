@@ -118,7 +118,7 @@ enum ConsoleUserHTML {
     /// A user's page.
     static func user(
         current: ConsoleSessions.Current, csrf: String, user: User, authenticators: [Authenticator],
-        activations: [ActivationRecord], recent: [Challenge], now: Int64, notice text: String?
+        activations: [ActivationRecord], recent: [Challenge], signIns: [SignIn], now: Int64, notice text: String?
     ) -> String {
         let base = userPath(user.userID)
         let authenticatorRows = authenticators.map { a in
@@ -210,6 +210,10 @@ enum ConsoleUserHTML {
             </tbody>
             </table>
             </div>
+            <h2>Sign-in history</h2>
+            <p class="hint">The latest \(ConsoleUsers.signInLimit) outcomes, newest first;
+            <a href="\(PageRoute.consoleSignIns.path)?user=\(queryValue(user.userID))" id="all-sign-ins">all of this user's sign-ins</a>.</p>
+            \(ConsoleSignInsPage.table(signIns, id: "user-sign-ins"))
             <h2>Delete this user</h2>
             <p class="hint">Deletes the user's record, authenticators and actions (asks to confirm first).</p>
             \(postButton(action: base + "/delete", csrf: csrf, label: "Delete user", id: "delete-user", destructive: true))

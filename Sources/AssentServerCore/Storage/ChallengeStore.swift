@@ -38,19 +38,21 @@ package protocol ChallengeStore: Sendable {
     /// the authenticator's last verification. Returns the updated challenge, or nil when it was not open. With
     /// `pushGuardOf`, it also reads that user's push guard and the expiries it has not counted by `now` (as
     /// ``PushGuardStore/pushGuard(tenantID:userID:now:)``), after the answer committed — in the answer's round trip on
-    /// PostgreSQL; nil when that read did not happen (then the caller reads it itself).
+    /// PostgreSQL; nil when that read did not happen (then the caller reads it itself). With `recording`, the same
+    /// transaction appends its sign-in row and queues its webhook events, only if the answer moved the challenge.
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome
     /// Records a device's answer as ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)``
     /// does and, in the same transaction, applies `guardChange` to its user's push guard (holding the user's lock,
     /// as ``PushGuardStore/updatePushGuard(tenantID:userID:now:timeline:events:_:)`` does, with its timeline entries
-    /// and events) and appends `audit`: all of it or nothing — a device's fraud report. Returns the updated challenge,
-    /// or nil (with nothing changed) when it was not open.
+    /// and events), appends `audit` and `recording`'s sign-in row and events: all of it or nothing — a device's
+    /// fraud report. Returns the updated challenge, or nil (with nothing changed) when it was not open.
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
+        recording: SignInRecording?
     ) async throws -> Challenge?
     /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
     /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
@@ -70,7 +72,7 @@ extension ChallengeStore {
     ) async throws -> Challenge? {
         try await answerChallenge(
             tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, pushGuardOf: nil
+            verificationMethod: verificationMethod, now: now, pushGuardOf: nil, recording: nil
         ).challenge
     }
 }

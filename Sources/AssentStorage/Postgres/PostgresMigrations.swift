@@ -28,6 +28,7 @@ enum PostgresMigrations {
         (17, Schema.consoleSessionOrigins.postgres),
         (18, Schema.attestationChallenges.postgres),
         (19, Schema.authenticatorAttestation.postgres),
+        (22, Schema.signInHistory.postgres),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

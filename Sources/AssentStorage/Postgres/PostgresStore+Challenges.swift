@@ -10,7 +10,26 @@ extension PostgresStore {
     /// `COMMIT` and the announcement to the other instances (``announceAnswer``, after the commit; then, for a push
     /// answer, the push guard's read) in one pipeline: one round trip. (SQLite, which has no data-changing statement inside `WITH`, runs the parts one after the
     /// other: `SQLiteStore+Challenges.swift`.)
-    static let answer: SQL = """
+    static let answer = answerStatement(recorded: "")
+    /// ``answer`` that also appends a sign-in row ($9…$21, ``SignInQueries/columns``) when the challenge moved: a
+    /// data-changing part of the same statement (PostgreSQL runs every one, referenced or not), so the row commits
+    /// with the answer, in its round trip.
+    static let answerRecorded = answerStatement(
+        recorded: ",\n" + recordedPart("h", SignInQueries.columns, "sign_in_history", from: 9, integers: [2, 12]))
+    /// ``answerRecorded`` that also queues one webhook event ($22…$28, ``StoreRecords/webhookEventColumns``).
+    static let answerRecordedWithEvent = answerStatement(
+        recorded: ",\n" + recordedPart("h", SignInQueries.columns, "sign_in_history", from: 9, integers: [2, 12]) + ",\n"
+            + recordedPart("w", StoreRecords.webhookEventColumns, "webhook_outbox", from: 22, integers: [5, 6, 7]))
+
+    /// `name AS (INSERT INTO table (columns) SELECT $from, … FROM c RETURNING 1)`: one row when the answer moved the
+    /// challenge `c`, none otherwise; the columns at the 1-based positions in `integers` are typed `bigint`.
+    static func recordedPart(_ name: String, _ columns: String, _ table: String, from: Int, integers: Set<Int>) -> String {
+        let count = columns.split(separator: ",").count
+        let parameters = (0..<count).map { "$\(from + $0)" + (integers.contains($0 + 1) ? "::bigint" : "::text") }
+        return "\(name) AS (INSERT INTO \(table) (\(columns)) SELECT \(parameters.joined(separator: ", ")) FROM c RETURNING 1)"
+    }
+
+    static func answerStatement(recorded: String) -> SQL { """
         WITH c AS (
           UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
           WHERE id = $4 AND tenant_id = $5 AND state = ANY($6::text[]) AND expires_at > $2
@@ -26,12 +45,13 @@ extension PostgresStore {
         u AS (
           UPDATE authenticators SET last_verified_at = $2
           WHERE id = $3 AND tenant_id = $5 AND EXISTS (SELECT 1 FROM c)
-          RETURNING 1)
+          RETURNING 1)\(recorded)
         SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u),
           CASE WHEN c.idempotency_key IS NOT NULL AND (SELECT COUNT(*) FROM a) <> 1
                THEN assent_raise('23000', 'the action is no longer waiting for a challenge') ELSE 0 END
         FROM c
         """
+    }
 
     /// Announces ($1, $2) the answer ``answer`` just committed, only if it did: the challenge ($3, $4) is in the
     /// answered state ($5) by the authenticator ($6) at the answer's time ($7). Runs after the commit, in a
@@ -44,7 +64,7 @@ extension PostgresStore {
 
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
@@ -52,6 +72,27 @@ extension PostgresStore {
             .text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID), .text(states),
             .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
             .text(verificationMethod.rawValue)]
+        if let recording, recording.events.count > 1 {
+            // More events than the statement has room for (none today): the answer as a transaction of its own.
+            let answered = try await writeAndAnnounce { db -> Challenge? in
+                guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
+                try SignInQueries.append(recording, in: db)
+                return answered
+            }
+            var outcome = ChallengeAnswerOutcome(challenge: answered)
+            if answered != nil, let pushGuardOf {
+                outcome.pushGuard = try await pushGuard(tenantID: tenantID, userID: pushGuardOf, now: now)
+            }
+            return outcome
+        }
+        // The sign-in row (and its event) ride in the answer's statement.
+        let (statement, parameters): (SQL, [StoreValue]) = switch (recording, recording?.events.first) {
+        case (nil, _): (Self.answer, values)
+        case (let recording?, nil): (Self.answerRecorded, values + SignInQueries.values(recording.signIn))
+        case (let recording?, let event?):
+            (Self.answerRecordedWithEvent,
+             values + SignInQueries.values(recording.signIn) + StoreRecords.webhookEventValues(event))
+        }
         let payload = ChallengeChange(tenantID: tenantID, challengeID: id, state: state).payload(from: instanceID)
         let announcement: [StoreValue] = [
             .text(Self.challengeChannel), .text(payload), .text(id), .text(tenantID), .text(state.rawValue),
@@ -63,7 +104,7 @@ extension PostgresStore {
         return try await write { db -> ChallengeAnswerOutcome in
             // A refused answer (the action no longer waits) fails the statement: nothing commits or is announced.
             let result = try db.runAndCommit(
-                Self.answer.postgres, values, then: [(Self.announceAnswer.postgres, announcement)] + (guardRead.map { [$0] } ?? []))
+                statement.postgres, parameters, then: [(Self.announceAnswer.postgres, announcement)] + (guardRead.map { [$0] } ?? []))
             let challenge = try result.rows.first.map(StoreRecords.challenge)
             guard let pushGuardOf, challenge != nil, result.after.count == 2, let rows = result.after[1] else {
                 return ChallengeAnswerOutcome(challenge: challenge)
@@ -82,7 +123,8 @@ extension PostgresStore {
     /// common answer to one). A refused answer (the action no longer waits) fails ``answer``: nothing commits.
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
+        recording: SignInRecording?
     ) async throws -> Challenge? {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
@@ -94,6 +136,7 @@ extension PostgresStore {
             guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
             _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
             if let audit { try AuditQueries.append(audit, on: db) }
+            if let recording { try SignInQueries.append(recording, in: db) }
             return answered
         }
     }

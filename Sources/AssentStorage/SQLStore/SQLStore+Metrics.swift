@@ -44,6 +44,8 @@ extension SQLStore {
             let rows = try db.query(MetricsQueries.expiredBetween, [.integer(since), .integer(now)]) { row in
                 (try row.string(0), try row.string(1), row.int64(2), Int(row.int64(3)))
             }
+            // Each expiry with a user becomes an `expired` row of the authentication history, once, with the count.
+            try db.update(SignInQueries.insertExpired, [.integer(since), .integer(now)])
             try db.update(MetricsQueries.setWatermark, [name, .integer(now)])
             var counts: [Challenge.Kind: Int] = [:]
             var minutes: [ChallengeMinute] = []

@@ -21,6 +21,7 @@ enum SQLiteMigrations {
         (17, Schema.consoleSessionOrigins.sqlite),
         (18, Schema.attestationChallenges.sqlite),
         (19, Schema.authenticatorAttestation.sqlite),
+        (22, Schema.signInHistory.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

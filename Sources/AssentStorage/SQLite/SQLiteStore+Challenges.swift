@@ -13,12 +13,14 @@ extension SQLiteStore {
     /// save round trips; SQLite has no data-changing statement inside `WITH` and no round trips to save.)
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome {
         let answered = try await write { db -> Challenge? in
-            try Self.answer(
+            let answered = try Self.answer(
                 tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
                 verificationMethod: verificationMethod, now: now, in: db)
+            if answered != nil, let recording { try SignInQueries.append(recording, in: db) }
+            return answered
         }
         // Read after the answer committed, as PostgreSQL does (no round trips to save here).
         guard let answered, let pushGuardOf else { return ChallengeAnswerOutcome(challenge: answered) }
@@ -29,7 +31,8 @@ extension SQLiteStore {
     /// The answer with the push guard's change and the audit entry, in the writer's one transaction.
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
+        recording: SignInRecording?
     ) async throws -> Challenge? {
         try await write { db -> Challenge? in
             guard let answered = try Self.answer(
@@ -38,6 +41,7 @@ extension SQLiteStore {
             else { return nil }
             _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
             if let audit { try AuditQueries.append(audit, on: db) }
+            if let recording { try SignInQueries.append(recording, in: db) }
             return answered
         }
     }

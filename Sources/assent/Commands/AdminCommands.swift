@@ -4,7 +4,7 @@ enum AdminCommands {
     static let group = Command.group(
         "admin", "manage tenants on the database and call the server API",
         details: """
-            tenant, token, seed, audit, backup, restore and user push-reset work on assentd's database (--database PATH|URL or ASSENT_DATABASE;
+            tenant, token, seed, seed-sign-ins, audit, backup, restore and user push-reset work on assentd's database (--database PATH|URL or ASSENT_DATABASE;
             default .assent/assent.sqlite, assentd's own default and what `make run` uses); the other
             commands call a running assentd (--url BASE or ASSENT_URL, default \(ServerConnection.defaultURL)) with a
             tenant's secret key from ASSENT_SECRET_KEY.
@@ -12,6 +12,6 @@ enum AdminCommands {
         [
             TenantCommands.group, AdminTokenCommands.group, ServerAPICommands.track, ServerAPICommands.action, ServerAPICommands.validate,
             UserCommands.user, UserCommands.authenticators, ChallengeCommands.group, ActivationCommands.group,
-            SeedCommand.command, AuditCommands.group, BackupCommands.backup, BackupCommands.restore,
+            SeedCommand.command, SeedSignInsCommand.command, AuditCommands.group, BackupCommands.backup, BackupCommands.restore,
         ])
 }
