@@ -6,6 +6,9 @@ keep-alive connection: each query BENCH_REPEAT times (default 30), median and 95
 the query). A benchmark, not a test: it prints figures for BENCHMARKS.md and fails nothing.
 
     BENCH_BIN=.build/release BENCH_ROWS=10000000 BENCH_STORE=sqlite scripts/bench-sign-ins.py
+
+With BENCH_DIR=FOLDER (SQLite only) the database is kept there, and a later run with the same folder measures it again
+without seeding.
 """
 import base64
 import http.client
@@ -40,7 +43,9 @@ def free_port():
 
 
 def main():
-    folder = tempfile.mkdtemp(prefix="assent-bench-sign-ins-")
+    keep = os.environ.get("BENCH_DIR") if STORE == "sqlite" else None
+    folder = keep or tempfile.mkdtemp(prefix="assent-bench-sign-ins-")
+    os.makedirs(folder, exist_ok=True)
     postgres = None
     server = None
     try:
@@ -51,11 +56,18 @@ def main():
         else:
             database = os.path.join(folder, "assent.sqlite")
         os.environ["ASSENT_MASTER_KEY_FILE"] = os.path.join(folder, "master.key")
-        tenant = cli("admin", "tenant", "create", "--database", database, "--name", "Busy")
-        seeded = cli("admin", "seed-sign-ins", "--database", database, "--tenant", tenant["tenantId"],
-                     "--rows", str(ROWS), "--users", str(USERS), "--days", str(DAYS))
-        print(f"seeded {seeded['rows']:,} rows ({USERS:,} users, {DAYS} days) in {seeded['seconds']:.1f} s "
-              f"({seeded['rowsPerSecond']:,} rows/s), store {STORE}", flush=True)
+        saved = os.path.join(folder, "tenant.json")
+        if keep and os.path.exists(saved):
+            tenant = json.load(open(saved))
+            print(f"measuring the database seeded before in {folder}", flush=True)
+        else:
+            tenant = cli("admin", "tenant", "create", "--database", database, "--name", "Busy")
+            seeded = cli("admin", "seed-sign-ins", "--database", database, "--tenant", tenant["tenantId"],
+                         "--rows", str(ROWS), "--users", str(USERS), "--days", str(DAYS))
+            print(f"seeded {seeded['rows']:,} rows ({USERS:,} users, {DAYS} days) in {seeded['seconds']:.1f} s "
+                  f"({seeded['rowsPerSecond']:,} rows/s), store {STORE}", flush=True)
+            if keep:
+                json.dump(tenant, open(saved, "w"))
         port = free_port()
         log = open(os.path.join(folder, "assentd.log"), "ab")
         server = subprocess.Popen([os.path.join(BIN, "assentd"), "--listen", f"127.0.0.1:{port}", "--database", database,
@@ -117,7 +129,8 @@ def main():
             server.wait(timeout=30)
         if postgres is not None:
             subprocess.run([os.path.join(ROOT, "scripts", "throwaway-postgres.sh"), "stop", postgres], check=False)
-        shutil.rmtree(folder, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

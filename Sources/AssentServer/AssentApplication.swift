@@ -222,7 +222,7 @@ package final class AssentApplication: Sendable {
         sweeper = Sweeper(store: store, history: signIns, clock: clock, logger: logger)
         overviewFlusher = OverviewFlusher(store: store, tally: overviewTally, logger: logger)
         sampler = MetricsSampler(
-            store: store, metrics: domainMetrics, clock: clock, logger: logger,
+            store: store, history: signIns, metrics: domainMetrics, clock: clock, logger: logger,
             interval: .seconds(configuration.metricsSampleSeconds))
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds

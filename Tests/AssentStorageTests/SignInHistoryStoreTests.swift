@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func `expiries with a user are written once, by the expiry count`(kind: StoreKind) async throws {
+    func `expiries with a user are written once, by the expiry count, with their events`(kind: StoreKind) async throws {
         let fixture = try await StoreTests.fixture(kind)
         let other = try await fixture.another()
         defer { withExtendedLifetime(fixture) {} }
@@ -102,8 +102,13 @@ import Testing
         #expect(try await store.insertChallenge(open, maxOpenForUser: nil))
         #expect(try await store.insertChallenge(
             Challenge(id: "q-anon", tenantID: "t1", kind: .qrCode, createdAt: 200, expiresAt: 1200), maxOpenForUser: nil))
-        _ = try await other.countExpiredChallenges(through: 5000)
-        _ = try await store.countExpiredChallenges(through: 6000)
+        let events: @Sendable (SignIn) -> [WebhookEvent] = { signIn in
+            [WebhookEvent(id: "e-\(signIn.challengeID ?? "")", tenantID: signIn.tenantID, type: "sign_in.completed",
+                          body: "{}", createdAt: signIn.at)]
+        }
+        _ = try await other.countExpiredChallenges(through: 5000, signInEvents: events)
+        _ = try await store.countExpiredChallenges(through: 6000, signInEvents: events)
+        #expect(try await Self.outbox(store, at: 6000) == ["e-p-open"])
         let rows = try await store.signIns(SignInQuery(tenantID: "t1"))
         #expect(rows.count == 1)
         #expect(rows.first?.challengeID == "p-open" && rows.first?.outcome == .expired && rows.first?.reason == "expired")
@@ -197,6 +202,43 @@ import Testing
             let plan = try connection.query(SQL(stringLiteral: "EXPLAIN QUERY PLAN " + sql.sqlite), values) { try $0.string(3) }
             #expect(plan.contains { $0.contains("USING INDEX \(index)") || $0.contains("USING COVERING INDEX \(index)") }, "\(plan)")
             #expect(!plan.contains { $0.contains("USE TEMP B-TREE") }, "no sort: \(plan)")
+        }
+    }
+}
+
+/// The authentication history's pages on PostgreSQL, planned (`EXPLAIN`, real values) over 60,000 seeded rows after
+/// `ANALYZE`: none reads the table sequentially, which would grow with the tenant's history.
+@Suite(.serialized) struct SignInHistoryPlanTests {
+    @Test func `no page of the history scans the table on PostgreSQL`() async throws {
+        let url = try await PostgresTestServer.start().freshDatabase()
+        let store = try await offPool { try PostgresStore(url: url, connections: 2) }
+        try await store.insertTenant(StoreTests.tenant())
+        let seeder = SignInSeeder(tenantID: "t1", count: 60_000, users: 2_000, days: 30, now: 40 * 86_400_000)
+        for start in stride(from: 0, to: 60_000, by: 10_000) {
+            _ = try await store.insertSeedSignIns(seeder.batch(start..<start + 10_000))
+        }
+        await store.close()
+        var queries: [SignInQuery] = []
+        for build in [{ (_: inout SignInQuery) in }, { $0.userID = "seed-user-17" }, { $0.outcome = .refused },
+                      { $0.actionCode = "payment"; $0.outcome = .declined },
+                      { $0.from = seeder.at(30_000); $0.to = seeder.at(30_500) },
+                      { $0.userID = "seed-user-17"; $0.after = SignInCursor(at: seeder.at(30_000), id: 30_000) }] {
+            var query = SignInQuery(tenantID: "t1")
+            build(&query)
+            queries.append(query)
+        }
+        let planned = queries
+        let plans = try await offPool { () -> [[String]] in
+            let db = try PostgresConnection(url: url)
+            try db.execute("ANALYZE sign_in_history")
+            return try planned.map { query in
+                let (sql, values) = SignInQueries.page(query)
+                return try db.run("EXPLAIN " + sql.postgres, values).rows.map { try $0.string(0) }
+            }
+        }
+        for (query, plan) in zip(queries, plans) {
+            #expect(!plan.isEmpty)
+            #expect(!plan.contains { $0.contains("Seq Scan on sign_in_history") }, "\(query): \(plan)")
         }
     }
 }

@@ -148,8 +148,8 @@ def test_push_approval_denial_fraud_and_expiry_are_recorded_with_their_reasons(h
         events = [json.loads(body) for _, body in receiver.received]
         outcomes = {(e["data"].get("challengeId"), e["data"]["outcome"], e["data"].get("reason"))
                     for e in events if e["type"] == "sign_in.completed"}
-        wanted = {(approved, "approved", None), (denied, "declined", None), (expired, "refused", "challenge_closed"),
-                  (fraud, "declined", "fraud_reported")}
+        wanted = {(approved, "approved", None), (denied, "declined", None), (expired, "expired", "expired"),
+                  (expired, "refused", "challenge_closed"), (fraud, "declined", "fraud_reported")}
         if wanted <= outcomes or time.time() > deadline:
             break
         time.sleep(0.2)

@@ -6,8 +6,8 @@ package import AssentLog
 /// Where each outcome is written:
 /// - approved and declined: in the answer's transaction (``ChallengeDecisions``), so a row exists exactly for an
 ///   answer that stands;
-/// - expired: by the expiry count (``MetricsStore/countExpiredChallenges(through:)``), once per challenge across
-///   every instance, within one metrics interval of the expiry — not when a late answer finds the challenge closed
+/// - expired: by the expiry count (``MetricsStore/countExpiredChallenges(through:signInEvents:)``, with its
+///   webhook events), once per challenge across every instance, within one metrics interval of the expiry — not when a late answer finds the challenge closed
 ///   (that answer is a `refused` row of its own, reason `challenge_closed`) and not at the challenge sweep a day later.
 ///   Anonymous QR challenges no device claimed have no user and leave no row;
 /// - refused: on its own (a refusal changes nothing else), only once the device proved it holds the credential —
@@ -50,6 +50,16 @@ package struct SignInHistory: Sendable {
         } catch {
             logger?.log(.warning, "sign-in refusal not recorded", ["error": .string(String(describing: error))])
         }
+    }
+
+    /// What the expiry count (``MetricsStore/countExpiredChallenges(through:signInEvents:)``) queues for each
+    /// `expired` row it writes: its `sign_in.completed` event when its tenant has a webhook URL (tenants read now).
+    package func expiryEvents() async throws -> @Sendable (SignIn) -> [WebhookEvent] {
+        let tenants = Dictionary(
+            try await store.tenants().filter { $0.settings.webhookURL != nil }.map { ($0.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let webhooks = self.webhooks
+        return { signIn in tenants[signIn.tenantID].map { webhooks.signInCompleted(signIn, tenant: $0) } ?? [] }
     }
 
     /// A page of the history.

@@ -19,13 +19,15 @@ enum SignInQueries {
     /// At most a sweep batch of the tenant's ($1) rows older than $2, found through `sign_in_history_by_time`.
     static let sweep = SweepBatch.delete("sign_in_history", where: "tenant_id = $1 AND at < $2")
     /// The challenges that expired unanswered in ($1, $2] with a user, as `expired` rows at their expiry — the
-    /// interval the expiry count (``MetricsQueries/expiredBetween``) counts, in its transaction.
+    /// interval the expiry count (``MetricsQueries/expiredBetween``) counts, in its transaction — returning the rows
+    /// (for their webhook events).
     static let insertExpired: SQL = """
         INSERT INTO sign_in_history (\(columns))
         SELECT tenant_id, expires_at, user_id, action_code, kind, NULL, COALESCE(answered_by, target_authenticator_id),
           'expired', 'expired', ip_address, user_agent, NULL, id
         FROM challenges
         WHERE expires_at > $1 AND expires_at <= $2 AND state IN ('pending', 'claimed') AND user_id IS NOT NULL
+        RETURNING id, \(columns)
         """
 
     /// `signIn`'s values in ``columns``' order.
