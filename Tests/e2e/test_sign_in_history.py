@@ -15,6 +15,7 @@ import pytest
 import requests
 from authsignal.client import AuthsignalClient
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import assent, console_server
@@ -253,14 +254,22 @@ def test_bad_filters_are_refused_with_the_error_envelope(hs, params):
     assert requests.get(hs.api + "/sign-ins", timeout=10).status_code == 401
 
 
+def follow(browser, element_id):
+    """Clicks `element_id` and waits for the next page to replace this one."""
+    page = browser.find_element(By.TAG_NAME, "main")
+    browser.find_element(By.ID, element_id).click()
+    WebDriverWait(browser, WAIT).until(expected_conditions.staleness_of(page))
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.TAG_NAME, "main"))
+
+
 def test_console_sign_ins_page_filters_as_the_api_does(hs, browser):  # noqa: F811
     signed_in(browser, SimpleNamespace(url=hs.url, secret=hs.seeded_secret))
-    browser.find_element(By.ID, "nav-sign-ins").click()
+    follow(browser, "nav-sign-ins")
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "sign-in-filters"))
     browser.find_element(By.ID, "user").send_keys("seed-user-5")
     browser.find_element(By.CSS_SELECTOR, "#outcome option[value='approved']").click()
-    browser.find_element(By.ID, "filter").click()
-    WebDriverWait(browser, WAIT).until(lambda d: "outcome=approved" in d.current_url)
+    follow(browser, "filter")
+    assert "outcome=approved" in browser.current_url
     shown = browser.execute_script(
         "return Array.from(document.querySelectorAll('#sign-ins tbody tr')).map(r => "
         "[r.querySelector('time').getAttribute('datetime'), r.querySelector('.user').textContent, "
@@ -268,8 +277,8 @@ def test_console_sign_ins_page_filters_as_the_api_does(hs, browser):  # noqa: F8
     api = sign_ins(hs, hs.seeded_secret, user="seed-user-5", outcome="approved", limit=50)["signIns"]
     assert len(shown) == 50 and shown == [[r["at"], r["userId"], r["outcome"]] for r in api]
     # The next page continues where the API's cursor does.
-    browser.find_element(By.ID, "older-page").click()
-    WebDriverWait(browser, WAIT).until(lambda d: "cursor=" in d.current_url)
+    follow(browser, "older-page")
+    assert "cursor=" in browser.current_url
     second = browser.execute_script(
         "return Array.from(document.querySelectorAll('#sign-ins tbody tr')).map(r => "
         "r.querySelector('time').getAttribute('datetime'))")
@@ -279,13 +288,26 @@ def test_console_sign_ins_page_filters_as_the_api_does(hs, browser):  # noqa: F8
     assert second and second == [r["at"] for r in api_next]
     # The method filter too, chosen in the form.
     browser.find_element(By.CSS_SELECTOR, "#method option[value='qr']").click()
-    browser.find_element(By.ID, "filter").click()
-    WebDriverWait(browser, WAIT).until(lambda d: "method=qr" in d.current_url)
+    follow(browser, "filter")
+    assert "method=qr" in browser.current_url
     methods = browser.execute_script(
         "return Array.from(document.querySelectorAll('#sign-ins tbody tr')).map(r => "
         "[r.querySelector('time').getAttribute('datetime'), r.querySelector('.method').textContent])")
     api_qr = sign_ins(hs, hs.seeded_secret, user="seed-user-5", outcome="approved", method="qr", limit=50)["signIns"]
     assert methods and methods == [[r["at"], "qr"] for r in api_qr]
+    # The user page shows the user's latest ten, and links to all of them.
+    r = requests.post(hs.api + "/users/seed-user-5/actions/enrol", json={}, headers=auth(hs.seeded_secret), timeout=10)
+    assert r.status_code == 200, r.text
+    browser.get(hs.url + "/admin/users/seed-user-5")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "user-sign-ins"))
+    latest = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#user-sign-ins tbody tr')).map(r => "
+        "[r.querySelector('time').getAttribute('datetime'), r.querySelector('.outcome').textContent])")
+    api_user = sign_ins(hs, hs.seeded_secret, user="seed-user-5", limit=10)["signIns"]
+    assert latest == [[r["at"], r["outcome"]] for r in api_user]
+    follow(browser, "all-sign-ins")
+    assert "user=seed-user-5" in browser.current_url and browser.find_elements(By.ID, "sign-ins")
+    assert browser.find_element(By.ID, "user").get_attribute("value") == "seed-user-5"
     # A filter the API refuses is refused here too, with its words, listing nothing.
     browser.get(hs.url + "/admin/sign-ins?from=yesterday")
     assert "from must be an ISO-8601" in browser.find_element(By.TAG_NAME, "main").text
