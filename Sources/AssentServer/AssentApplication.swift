@@ -124,9 +124,10 @@ package final class AssentApplication: Sendable {
             attestation: enrolmentAttestation)
         self.activations = activations
         let pushGuards = PushGuards(store: store, clock: clock, webhooks: webhookEvents)
+        let signIns = SignInHistory(store: store, webhooks: webhookEvents, clock: clock, logger: logger)
         let decisions = ChallengeDecisions(
             store: store, clock: clock, events: challengeEvents, activations: activations, guards: pushGuards,
-            metrics: domainMetrics, audit: audit)
+            metrics: domainMetrics, audit: audit, history: signIns)
         let qrChallenges = QRChallengeService(
             store: store, clock: clock, tokens: tokens, events: challengeEvents, defaultTokenLifetime: tokenLifetime,
             metrics: domainMetrics)
@@ -212,6 +213,7 @@ package final class AssentApplication: Sendable {
         ActivationServerAPI(authenticated: authenticated, activations: activations, decoder: decoder)
             .register(in: &router)
         AuditAPI(authenticated: authenticated, audit: audit).register(in: &router)
+        SignInAPI(authenticated: authenticated, history: signIns).register(in: &router)
         router.addWebSocket(
             .qrCodeWebSocket,
             QRWebSocketHandler(
@@ -226,11 +228,11 @@ package final class AssentApplication: Sendable {
         let separateConsole = configuration.adminHost != nil && configuration.adminPort != nil
         var adminRouter = Router()
         let consolePages = ConsolePages(
-            console: console, tenants: tenants, audit: audit,
+            console: console, tenants: tenants, audit: audit, history: signIns,
             push: PushSettingsEditor(keys: keys, destinations: configuration.outboundURLPolicy),
             destinations: configuration.outboundURLPolicy)
         let consoleUsers = ConsoleUsers(
-            console: console, users: users, activations: activations, clock: clock)
+            console: console, users: users, activations: activations, history: signIns, clock: clock)
         let consoleChallenges = ConsoleChallengePage(console: console, history: history, clock: clock)
         let consoleOverview = ConsoleOverview(
             console: console, reader: OverviewReader(store: store, tally: overviewTally, clock: clock), logger: logger)
@@ -251,10 +253,10 @@ package final class AssentApplication: Sendable {
         }
         routes = router.patterns + (separateConsole ? adminRouter.patterns : [])
 
-        sweeper = Sweeper(store: store, clock: clock, logger: logger)
+        sweeper = Sweeper(store: store, history: signIns, clock: clock, logger: logger)
         overviewFlusher = OverviewFlusher(store: store, tally: overviewTally, logger: logger)
         sampler = MetricsSampler(
-            store: store, metrics: domainMetrics, clock: clock, logger: logger,
+            store: store, history: signIns, metrics: domainMetrics, clock: clock, logger: logger,
             interval: .seconds(configuration.metricsSampleSeconds))
         var policy = WebhookDispatcher.Policy()
         policy.retryBase = configuration.webhookRetrySeconds

@@ -9,7 +9,7 @@ enum OpenAPISchemas {
         ErrorResponse.self, TrackRequest.self, TrackResponse.self, ActionResponse.self, UpdateActionRequest.self,
         ValidateRequest.self, ValidateResponse.self, UserResponse.self, UpdateUserRequest.self,
         UserAuthenticatorResponse.self, EnrollAuthenticatorRequest.self, EnrollAuthenticatorResponse.self,
-        UpdatePushSettingsRequest.self, AnonymousQRSettings.self, AuditListResponse.self, ChallengeTimelineResponse.self,
+        UpdatePushSettingsRequest.self, AnonymousQRSettings.self, AuditListResponse.self, SignInListResponse.self, ChallengeTimelineResponse.self,
         ActivationResponse.self, ActivationListResponse.self, VerifySignatureRequest.self, VerifySignatureResponse.self,
         AddCredentialRequest.self, AddCredentialResponse.self, CredentialResponse.self, RemoveCredentialRequest.self,
         RemoveCredentialResponse.self, SigningMessageResponse.self, UpdateCredentialRequest.self,

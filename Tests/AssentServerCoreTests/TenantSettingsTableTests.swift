@@ -14,6 +14,7 @@ import Testing
         settings.actionRules = ["pay": .init(enrolled: .reviewRequired, unenrolled: nil), "a:b": .init(enrolled: nil, unenrolled: .allow)]
         settings.tokenLifetimeSeconds = 600
         settings.challengeTimeoutSeconds = 300
+        settings.signInHistoryRetentionDays = 400
         settings.publicCustomKeys = ["amount", "payee"]
         settings.publicUserCustomKeys = ["name"]
         settings.requireBoundSignature = true

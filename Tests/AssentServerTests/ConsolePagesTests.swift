@@ -43,6 +43,8 @@ import Testing
             var router = Router()
             ConsolePages(
                 console: console, tenants: tenants, audit: audit,
+                history: SignInHistory(
+                    store: store, webhooks: WebhookEvents(clock: clock, source: PublicURL("http://127.0.0.1:1")), clock: clock),
                 push: try PushSettingsEditor(masterKey: ConsolePagesTests.masterKey, destinations: policy),
                 destinations: policy
             ).register(in: &router)

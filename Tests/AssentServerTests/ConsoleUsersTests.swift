@@ -47,10 +47,12 @@ import FoundationNetworking
         blocked.blockedReason = .maxFailedAttempts
         var challenge = Challenge(id: "c1", tenantID: "t1", kind: .push, createdAt: Self.now, expiresAt: Self.now + 1)
         challenge.actionCode = "<pay>"
+        var signIn = SignIn(challenge, userID: hostile, at: Self.now + 2, outcome: .refused, reason: "<why>", credentialID: "a-1")
+        signIn.ipAddress = "<ip>"
         let page = ConsoleUserHTML.user(
             current: Self.current(), csrf: "csrf-token", user: user, authenticators: [authenticator],
-            activations: [active, blocked], recent: [challenge], now: Self.now + 5, notice: nil)
-        for raw in ["<script>alert", "<b>Eve", "<img src", "<i>phone", "<pay>", "Shop <&>"] {
+            activations: [active, blocked], recent: [challenge], signIns: [signIn], now: Self.now + 5, notice: nil)
+        for raw in ["<script>alert", "<b>Eve", "<img src", "<i>phone", "<pay>", "Shop <&>", "<why>", "<ip>"] {
             #expect(!page.contains(raw), "\(raw) reached the page unescaped")
         }
         #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;/&#39;"))

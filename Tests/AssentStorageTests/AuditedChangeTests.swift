@@ -205,7 +205,7 @@ import Testing
         let report = { @Sendable () async throws -> Challenge? in
             try await store.answerChallenge(
                 tenantID: "t1", id: "c1", from: Challenge.Kind.push.answerableStates, approved: false,
-                authenticatorID: "d1", verificationMethod: .push, now: now, changing: change, audit: entry)
+                authenticatorID: "d1", verificationMethod: .push, now: now, changing: change, audit: entry, recording: nil)
         }
 
         try await Self.refuseAudit(setup.fixture, true)

@@ -90,7 +90,7 @@ import Testing
         #expect(try await store.insertChallenge(StoreTests.pushChallenge("c1", now: 1_500), maxOpenForUser: nil))
         let outcome = try await store.answerChallenge(
             tenantID: "t1", id: "c1", from: [.pending], approved: true, authenticatorID: "d1",
-            verificationMethod: .push, now: 2_000, pushGuardOf: "u")
+            verificationMethod: .push, now: 2_000, pushGuardOf: "u", recording: nil)
         #expect(outcome.challenge?.state == .approved)
         let read = try #require(outcome.pushGuard)
         let separate = try await store.pushGuard(tenantID: "t1", userID: "u", now: 2_000)
@@ -98,13 +98,13 @@ import Testing
         // A refused answer (already answered) reports no challenge.
         let again = try await store.answerChallenge(
             tenantID: "t1", id: "c1", from: [.pending], approved: false, authenticatorID: "d1",
-            verificationMethod: .push, now: 2_100, pushGuardOf: "u")
+            verificationMethod: .push, now: 2_100, pushGuardOf: "u", recording: nil)
         #expect(again.challenge == nil)
         // Without a user to read for, nothing is read.
         #expect(try await store.insertChallenge(StoreTests.pushChallenge("c2", now: 2_200), maxOpenForUser: nil))
         let plain = try await store.answerChallenge(
             tenantID: "t1", id: "c2", from: [.pending], approved: true, authenticatorID: "d1",
-            verificationMethod: .push, now: 2_300, pushGuardOf: nil)
+            verificationMethod: .push, now: 2_300, pushGuardOf: nil, recording: nil)
         #expect(plain.challenge?.state == .approved && plain.pushGuard == nil)
     }
 }

@@ -88,7 +88,10 @@ def test_the_export_holds_every_table_s_rows_for_the_user_and_nobody_else_s(stor
             # nonces, events); nothing of Bob's is in her export.
             for table, rows in naming(s, alice).items():
                 assert table in {"users", "authenticators", "actions", "challenges", "challenge_timeline",
-                                 "push_deliveries", "webhook_outbox", "nonces", "push_guards"}, (table, rows)
+                                 "push_deliveries", "webhook_outbox", "nonces", "push_guards", "sign_in_history"}, (table, rows)
+            approved = [r for r in data["signIns"] if r["challengeId"] == alice_challenge]
+            assert [(r["outcome"], r["userId"], r["userAuthenticatorId"]) for r in approved] == [
+                ("approved", alice, alice_credential)]
             for needle in (bob, bob_credential, bob_challenge, f"agent-of-{bob}"):
                 assert needle not in text
             # The audit log records the export with its actor.
@@ -129,7 +132,7 @@ def test_deleting_a_user_leaves_no_row_naming_them_but_the_audit_chain_s(store):
             assert made.status_code == 200, made.text
             before_bob = {t: rows for t, rows in naming(s, bob).items()}
             assert naming(s, alice).keys() >= {"users", "authenticators", "actions", "challenges",
-                                               "attestation_challenges", "webhook_outbox"}
+                                               "attestation_challenges", "webhook_outbox", "sign_in_history"}
             deleted = requests.delete(f"{s.api}/users/{alice}", auth=(s.secret, ""), timeout=10)
             assert deleted.status_code == 200 and deleted.json()["deleted"] is True
             receiver.wait_for(3)  # the deletion's authenticator.deleted event reaches the backend
@@ -152,7 +155,7 @@ def test_deleting_a_user_leaves_no_row_naming_them_but_the_audit_chain_s(store):
             # What was erased exports as nothing but those audit entries.
             after = export(s, alice)
             assert "user" not in after and after["authenticators"] == [] and after["challenges"] == []
-            assert after["actions"] == [] and after["activations"] == []
+            assert after["actions"] == [] and after["activations"] == [] and after["signIns"] == []
             assert {e["kind"] for e in after["auditEntries"]} >= {"credential.enrolled", "user.deleted", "user.exported"}
         finally:
             s.stop()

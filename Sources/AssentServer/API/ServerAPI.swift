@@ -225,7 +225,7 @@ struct ServerAPI: Sendable {
             user: data.user.map { response($0, data.authenticators) }, authenticators: data.authenticators.map(response),
             activations: data.activations.map { ActivationServerAPI.response($0, tenant) },
             actions: data.actions.map(response), challenges: data.challenges.map(response),
-            auditEntries: data.auditEntries.map(AuditAPI.response))
+            signIns: data.signIns.map(SignInFilter.entry), auditEntries: data.auditEntries.map(AuditAPI.response))
     }
 
     static func response(_ challenge: Challenge) -> UserExportResponse.Challenge {

@@ -118,7 +118,7 @@ enum ConsoleUserHTML {
     /// A user's page.
     static func user(
         current: ConsoleSessions.Current, csrf: String, user: User, authenticators: [Authenticator],
-        activations: [ActivationRecord], recent: [Challenge], now: Int64, notice text: String?
+        activations: [ActivationRecord], recent: [Challenge], signIns: [SignIn], now: Int64, notice text: String?
     ) -> String {
         let base = userPath(user.userID)
         let authenticatorRows = authenticators.map { a in
@@ -219,6 +219,10 @@ enum ConsoleUserHTML {
             <h2>Export this user's data</h2>
             <p class="hint">Downloads everything Assent holds about the user as JSON (recorded in the audit log).</p>
             \(postButton(action: base + "/export", csrf: csrf, label: "Export data", id: "export-user", destructive: false))
+            <h2>Sign-in history</h2>
+            <p class="hint">The latest \(ConsoleUsers.signInLimit) outcomes, newest first;
+            <a href="\(PageRoute.consoleSignIns.path)?user=\(queryValue(user.userID))" id="all-sign-ins">all of this user's sign-ins</a>.</p>
+            \(ConsoleSignInsPage.table(signIns, id: "user-sign-ins"))
             <h2>Delete this user</h2>
             <p class="hint">Deletes the user's record, authenticators, activations, actions and challenges; the audit
             log keeps the entries naming them (asks to confirm first).</p>

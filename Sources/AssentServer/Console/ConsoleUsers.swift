@@ -18,10 +18,14 @@ struct ConsoleUsers: Sendable {
     static let pageSize = 50
     /// Challenges on the user page.
     static let recentLimit = 20
+    /// Sign-ins on the user page (the Sign-ins page, filtered to the user, has them all).
+    static let signInLimit = 10
 
     let console: AdminConsole
     let users: UserService
     let activations: ActivationService
+    /// The authentication history, whose latest rows of the user the user page shows.
+    let history: SignInHistory
     let clock: WallClock
 
     func register(in router: inout Router) {
@@ -69,6 +73,9 @@ struct ConsoleUsers: Sendable {
         let authenticators = try await users.authenticators(tenant: current.tenant, userID: userID)
         let activationList = try await activations.activations(tenantID: current.tenant.id, userID: userID)
         let recent = try await users.recentChallenges(tenant: current.tenant, userID: userID, limit: Self.recentLimit)
+        var signInQuery = SignInQuery(tenantID: current.tenant.id, limit: Self.signInLimit)
+        signInQuery.userID = userID
+        let signIns = try await history.page(signInQuery)
         let notice: String? = switch request.queryItem("done") {
         case "authenticator-removed": "The authenticator was removed."
         case "activation-block": "The activation was blocked."
@@ -78,7 +85,7 @@ struct ConsoleUsers: Sendable {
         }
         return AdminConsole.html(ConsoleUserHTML.user(
             current: current, csrf: csrf, user: user, authenticators: authenticators, activations: activationList,
-            recent: recent, now: clock.nowMilliseconds(), notice: notice))
+            recent: recent, signIns: signIns, now: clock.nowMilliseconds(), notice: notice))
     }
 
     /// `GET /admin/api/users/{userId}`: the recent challenges, for the user page's refresh.

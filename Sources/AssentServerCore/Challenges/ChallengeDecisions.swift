@@ -22,6 +22,8 @@ package struct ChallengeDecisions: Sendable {
     let audit: AuditLog?
     /// Checks answers where the tenant requires an attested credential.
     let attestation = ApprovalAttestation()
+    /// The authentication history every outcome is recorded in (nil: none kept).
+    let history: SignInHistory?
 
     /// Records `authenticator`'s approval or denial of a challenge. `signature` covers the challenge id (Authsignal's
     /// message, compatible credentials only) or Assent's bound decision message, which names the purpose (`approve`
@@ -88,23 +90,47 @@ package struct ChallengeDecisions: Sendable {
               challenge.targetAuthenticatorID == nil || challenge.targetAuthenticatorID == authenticator.id,
               kind != .qrCode || challenge.answeredBy == authenticator.id
         else { throw AssentError(.forbidden, "This credential may not answer this challenge.") }
+        // The PowerAuth factors an approval proves, when the tenant asks for them (only then are they verified).
+        var factor: String?
+        if request.approved, tenant.settings.approvalFactor(for: challenge) != nil, case .signed(let header) = proof.signature {
+            factor = header.signatureType.rawValue
+        }
         guard challenge.isOpen(at: now) else {
+            await history?.refused(
+                challenge, tenant: tenant, userID: authenticator.userID, reason: AssentError.Code.challengeClosed.wire,
+                credentialID: authenticator.id, factor: factor)
             throw AssentError(.challengeClosed, "The challenge has expired or was already answered.")
         }
         // Before anything changes: an unattested credential, or a missing or bad assertion, leaves the challenge open.
-        let counter = try attestation.check(
-            tenant: tenant, authenticator: authenticator, actionCode: challenge.actionCode, decision: decision,
-            assertion: request.appAttestAssertion)
+        let counter: Int64?
+        do {
+            counter = try attestation.check(
+                tenant: tenant, authenticator: authenticator, actionCode: challenge.actionCode, decision: decision,
+                assertion: request.appAttestAssertion)
+        } catch let error as AssentError {
+            await history?.refused(
+                challenge, tenant: tenant, userID: authenticator.userID, reason: error.code.wire,
+                credentialID: authenticator.id, factor: factor)
+            throw error
+        }
         if request.approved {
             // Before anything changes: a refused factor leaves the challenge open.
-            try await activations.requireApprovalFactor(
-                tenant: tenant, challenge: challenge, userID: authenticator.userID, proof: proof)
+            do {
+                try await activations.requireApprovalFactor(
+                    tenant: tenant, challenge: challenge, userID: authenticator.userID, proof: proof)
+            } catch let error as AssentError {
+                await history?.refused(
+                    challenge, tenant: tenant, userID: authenticator.userID, reason: error.code.wire,
+                    credentialID: authenticator.id, factor: factor)
+                throw error
+            }
         }
         if request.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
                 if let (declined, pushGuard) = try? await record(
-                    challenge, approved: false, authenticator, now, appAttestCounter: counter) {
+                    challenge, tenant: tenant, approved: false, authenticator, now, reason: "verification_code_mismatch",
+                    factor: nil, appAttestCounter: counter) {
                     events.publish(declined)
                     try await guards.recordAnswer(
                         tenant: tenant, challenge: declined, approved: false, fraud: false, authenticator: authenticator,
@@ -120,7 +146,8 @@ package struct ChallengeDecisions: Sendable {
             return answered
         }
         let (answered, pushGuard) = try await record(
-            challenge, approved: request.approved, authenticator, now, appAttestCounter: counter)
+            challenge, tenant: tenant, approved: request.approved, authenticator, now, reason: nil, factor: factor,
+            appAttestCounter: counter)
         events.publish(answered)
         // Counted once the answer stands (a refused answer counts nothing).
         try await guards.recordAnswer(
@@ -133,13 +160,18 @@ package struct ChallengeDecisions: Sendable {
     /// answer's round trip on PostgreSQL), for ``PushGuards/recordAnswer(tenant:challenge:approved:fraud:authenticator:read:)``.
     /// `appAttestCounter` (an App Attest assertion's) is stored with the answer, compare-and-set.
     private func record(
-        _ challenge: Challenge, approved: Bool, _ authenticator: Authenticator, _ now: Int64, appAttestCounter: Int64?
+        _ challenge: Challenge, tenant: Tenant, approved: Bool, _ authenticator: Authenticator, _ now: Int64,
+        reason: String?, factor: String?, appAttestCounter: Int64?
     ) async throws -> (Challenge, PushGuardRead?) {
+        let recording = history?.recording(
+            challenge, tenant: tenant, userID: authenticator.userID, outcome: approved ? .approved : .declined,
+            reason: reason, credentialID: authenticator.id, factor: factor, now: now)
         do {
             let outcome = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: approved,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
-                pushGuardOf: challenge.kind == .push ? challenge.userID : nil, appAttestCounter: appAttestCounter)
+                pushGuardOf: challenge.kind == .push ? challenge.userID : nil, appAttestCounter: appAttestCounter,
+                recording: recording)
             guard let answered = outcome.challenge
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, approved ? .approved : .denied, tenantID: answered.tenantID)
@@ -161,11 +193,14 @@ package struct ChallengeDecisions: Sendable {
         let entry = audit?.entry(
             tenantID: tenant.id, .fraudReported, actor: "device", subject: authenticator.userID,
             details: ["challengeId": challenge.id, "userAuthenticatorId": authenticator.id])
+        let recording = history?.recording(
+            challenge, tenant: tenant, userID: authenticator.userID, outcome: .declined, reason: "fraud_reported",
+            credentialID: authenticator.id, factor: nil, now: now)
         do {
             guard let answered = try await store.answerChallenge(
                 tenantID: challenge.tenantID, id: challenge.id, from: challenge.kind.answerableStates, approved: false,
                 authenticatorID: authenticator.id, verificationMethod: challenge.kind.verificationMethod, now: now,
-                changing: change, audit: entry, appAttestCounter: appAttestCounter)
+                changing: change, audit: entry, appAttestCounter: appAttestCounter, recording: recording)
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, .denied, tenantID: answered.tenantID)
             return answered
@@ -182,7 +217,7 @@ package struct ChallengeDecisions: Sendable {
     }
 
     /// Answers recorded in `store` and announced on `events`; `activations` checks the tenant's approval factors;
-    /// `guards` counts push answers; `audit` records fraud reports.
+    /// `guards` counts push answers; `audit` records fraud reports; `history` keeps every outcome.
     package init(
         store: any ChallengeStore,
         clock: WallClock,
@@ -190,8 +225,10 @@ package struct ChallengeDecisions: Sendable {
         activations: ActivationService,
         guards: PushGuards,
         metrics: DomainMetrics? = nil,
-        audit: AuditLog? = nil
+        audit: AuditLog? = nil,
+        history: SignInHistory? = nil
     ) {
+        self.history = history
         self.audit = audit
         self.metrics = metrics
         self.store = store

@@ -5,6 +5,8 @@ package import AssentLog
 /// last round (counted once across instances, see ``MetricsStore/countExpiredChallenges(through:)``).
 package final class MetricsSampler: Sendable {
     private let store: any MetricsStore
+    /// Makes the `sign_in.completed` events of the expiries the count records (nil: none sent).
+    private let history: SignInHistory?
     private let metrics: DomainMetrics
     private let clock: WallClock
     private let logger: Logger
@@ -14,10 +16,11 @@ package final class MetricsSampler: Sendable {
     /// A sampler over `store` writing into `metrics` every `interval`; `ticks` paces the rounds (a manual clock in
     /// tests).
     package init(
-        store: any MetricsStore, metrics: DomainMetrics, clock: WallClock, logger: Logger, interval: Duration,
-        ticks: any Clock<Duration> = ContinuousClock()
+        store: any MetricsStore, history: SignInHistory? = nil, metrics: DomainMetrics, clock: WallClock, logger: Logger,
+        interval: Duration, ticks: any Clock<Duration> = ContinuousClock()
     ) {
         self.store = store
+        self.history = history
         self.metrics = metrics
         self.clock = clock
         self.logger = logger
@@ -31,7 +34,8 @@ package final class MetricsSampler: Sendable {
         let backlog = try await store.webhookOutboxBacklog()
         let age = backlog.oldestCreatedAt.map { max(0, Double(now - $0) / 1000) } ?? 0
         metrics.webhookOutbox(depth: backlog.depth, oldestAgeSeconds: age)
-        for (kind, count) in try await store.countExpiredChallenges(through: now) {
+        let events = try await history?.expiryEvents()
+        for (kind, count) in try await store.countExpiredChallenges(through: now, signInEvents: events) {
             metrics.challenge(kind, .expired, count: count)
         }
     }

@@ -41,20 +41,23 @@ package protocol ChallengeStore: Sendable {
     /// PostgreSQL; nil when that read did not happen (then the caller reads it itself). With `appAttestCounter`, the
     /// same transaction also advances the authenticator's App Attest counter to it, only while the stored one is
     /// below it (compare-and-set): otherwise it throws ``AppAttestCounterUsed`` and changes nothing, so of two
-    /// answers carrying one counter at most one is recorded.
+    /// answers carrying one counter at most one is recorded. With `recording`, the same transaction appends its
+    /// sign-in row and queues its webhook events, only if the answer moved the challenge.
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?,
+        recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome
     /// Records a device's answer as ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)``
     /// does and, in the same transaction, applies `guardChange` to its user's push guard (holding the user's lock,
     /// as ``PushGuardStore/updatePushGuard(tenantID:userID:now:timeline:events:_:)`` does, with its timeline entries
-    /// and events) and appends `audit`: all of it or nothing — a device's fraud report. Returns the updated challenge,
-    /// or nil (with nothing changed) when it was not open. `appAttestCounter` advances as in the answer above.
+    /// and events), appends `audit` and `recording`'s sign-in row and events: all of it or nothing — a device's
+    /// fraud report. Returns the updated challenge, or nil (with nothing changed) when it was not open.
+    /// `appAttestCounter` advances as in the answer above.
     func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
-        appAttestCounter: Int64?
+        appAttestCounter: Int64?, recording: SignInRecording?
     ) async throws -> Challenge?
     /// Claims an open QR challenge for `authenticator`, once: moves it from `pending` to `claimed` while unexpired
     /// and unclaimed. For an anonymous challenge (no user yet) it binds the authenticator's user and records
@@ -66,25 +69,27 @@ package protocol ChallengeStore: Sendable {
 }
 
 extension ChallengeStore {
-    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:)``
-    /// advancing no App Attest counter.
+    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
+    /// advancing no App Attest counter and recording no sign-in.
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
     ) async throws -> ChallengeAnswerOutcome {
         try await answerChallenge(
             tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil)
+            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil,
+            recording: nil)
     }
 
-    /// The fraud report's answer advancing no App Attest counter.
+    /// The fraud report's answer advancing no App Attest counter and recording no sign-in.
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
     ) async throws -> Challenge? {
         try await answerChallenge(
             tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil)
+            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil,
+            recording: nil)
     }
 
     /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)`` reading no
@@ -95,7 +100,7 @@ extension ChallengeStore {
     ) async throws -> Challenge? {
         try await answerChallenge(
             tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, pushGuardOf: nil, appAttestCounter: nil
+            verificationMethod: verificationMethod, now: now, pushGuardOf: nil, appAttestCounter: nil, recording: nil
         ).challenge
     }
 }

@@ -9,6 +9,17 @@ package protocol MetricsStore: Sendable {
     /// stored watermark are one transaction under a lock. The first call only sets the watermark (expiries from
     /// before any instance counted are not reported), and a `now` behind the watermark (a clock stepped back on
     /// one instance) counts nothing. The same transaction adds them to the tenants' per-minute overview counts
-    /// (``OverviewStore``), each under the minute it expired in.
-    func countExpiredChallenges(through now: Int64) async throws -> [Challenge.Kind: Int]
+    /// (``OverviewStore``), each under the minute it expired in, and writes each expiry of a challenge with a user as
+    /// an `expired` row of the authentication history (``SignInHistoryStore``) with the webhook events `signInEvents`
+    /// makes of the row.
+    func countExpiredChallenges(
+        through now: Int64, signInEvents: (@Sendable (SignIn) -> [WebhookEvent])?
+    ) async throws -> [Challenge.Kind: Int]
+}
+
+extension MetricsStore {
+    /// ``countExpiredChallenges(through:signInEvents:)`` queuing no webhook event for the expiries.
+    package func countExpiredChallenges(through now: Int64) async throws -> [Challenge.Kind: Int] {
+        try await countExpiredChallenges(through: now, signInEvents: nil)
+    }
 }

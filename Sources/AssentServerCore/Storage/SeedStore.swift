@@ -6,6 +6,9 @@ package protocol SeedStore: Sendable {
     func tenantHasUsers(tenantID: String) async throws -> Bool
     /// Inserts the batch as one transaction (users first) and returns how many rows of each kind were new.
     func insertSeedBatch(_ batch: SeedBatch) async throws -> SeedCounts
+    /// Appends `signIns` to the authentication history as one transaction (``SignInSeeder``); how many went in.
+    /// Rows have no natural key, so seeding them again adds them again.
+    func insertSeedSignIns(_ signIns: [SignIn]) async throws -> Int
     /// Once the last batch is in: settles what a bulk load leaves behind, so that it does not run under whatever is
     /// measured next. PostgreSQL: `VACUUM (ANALYZE)` of the seeded tables (planner statistics up to date, rows marked
     /// all-visible: the autovacuum and autoanalyze the load would trigger have nothing left to do), then a

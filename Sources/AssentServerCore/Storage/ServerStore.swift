@@ -1,7 +1,7 @@
 /// Everything `assentd` keeps, split by concept so that each service asks for only the part it uses
 /// (``TenantStore``, ``UserStore``, ``ActionStore``, ``CredentialStore``, ``ChallengeStore``,
 /// ``WebhookOutbox``, ``ActivationStore``, ``PushDeliveryStore``, ``PushGuardStore``, ``StoreMaintenance``,
-/// ``SeedStore``, ``MetricsStore``, ``AuditStore``, ``ConsoleStore``, ``UserDirectoryStore``, ``OverviewStore``, ``AttestationChallengeStore``, ``UserDataStore``). Both backends — the embedded SQLite store and the PostgreSQL one shared by several instances — are
+/// ``SeedStore``, ``MetricsStore``, ``AuditStore``, ``ConsoleStore``, ``UserDirectoryStore``, ``OverviewStore``, ``AttestationChallengeStore``, ``UserDataStore``, ``SignInHistoryStore``). Both backends — the embedded SQLite store and the PostgreSQL one shared by several instances — are
 /// all of it, interchangeably, and
 /// `DatabaseLocation.open(connections:)` hands back this, so the application, the CLI and the tests use either store
 /// for everything.
@@ -15,3 +15,4 @@
 package typealias ServerStore = TenantStore & UserStore & ActionStore & CredentialStore & ChallengeStore
     & WebhookOutbox & ActivationStore & PushDeliveryStore & PushGuardStore & StoreMaintenance & SeedStore
     & MetricsStore & AuditStore & ConsoleStore & UserDirectoryStore & OverviewStore & AttestationChallengeStore & UserDataStore
+    & SignInHistoryStore

@@ -24,6 +24,8 @@ package enum TenantSettingRules {
     package static let fraudLock = 0...(30 * 86_400)
     /// Failed PowerAuth signatures before an activation is blocked.
     package static let maxFailedAttempts = 1...64
+    /// Days the sign-in history keeps each outcome (up to ten years).
+    package static let signInHistoryRetentionDays = 1...3650
 
     /// A whole number within `range`.
     package static func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {

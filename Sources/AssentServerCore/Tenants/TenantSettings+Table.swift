@@ -28,6 +28,11 @@ extension TenantSettings {
                 effect: "How long a push or QR challenge stays open before it expires.",
                 setting: \.challengeTimeoutSeconds, kind: .seconds(Rules.challengeTimeout)),
             TenantSetting(
+                "signInHistoryRetentionDays", flag: "--sign-in-history-retention", label: "Sign-in history retention",
+                group: .actions,
+                effect: "How many days each sign-in outcome (approved, declined, expired, refused) stays in the history.",
+                setting: \.signInHistoryRetentionDays, kind: .number(Rules.signInHistoryRetentionDays)),
+            TenantSetting(
                 "publicCustomKeys", flag: "--public-custom-keys", label: "Public custom keys", group: .actions,
                 effect: "Keys of an action's custom data the approving device is shown.",
                 setting: \.publicCustomKeys, kind: .keys),

@@ -31,6 +31,9 @@ package struct TenantSettings: Codable, Sendable, Hashable {
     package var webhookURL: String?
     /// Seconds a push or QR challenge stays open (default 120, at most 600).
     package var challengeTimeoutSeconds: Int = 120
+    /// Days each sign-in outcome stays in the authentication history (``SignIn``) before the sweep deletes it
+    /// (default 90, 1...3650).
+    package var signInHistoryRetentionDays: Int = 90
     /// Lease of a push credential in seconds, renewed by `resetExpiry`; nil means push credentials never lapse.
     package var pushCredentialLifetimeSeconds: Int?
     /// Keys of an action's `custom` data shown to the approving device (only on signed requests).

@@ -14,6 +14,8 @@ package struct UserData: Sendable {
     package var actions: [Action]
     /// The user's challenges still stored (they are swept a day after they expire), oldest first.
     package var challenges: [Challenge]
+    /// The user's sign-in history, newest first.
+    package var signIns: [SignIn]
     /// The audit entries that name the user: as their subject, or as the `userId` of their details.
     package var auditEntries: [AuditEntry]
     /// When it was read, milliseconds since the epoch (``UserService/export(tenant:userID:actor:)`` sets it).
@@ -22,13 +24,14 @@ package struct UserData: Sendable {
     /// The data as read.
     package init(
         user: User?, authenticators: [Authenticator], activations: [ActivationRecord], actions: [Action],
-        challenges: [Challenge], auditEntries: [AuditEntry]
+        challenges: [Challenge], signIns: [SignIn], auditEntries: [AuditEntry]
     ) {
         self.user = user
         self.authenticators = authenticators
         self.activations = activations
         self.actions = actions
         self.challenges = challenges
+        self.signIns = signIns
         self.auditEntries = auditEntries
     }
 }

@@ -64,6 +64,26 @@ package struct WebhookEvents: Sendable {
         return event("push.fraud_reported", data: data, tenant: tenant, now: now)
     }
 
+    /// `sign_in.completed` for one outcome of the authentication history (``SignIn``), for a SIEM:
+    /// `{outcome, reason?, userId, method, factor?, actionCode?, userAuthenticatorId?, challengeId?, ipAddress?,
+    /// userAgent?, verificationMs?, at}`; none when the tenant has no webhook URL.
+    package func signInCompleted(_ signIn: SignIn, tenant: Tenant) -> [WebhookEvent] {
+        guard tenant.settings.webhookURL != nil else { return [] }
+        var data: [String: JSONValue] = [
+            "outcome": .string(signIn.outcome.rawValue), "userId": .string(signIn.userID),
+            "method": .string(signIn.method), "at": .string(Timestamp.iso8601(milliseconds: signIn.at)),
+        ]
+        if let reason = signIn.reason { data["reason"] = .string(reason) }
+        if let factor = signIn.factor { data["factor"] = .string(factor) }
+        if let code = signIn.actionCode { data["actionCode"] = .string(code) }
+        if let credential = signIn.credentialID { data["userAuthenticatorId"] = .string(credential) }
+        if let challenge = signIn.challengeID { data["challengeId"] = .string(challenge) }
+        if let ip = signIn.ipAddress { data["ipAddress"] = .string(ip) }
+        if let agent = signIn.userAgent { data["userAgent"] = .string(agent) }
+        if let took = signIn.verificationMilliseconds { data["verificationMs"] = .number(Double(took)) }
+        return event("sign_in.completed", data: data, tenant: tenant, now: clock.nowMilliseconds())
+    }
+
     /// One outbox event of `type` with `data`, or none when it cannot be encoded.
     private func event(_ type: String, data: [String: JSONValue], tenant: Tenant, now: Int64) -> [WebhookEvent] {
         let id = UUID().uuidString.lowercased()

@@ -30,6 +30,7 @@ enum PostgresMigrations {
         (19, Schema.authenticatorAttestation.postgres),
         (20, Schema.activationAttestation.postgres),
         (21, Schema.tenantSecretKeyRingVersion.postgres),
+        (22, Schema.signInHistory.postgres),
     ]
 
     /// Step 13, PostgreSQL only: `assent_raise(sqlstate, message)` fails the statement that calls it with that

@@ -10,7 +10,26 @@ extension PostgresStore {
     /// `COMMIT` and the announcement to the other instances (``announceAnswer``, after the commit; then, for a push
     /// answer, the push guard's read) in one pipeline: one round trip. (SQLite, which has no data-changing statement inside `WITH`, runs the parts one after the
     /// other: `SQLiteStore+Challenges.swift`.)
-    static let answer: SQL = """
+    static let answer = answerStatement(recorded: "")
+    /// ``answer`` that also appends a sign-in row ($9…$21, ``SignInQueries/columns``) when the challenge moved: a
+    /// data-changing part of the same statement (PostgreSQL runs every one, referenced or not), so the row commits
+    /// with the answer, in its round trip.
+    static let answerRecorded = answerStatement(
+        recorded: ",\n" + recordedPart("h", SignInQueries.columns, "sign_in_history", from: 9, integers: [2, 12]))
+    /// ``answerRecorded`` that also queues one webhook event ($22…$28, ``StoreRecords/webhookEventColumns``).
+    static let answerRecordedWithEvent = answerStatement(
+        recorded: ",\n" + recordedPart("h", SignInQueries.columns, "sign_in_history", from: 9, integers: [2, 12]) + ",\n"
+            + recordedPart("w", StoreRecords.webhookEventColumns, "webhook_outbox", from: 22, integers: [5, 6, 7]))
+
+    /// `name AS (INSERT INTO table (columns) SELECT $from, … FROM c RETURNING 1)`: one row when the answer moved the
+    /// challenge `c`, none otherwise; the columns at the 1-based positions in `integers` are typed `bigint`.
+    static func recordedPart(_ name: String, _ columns: String, _ table: String, from: Int, integers: Set<Int>) -> String {
+        let count = columns.split(separator: ",").count
+        let parameters = (0..<count).map { "$\(from + $0)" + (integers.contains($0 + 1) ? "::bigint" : "::text") }
+        return "\(name) AS (INSERT INTO \(table) (\(columns)) SELECT \(parameters.joined(separator: ", ")) FROM c RETURNING 1)"
+    }
+
+    static func answerStatement(recorded: String) -> SQL { """
         WITH c AS (
           UPDATE challenges SET state = $1, answered_at = $2, answered_by = $3
           WHERE id = $4 AND tenant_id = $5 AND state = ANY($6::text[]) AND expires_at > $2
@@ -26,12 +45,13 @@ extension PostgresStore {
         u AS (
           UPDATE authenticators SET last_verified_at = $2
           WHERE id = $3 AND tenant_id = $5 AND EXISTS (SELECT 1 FROM c)
-          RETURNING 1)
+          RETURNING 1)\(recorded)
         SELECT c.*, (SELECT COUNT(*) FROM a), (SELECT COUNT(*) FROM u),
           CASE WHEN c.idempotency_key IS NOT NULL AND (SELECT COUNT(*) FROM a) <> 1
                THEN assent_raise('23000', 'the action is no longer waiting for a challenge') ELSE 0 END
         FROM c
         """
+    }
 
     /// Announces ($1, $2) the answer ``answer`` just committed, only if it did: the challenge ($3, $4) is in the
     /// answered state ($5) by the authenticator ($6) at the answer's time ($7). Runs after the commit, in a
@@ -44,7 +64,8 @@ extension PostgresStore {
 
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?,
+        recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome {
         if let appAttestCounter {
             // An answer with an App Attest assertion: its counter advances in the answer's transaction (a few more
@@ -52,7 +73,8 @@ extension PostgresStore {
             return ChallengeAnswerOutcome(challenge: try await writeAndAnnounce { db -> Challenge? in
                 try Self.answerAdvancing(
                     tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-                    verificationMethod: verificationMethod, now: now, appAttestCounter: appAttestCounter, in: db)
+                    verificationMethod: verificationMethod, now: now, appAttestCounter: appAttestCounter,
+                    recording: recording, in: db)
             })
         }
         let state: Challenge.State = approved ? .approved : .denied
@@ -61,6 +83,27 @@ extension PostgresStore {
             .text(state.rawValue), .integer(now), .text(authenticatorID), .text(id), .text(tenantID), .text(states),
             .text(approved ? ActionState.challengeSucceeded.rawValue : ActionState.challengeFailed.rawValue),
             .text(verificationMethod.rawValue)]
+        if let recording, recording.events.count > 1 {
+            // More events than the statement has room for (none today): the answer as a transaction of its own.
+            let answered = try await writeAndAnnounce { db -> Challenge? in
+                guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
+                try SignInQueries.append(recording, in: db)
+                return answered
+            }
+            var outcome = ChallengeAnswerOutcome(challenge: answered)
+            if answered != nil, let pushGuardOf {
+                outcome.pushGuard = try await pushGuard(tenantID: tenantID, userID: pushGuardOf, now: now)
+            }
+            return outcome
+        }
+        // The sign-in row (and its event) ride in the answer's statement.
+        let (statement, parameters): (SQL, [StoreValue]) = switch (recording, recording?.events.first) {
+        case (nil, _): (Self.answer, values)
+        case (let recording?, nil): (Self.answerRecorded, values + SignInQueries.values(recording.signIn))
+        case (let recording?, let event?):
+            (Self.answerRecordedWithEvent,
+             values + SignInQueries.values(recording.signIn) + StoreRecords.webhookEventValues(event))
+        }
         let payload = ChallengeChange(tenantID: tenantID, challengeID: id, state: state).payload(from: instanceID)
         let announcement: [StoreValue] = [
             .text(Self.challengeChannel), .text(payload), .text(id), .text(tenantID), .text(state.rawValue),
@@ -72,7 +115,7 @@ extension PostgresStore {
         return try await write { db -> ChallengeAnswerOutcome in
             // A refused answer (the action no longer waits) fails the statement: nothing commits or is announced.
             let result = try db.runAndCommit(
-                Self.answer.postgres, values, then: [(Self.announceAnswer.postgres, announcement)] + (guardRead.map { [$0] } ?? []))
+                statement.postgres, parameters, then: [(Self.announceAnswer.postgres, announcement)] + (guardRead.map { [$0] } ?? []))
             let challenge = try result.rows.first.map(StoreRecords.challenge)
             guard let pushGuardOf, challenge != nil, result.after.count == 2, let rows = result.after[1] else {
                 return ChallengeAnswerOutcome(challenge: challenge)
@@ -92,12 +135,13 @@ extension PostgresStore {
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
-        appAttestCounter: Int64?
+        appAttestCounter: Int64?, recording: SignInRecording?
     ) async throws -> Challenge? {
         try await writeAndAnnounce { db -> Challenge? in
             guard let answered = try Self.answerAdvancing(
                 tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-                verificationMethod: verificationMethod, now: now, appAttestCounter: appAttestCounter, in: db)
+                verificationMethod: verificationMethod, now: now, appAttestCounter: appAttestCounter,
+                recording: recording, in: db)
             else { return nil }
             _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
             if let audit { try AuditQueries.append(audit, on: db) }
@@ -105,11 +149,12 @@ extension PostgresStore {
         }
     }
 
-    /// ``answer`` inside the caller's transaction, then the App Attest counter's compare-and-set (when given): the
-    /// answered challenge, or nil when it was not open.
+    /// ``answer`` inside the caller's transaction, then the App Attest counter's compare-and-set (when given) and the
+    /// sign-in row of `recording`: the answered challenge, or nil (nothing recorded) when it was not open.
     static func answerAdvancing(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, appAttestCounter: Int64?, in db: PostgresConnection
+        verificationMethod: VerificationMethod, now: Int64, appAttestCounter: Int64?, recording: SignInRecording?,
+        in db: PostgresConnection
     ) throws -> Challenge? {
         let state: Challenge.State = approved ? .approved : .denied
         let states = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
@@ -120,6 +165,7 @@ extension PostgresStore {
         guard let answered = try db.queryOne(Self.answer, values, StoreRecords.challenge) else { return nil }
         try ChallengeQueries.advanceAppAttestCounter(
             appAttestCounter, authenticatorID: authenticatorID, tenantID: tenantID, in: db)
+        if let recording { try SignInQueries.append(recording, in: db) }
         return answered
     }
 }

@@ -30,7 +30,9 @@ extension SQLStore {
         }
     }
 
-    package func countExpiredChallenges(through now: Int64) async throws -> [Challenge.Kind: Int] {
+    package func countExpiredChallenges(
+        through now: Int64, signInEvents: (@Sendable (SignIn) -> [WebhookEvent])?
+    ) async throws -> [Challenge.Kind: Int] {
         try await write { db in
             // Instances take turns (PostgreSQL's advisory lock; SQLite's single writer), so each interval is
             // counted by one of them.
@@ -44,6 +46,9 @@ extension SQLStore {
             let rows = try db.query(MetricsQueries.expiredBetween, [.integer(since), .integer(now)]) { row in
                 (try row.string(0), try row.string(1), row.int64(2), Int(row.int64(3)))
             }
+            // Each expiry with a user becomes an `expired` row of the authentication history, once, with the count.
+            let expired = try db.query(SignInQueries.insertExpired, [.integer(since), .integer(now)], SignInQueries.signIn)
+            if let signInEvents { try WebhookQueries.enqueue(expired.flatMap(signInEvents), in: db) }
             try db.update(MetricsQueries.setWatermark, [name, .integer(now)])
             var counts: [Challenge.Kind: Int] = [:]
             var minutes: [ChallengeMinute] = []

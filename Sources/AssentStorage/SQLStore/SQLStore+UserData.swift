@@ -19,8 +19,9 @@ enum UserDataQueries {
 
     /// The statements that erase the user's rows no foreign key reaches, in order ($1 tenant, $2 user): the push
     /// deliveries and timelines of the user's challenges, the challenges (with their IP addresses and user agents),
-    /// the push throttle, pending attestation challenges, and the webhook events already delivered or given up on
-    /// that name the user (events still waiting go out first: the backend needs their `authenticator.deleted`).
+    /// the push throttle, pending attestation challenges, the sign-in history, and the webhook events already
+    /// delivered or given up on that name the user (events still waiting go out first: the backend needs their
+    /// `authenticator.deleted`).
     static let erase: [SQL] = [
         """
         DELETE FROM push_deliveries WHERE challenge_id IN (SELECT id FROM challenges WHERE tenant_id = $1 AND user_id = $2)
@@ -31,6 +32,7 @@ enum UserDataQueries {
         "DELETE FROM challenges WHERE tenant_id = $1 AND user_id = $2",
         "DELETE FROM push_guards WHERE tenant_id = $1 AND user_id = $2",
         "DELETE FROM attestation_challenges WHERE tenant_id = $1 AND user_id = $2",
+        SignInQueries.deleteUser,
         """
         DELETE FROM webhook_outbox WHERE tenant_id = $1 AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)
           AND \(sqlite: "json_extract(body, '$.data.userId')", postgres: "(body::jsonb #>> '{data,userId}')") = $2
@@ -54,6 +56,7 @@ extension SQLStore {
                 activations: try db.query(ActivationQueries.byUser, values, StoreRecords.activation),
                 actions: try db.query(UserDataQueries.actions, values, StoreRecords.action),
                 challenges: try db.query(UserDataQueries.challenges, values, StoreRecords.challenge),
+                signIns: try db.query(SignInQueries.byUser, values, SignInQueries.signIn),
                 auditEntries: try db.query(UserDataQueries.auditEntries, values, AuditQueries.entry))
         }
     }

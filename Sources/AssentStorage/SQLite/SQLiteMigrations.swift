@@ -23,6 +23,7 @@ enum SQLiteMigrations {
         (19, Schema.authenticatorAttestation.sqlite),
         (20, Schema.activationAttestation.sqlite),
         (21, Schema.tenantSecretKeyRingVersion.sqlite),
+        (22, Schema.signInHistory.sqlite),
     ]
 
     /// Applies every step the database has not had yet, in order, each in its own transaction, and records it in

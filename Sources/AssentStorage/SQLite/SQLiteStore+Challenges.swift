@@ -13,7 +13,8 @@ extension SQLiteStore {
     /// save round trips; SQLite has no data-changing statement inside `WITH` and no round trips to save.)
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?,
+        recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome {
         let answered = try await write { db -> Challenge? in
             guard let answered = try Self.answer(
@@ -22,6 +23,7 @@ extension SQLiteStore {
             else { return nil }
             try ChallengeQueries.advanceAppAttestCounter(
                 appAttestCounter, authenticatorID: authenticatorID, tenantID: tenantID, in: db)
+            if let recording { try SignInQueries.append(recording, in: db) }
             return answered
         }
         // Read after the answer committed, as PostgreSQL does (no round trips to save here).
@@ -34,7 +36,7 @@ extension SQLiteStore {
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
         verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
-        appAttestCounter: Int64?
+        appAttestCounter: Int64?, recording: SignInRecording?
     ) async throws -> Challenge? {
         try await write { db -> Challenge? in
             guard let answered = try Self.answer(
@@ -45,6 +47,7 @@ extension SQLiteStore {
                 appAttestCounter, authenticatorID: authenticatorID, tenantID: tenantID, in: db)
             _ = try PushGuardQueries.apply(guardChange, tenantID: tenantID, now: now, in: db)
             if let audit { try AuditQueries.append(audit, on: db) }
+            if let recording { try SignInQueries.append(recording, in: db) }
             return answered
         }
     }

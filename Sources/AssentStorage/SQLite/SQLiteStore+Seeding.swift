@@ -17,6 +17,14 @@ extension SQLiteStore {
         }
     }
 
+    package func insertSeedSignIns(_ signIns: [SignIn]) async throws -> Int {
+        let rows = signIns.map(SignInQueries.values)
+        return try await write { db in
+            try db.execute("PRAGMA cache_size = -\(Self.seedingCacheKiB)")
+            return try SeedQueries.insert(rows, into: "sign_in_history", columns: SignInQueries.columns, in: db)
+        }
+    }
+
     /// Nothing to settle: no background vacuum or checkpoint of its own runs later (and ``SQLiteWriter`` checkpoints
     /// as it commits); statistics are left as they are, so SQLite's plans stay the ones every other test sees.
     package func settleSeededTables() async throws {}

@@ -42,6 +42,8 @@ public enum Endpoint: String, CaseIterable, Sendable, CustomStringConvertible {
     case verifySignature = "POST /v1/signatures/verify"
     /// The tenant's audit log (Assent's own): `since`, `kind`, `limit` and `cursor` query parameters.
     case getAuditLog = "GET /v1/audit"
+    /// The tenant's authentication history (Assent's own): filters, a cursor, and CSV or JSON-lines exports.
+    case getSignIns = "GET /v1/sign-ins"
 
     // MARK: Client API: devices (tenant Basic plus a device signature, or a Bearer track token to enrol)
 

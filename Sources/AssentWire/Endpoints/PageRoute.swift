@@ -42,6 +42,9 @@ package enum PageRoute: String, CaseIterable, Sendable, CustomStringConvertible 
     case consolePushChange = "POST /admin/push"
     /// The tenant's audit log, newest first, filtered by kind, time and principal.
     case consoleAudit = "GET /admin/audit"
+    /// The tenant's authentication history, newest first, filtered as `GET /v1/sign-ins` filters it (and its
+    /// CSV and JSON-lines downloads).
+    case consoleSignIns = "GET /admin/sign-ins"
 
     // MARK: Demo pages
 

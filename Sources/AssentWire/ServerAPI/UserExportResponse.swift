@@ -74,6 +74,8 @@ public struct UserExportResponse: Codable, Sendable, Hashable, WireSchema {
     public var actions: [ActionResponse]
     /// The user's stored challenges, oldest first.
     public var challenges: [Challenge]
+    /// The user's sign-in history, newest first.
+    public var signIns: [SignInListResponse.Entry]
     /// The audit entries naming the user (as subject, or as `userId` in their details), this export's included.
     public var auditEntries: [AuditListResponse.Entry]
 
@@ -81,7 +83,7 @@ public struct UserExportResponse: Codable, Sendable, Hashable, WireSchema {
     public init(
         userId: String, exportedAt: String, user: UserResponse?, authenticators: [UserAuthenticatorResponse],
         activations: [ActivationResponse], actions: [ActionResponse], challenges: [Challenge],
-        auditEntries: [AuditListResponse.Entry]
+        signIns: [SignInListResponse.Entry], auditEntries: [AuditListResponse.Entry]
     ) {
         self.userId = userId
         self.exportedAt = exportedAt
@@ -90,6 +92,7 @@ public struct UserExportResponse: Codable, Sendable, Hashable, WireSchema {
         self.activations = activations
         self.actions = actions
         self.challenges = challenges
+        self.signIns = signIns
         self.auditEntries = auditEntries
     }
 
@@ -102,6 +105,7 @@ public struct UserExportResponse: Codable, Sendable, Hashable, WireSchema {
         .field("activations", \.activations, "The user's PowerAuth activations."),
         .field("actions", \.actions, "The user's tracked actions, oldest first."),
         .field("challenges", \.challenges, "The user's stored challenges, oldest first."),
+        .field("signIns", \.signIns, "The user's sign-in history, newest first."),
         .field("auditEntries", \.auditEntries, "The audit entries naming the user, this export's included."),
     ])
 }

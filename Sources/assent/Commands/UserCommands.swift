@@ -60,7 +60,8 @@ enum UserCommands {
         "export", "everything Assent holds about a user, as JSON (a data-subject request)",
         details: """
             GET /v1/users/{user}/export: the user record, authenticators with their attestation verdicts, activations,
-            actions, stored challenges and the audit entries naming the user; recorded as user.exported. See
+            actions, stored challenges, sign-in history and the audit entries naming the user; recorded as
+            user.exported. See
             docs/privacy.md.
             """, .exportUser, decoding: UserExportResponse.self
     ) { export, _ in
@@ -71,7 +72,7 @@ enum UserCommands {
 
     static let deleteUser = ServerAPICommands.userCommand(
         "delete", "delete a user and everything stored about them but the audit entries naming them",
-        details: "DELETE /v1/users/{user}: authenticators, actions, activations and challenges go at once.", .deleteUser,
+        details: "DELETE /v1/users/{user}: authenticators, actions, activations, challenges and sign-in history go at once.", .deleteUser,
         decoding: Deleted.self
     ) { answer, user in
         answer.deleted == false ? "User \(user) did not exist; nothing was deleted." : "Deleted user \(user)."
