@@ -50,6 +50,7 @@ def main():
     server = None
     try:
         if STORE == "postgres":
+            os.chmod(folder, 0o755)  # the throwaway server runs as `postgres`, which must reach its folder inside
             postgres = os.path.join(folder, "pg")
             database = subprocess.run([os.path.join(ROOT, "scripts", "throwaway-postgres.sh"), "start", postgres],
                                       capture_output=True, text=True, check=True).stdout.strip()
