@@ -89,7 +89,7 @@ import FoundationNetworking
         let plain = Authenticator(id: "a-3", tenantID: "t1", userID: "u1", verificationMethod: .push, createdAt: Self.now)
         let page = ConsoleUserHTML.user(
             current: Self.current(), csrf: "c", user: user, authenticators: [android, apple, plain], activations: [],
-            recent: [], now: Self.now, notice: nil)
+            recent: [], signIns: [], now: Self.now, notice: nil)
         #expect(page.contains("<th scope=\"col\">Attestation</th>"))
         #expect(page.contains("<tr id=\"authenticator-a-1\" data-method=\"PUSH\" data-attestation-format=\"android-key\" data-attestation-verified=\"true\">"))
         #expect(page.contains("""

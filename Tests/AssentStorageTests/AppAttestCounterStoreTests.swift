@@ -23,7 +23,7 @@ import Testing
     ) async throws -> Challenge? {
         try await store.answerChallenge(
             tenantID: "t1", id: id, from: [.pending], approved: approved, authenticatorID: "d1", verificationMethod: .push,
-            now: 20, pushGuardOf: nil, appAttestCounter: counter
+            now: 20, pushGuardOf: nil, appAttestCounter: counter, recording: nil
         ).challenge
     }
 

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 import uuid
 
 import requests
@@ -50,6 +51,20 @@ def person(s, name):
     return user, device.authenticator_id, challenge_id
 
 
+def delivered(receiver, *users, timeout=20):
+    """Waits until the backend got each user's `authenticator.created` and `sign_in.completed` events, so none of them
+    is still waiting in the outbox."""
+    deadline = time.time() + timeout
+    wanted = {(kind, user) for user in users for kind in ("authenticator.created", "sign_in.completed")}
+    while time.time() < deadline:
+        with receiver.lock:
+            got = {(json.loads(body)["type"], json.loads(body)["data"].get("userId")) for _, body in receiver.received}
+        if wanted <= got:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"missing webhooks: {wanted - got}")
+
+
 def export(s, user):
     r = requests.get(f"{s.api}/users/{user}/export", auth=(s.secret, ""), timeout=10)
     assert r.status_code == 200, r.text
@@ -70,7 +85,7 @@ def test_the_export_holds_every_table_s_rows_for_the_user_and_nobody_else_s(stor
         try:
             alice, alice_credential, alice_challenge = person(s, "alice")
             bob, bob_credential, bob_challenge = person(s, "bob")
-            receiver.wait_for(2)
+            delivered(receiver, alice, bob)
             data = export(s, alice)
             text = json.dumps(data)
             assert data["userId"] == alice and data["exportedAt"].endswith("Z")
@@ -124,7 +139,7 @@ def test_deleting_a_user_leaves_no_row_naming_them_but_the_audit_chain_s(store):
         try:
             alice, alice_credential, _ = person(s, "alice")
             bob, _, _ = person(s, "bob")
-            receiver.wait_for(2)
+            delivered(receiver, alice, bob)
             # Give Alice a push throttle row and a pending attestation challenge too.
             token = s.sdk.track(alice, "enrol", {"scope": "add:authenticators"})["token"]
             made = requests.post(f"{s.api}/client/attestation/challenge",
@@ -135,7 +150,9 @@ def test_deleting_a_user_leaves_no_row_naming_them_but_the_audit_chain_s(store):
                                                "attestation_challenges", "webhook_outbox", "sign_in_history"}
             deleted = requests.delete(f"{s.api}/users/{alice}", auth=(s.secret, ""), timeout=10)
             assert deleted.status_code == 200 and deleted.json()["deleted"] is True
-            receiver.wait_for(3)  # the deletion's authenticator.deleted event reaches the backend
+            deadline = time.time() + 20  # the deletion's authenticator.deleted event reaches the backend
+            while time.time() < deadline and not any('"authenticator.deleted"' in body for _, body in receiver.received):
+                time.sleep(0.05)
             left = naming(s, alice)
             # Only the deletion's own event for the backend remains (swept seven days after delivery).
             assert set(left) <= {"webhook_outbox"}, left

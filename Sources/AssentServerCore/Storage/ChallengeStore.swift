@@ -81,6 +81,30 @@ extension ChallengeStore {
             recording: nil)
     }
 
+    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
+    /// advancing no App Attest counter.
+    package func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, recording: SignInRecording?
+    ) async throws -> ChallengeAnswerOutcome {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil,
+            recording: recording)
+    }
+
+    /// The fraud report's answer advancing no App Attest counter.
+    package func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
+        recording: SignInRecording?
+    ) async throws -> Challenge? {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil,
+            recording: recording)
+    }
+
     /// The fraud report's answer advancing no App Attest counter and recording no sign-in.
     package func answerChallenge(
         tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
