@@ -64,11 +64,14 @@ import FoundationNetworking
         // Remove, block and delete are destructive; unblock is not.
         #expect(page.contains("id=\"block-act-1\" class=\"danger\"") && page.contains("id=\"delete-user\" class=\"danger\""))
         #expect(page.contains("<button type=\"submit\" id=\"unblock-act-2\">"))
-        // Remove the authenticator; block, remove the active one; unblock, remove the blocked one; delete; sign out.
-        #expect(Self.occurrences("<form method=\"post\"", in: page) == 7)
-        #expect(Self.occurrences("name=\"csrf\" value=\"csrf-token\"", in: page) == 7)
+        // Remove the authenticator; block, remove the active one; unblock, remove the blocked one; export; delete;
+        // sign out.
+        #expect(Self.occurrences("<form method=\"post\"", in: page) == 8)
+        #expect(Self.occurrences("name=\"csrf\" value=\"csrf-token\"", in: page) == 8)
+        #expect(page.contains("<button type=\"submit\" id=\"export-user\">"))
         let base = "/admin/users/%3Cscript%3Ealert%28%22x%22%29%3C%2Fscript%3E%2F%27"
         #expect(page.contains("action=\"\(base)/activations/act-1/block\""))
+        #expect(page.contains("action=\"\(base)/export\""))
         #expect(page.contains("action=\"\(base)/activations/act-2/unblock\""))
         #expect(!page.contains("act-1/unblock") && !page.contains("act-2/block"))
         #expect(page.contains("<td data-label=\"State\">Expired</td>"), "an open challenge past its expiry")
