@@ -9,8 +9,6 @@
 # files left out of a gate), not a stub that is itself wrong. The real check is .github/workflows/apple.yml.
 #
 # AssentWire's RS256 cases (OpenSSL-only, `#if os(Linux)`) are switched off in a copy, since this runs on Linux.
-# Until the attestation branch's `Attester` protocol is merged, its declaration from that branch's brief is added
-# (scripts/apple-stubs/AttesterSeam.swift.txt) when Sources/Assent/Attestation/Attester.swift does not exist.
 #
 # Usage: scripts/apple-typecheck.sh        (exit status 0 when everything type-checks)
 set -eu
@@ -48,11 +46,6 @@ cp -r Sources/AssentWire/. "$WORK/wire/"
 grep -rl '#if os(Linux)' "$WORK/wire" | xargs -r sed -i 's/#if os(Linux)/#if false/'
 # shellcheck disable=SC2046
 module AssentWire $(find "$WORK/wire" -name '*.swift')
-SEAM=""
-if [ ! -f Sources/Assent/Attestation/Attester.swift ]; then
-    cp scripts/apple-stubs/AttesterSeam.swift.txt "$WORK/AttesterSeam.swift"
-    SEAM="$WORK/AttesterSeam.swift"
-fi
-# shellcheck disable=SC2046,SC2086
-module Assent $(find Sources/Assent -name '*.swift') $SEAM
+# shellcheck disable=SC2046
+module Assent $(find Sources/Assent -name '*.swift')
 module AssentTesting Sources/AssentTesting/*.swift
