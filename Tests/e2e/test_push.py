@@ -182,11 +182,15 @@ def test_refusals_change_nothing(server, tenant):
     refused(requests.get(device.url("push") + "?publicKey=" + device.query), 401, "unauthorized")
     assert server.snapshot() == before
 
-    # The right answer works once; the second is refused and changes nothing.
+    # The right answer works once; the second is refused and changes nothing but the sign-in history, which records
+    # the verified device's refused attempt (docs/sign-in-history.md).
     assert device.answer(challenge_id).status_code == 200
     after_first = server.snapshot()
     refused(device.answer(challenge_id, approved=False), 410, "challenge_closed")
-    assert server.snapshot() == after_first
+    after_second = server.snapshot()
+    added = sorted(set(after_second.pop("sign_in_history")) - set(after_first.pop("sign_in_history")))
+    assert after_second == after_first
+    assert len(added) == 1 and "refused" in added[0] and "challenge_closed" in added[0] and user in added[0], added
     assert tenant.sdk.get_action(user, "signIn", tracked["idempotency_key"])["state"] == "CHALLENGE_SUCCEEDED"
 
 

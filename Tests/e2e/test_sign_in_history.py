@@ -273,9 +273,9 @@ def test_console_sign_ins_page_filters_as_the_api_does(hs, browser):  # noqa: F8
     shown = browser.execute_script(
         "return Array.from(document.querySelectorAll('#sign-ins tbody tr')).map(r => "
         "[r.querySelector('time').getAttribute('datetime'), r.querySelector('.user').textContent, "
-        "r.querySelector('.outcome').textContent])")
+        "r.dataset.outcome, r.querySelector('.outcome').textContent])")
     api = sign_ins(hs, hs.seeded_secret, user="seed-user-5", outcome="approved", limit=50)["signIns"]
-    assert len(shown) == 50 and shown == [[r["at"], r["userId"], r["outcome"]] for r in api]
+    assert len(shown) == 50 and shown == [[r["at"], r["userId"], r["outcome"], "Approved"] for r in api]
     # The next page continues where the API's cursor does.
     follow(browser, "older-page")
     assert "cursor=" in browser.current_url
@@ -292,9 +292,10 @@ def test_console_sign_ins_page_filters_as_the_api_does(hs, browser):  # noqa: F8
     assert "method=qr" in browser.current_url
     methods = browser.execute_script(
         "return Array.from(document.querySelectorAll('#sign-ins tbody tr')).map(r => "
-        "[r.querySelector('time').getAttribute('datetime'), r.querySelector('.method').textContent])")
+        "[r.querySelector('time').getAttribute('datetime'), r.dataset.method, "
+        "r.querySelector('.method').textContent])")
     api_qr = sign_ins(hs, hs.seeded_secret, user="seed-user-5", outcome="approved", method="qr", limit=50)["signIns"]
-    assert methods and methods == [[r["at"], "qr"] for r in api_qr]
+    assert methods and methods == [[r["at"], "qr", "QR code"] for r in api_qr]
     # The user page shows the user's latest ten, and links to all of them.
     r = requests.post(hs.api + "/users/seed-user-5/actions/enrol", json={}, headers=auth(hs.seeded_secret), timeout=10)
     assert r.status_code == 200, r.text
@@ -302,9 +303,10 @@ def test_console_sign_ins_page_filters_as_the_api_does(hs, browser):  # noqa: F8
     WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "user-sign-ins"))
     latest = browser.execute_script(
         "return Array.from(document.querySelectorAll('#user-sign-ins tbody tr')).map(r => "
-        "[r.querySelector('time').getAttribute('datetime'), r.querySelector('.outcome').textContent])")
+        "[r.querySelector('time').getAttribute('datetime'), r.dataset.outcome, "
+        "r.querySelector('.outcome').textContent])")
     api_user = sign_ins(hs, hs.seeded_secret, user="seed-user-5", limit=10)["signIns"]
-    assert latest == [[r["at"], r["outcome"]] for r in api_user]
+    assert latest == [[r["at"], r["outcome"], r["outcome"].capitalize()] for r in api_user]
     follow(browser, "all-sign-ins")
     assert "user=seed-user-5" in browser.current_url and browser.find_elements(By.ID, "sign-ins")
     assert browser.find_element(By.ID, "user").get_attribute("value") == "seed-user-5"

@@ -112,14 +112,18 @@ struct ConsoleSignInsPage: Sendable {
         let body = rows.map { row in
             let user = "<a href=\"\(ConsoleUserHTML.userPath(row.userID))\">\(e(row.userID))</a>"
             let challenge = row.challengeID.map { "<a href=\"\(ConsoleUserHTML.challengePath($0))\">\(e(String($0.prefix(12))))…</a>" } ?? "—"
+            // Words for the operator in the cells; the wire names in the row's attributes (as the user page's
+            // other tables do).
+            let method = Challenge.Kind(rawValue: row.method).map(ConsoleWords.challengeKind) ?? ConsoleWords.sentence(row.method)
+            let factor = row.factor.map { " + " + ConsoleWords.sentence($0).lowercased() } ?? ""
             return """
-                <tr data-outcome="\(e(row.outcome.rawValue))"><td class="time" data-label="When">\
-                <time datetime="\(Timestamp.iso8601(milliseconds: row.at))">\(Timestamp.iso8601(milliseconds: row.at))</time></td>\
+                <tr data-outcome="\(e(row.outcome.rawValue))" data-method="\(e(row.method))"><td class="time" data-label="When">\
+                <time datetime="\(Timestamp.iso8601(milliseconds: row.at))">\(AdminConsole.iso8601(row.at))</time></td>\
                 <td class="user" data-label="User">\(user)</td>\
                 <td class="action" data-label="Action">\(e(row.actionCode ?? "—"))</td>\
-                <td class="method" data-label="Method">\(e(row.method + (row.factor.map { " + " + $0 } ?? "")))</td>\
-                <td class="outcome" data-label="Outcome">\(e(row.outcome.rawValue))</td>\
-                <td class="reason" data-label="Reason">\(e(row.reason ?? "—"))</td>\
+                <td class="method" data-label="Method">\(e(method + factor))</td>\
+                <td class="outcome" data-label="Outcome">\(e(ConsoleWords.sentence(row.outcome.rawValue)))</td>\
+                <td class="reason" data-label="Reason">\(e(row.reason.map(ConsoleWords.sentence) ?? "—"))</td>\
                 <td data-label="IP address">\(e(row.ipAddress ?? "—"))</td>\
                 <td data-label="Took">\(row.verificationMilliseconds.map { "\($0) ms" } ?? "—")</td>\
                 <td data-label="Challenge">\(challenge)</td></tr>
