@@ -78,7 +78,7 @@ def test_a_browser_signs_in_with_the_secret_key_and_out_again_and_a_wrong_secret
     assert is_signed_in(console, session)
 
     browser.find_element(By.ID, "sign-out").click()
-    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential"))
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.ID, "credential") and d.find_elements(By.ID, "notice"))
     assert browser.find_element(By.ID, "notice").text == "Signed out."
     assert not is_signed_in(console, session), "the session ended on the server, not only in the browser"
 

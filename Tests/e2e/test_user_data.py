@@ -88,9 +88,9 @@ def export(s, user):
 
 def naming(s, text):
     """{table: [rows]} of the rows that contain `text` in any column, in every table but `audit_entries` and the
-    counters that name no one (`Server.snapshot`)."""
+    counters that name no one (`Server.snapshot`, with the sign-in history)."""
     return {table: [row for row in rows if text in row]
-            for table, rows in s.snapshot().items() if any(text in row for row in rows)}
+            for table, rows in s.snapshot(history=True).items() if any(text in row for row in rows)}
 
 
 def test_the_export_holds_every_table_s_rows_for_the_user_and_nobody_else_s(served):
