@@ -148,7 +148,7 @@ import AssentTestSupport
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("a.sqlite"))
         try await store.insertTenant(Tenant(id: "t", name: "T", secretHash: [1], secretVersion: 1, keyVersion: 1,
-                                            settings: TenantSettings(), createdAt: 0))
+                                            settings: TenantSettings(), createdAt: 0), audit: nil)
         let challenges: [(id: String, expiry: Int64, user: String?)] = [
             ("old", 1_000, "u"), ("recent", 90_000_000, "u"), ("open", 200_000_000, "u"),
             ("anonymous-recent", 90_000_000, nil), ("anonymous-open", 200_000_000, nil),

@@ -57,39 +57,3 @@ package protocol CredentialStore: Sendable {
     /// MAC's time after that).
     func spendNonce(_ nonce: Nonce) async throws -> Bool
 }
-
-extension CredentialStore {
-    /// ``insertAuthenticator(_:audit:)`` recording nothing in the audit log (tests, tools).
-    package func insertAuthenticator(_ authenticator: Authenticator) async throws {
-        try await insertAuthenticator(authenticator, audit: nil)
-    }
-
-    /// ``deleteAuthenticator(tenantID:userID:id:audit:events:)`` recording nothing in the audit log (tests, tools).
-    package func deleteAuthenticator(
-        tenantID: String, userID: String, id: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
-    ) async throws -> Bool {
-        try await deleteAuthenticator(tenantID: tenantID, userID: userID, id: id, audit: nil, events: events)
-    }
-
-    /// ``removeDeviceCredential(tenantID:userID:id:spending:keepUntil:audit:events:)`` recording nothing in the audit
-    /// log (tests, tools).
-    package func removeDeviceCredential(
-        tenantID: String, userID: String, id: String, spending signatures: [[UInt8]], keepUntil: Int64,
-        events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
-    ) async throws -> CredentialRemoval {
-        try await removeDeviceCredential(
-            tenantID: tenantID, userID: userID, id: id, spending: signatures, keepUntil: keepUntil, audit: nil,
-            events: events)
-    }
-
-    /// ``enrollDeviceCredential(_:enrolmentKey:reenrol:audit:events:)`` recording nothing in the audit log (tests,
-    /// tools).
-    package func enrollDeviceCredential(
-        _ candidate: Authenticator, enrolmentKey: String,
-        reenrol: @escaping @Sendable (inout Authenticator) -> Void,
-        events: @escaping @Sendable (Authenticator, Bool) -> [WebhookEvent]
-    ) async throws -> DeviceCredentialEnrolment {
-        try await enrollDeviceCredential(
-            candidate, enrolmentKey: enrolmentKey, attestation: nil, reenrol: reenrol, audit: { _ in nil }, events: events)
-    }
-}

@@ -21,11 +21,3 @@ package protocol TenantStore: Sendable {
         id: String, audit: AuditAppend, _ change: @escaping @Sendable (inout TenantSettings) throws -> Void
     ) async throws -> Bool
 }
-
-extension TenantStore {
-    /// Adds a tenant without an audit entry (tests, and tools that record their own).
-    package func insertTenant(_ tenant: Tenant) async throws { try await insertTenant(tenant, audit: nil) }
-
-    /// Replaces a tenant without an audit entry.
-    package func updateTenant(_ tenant: Tenant) async throws -> Bool { try await updateTenant(tenant, audit: nil) }
-}

@@ -15,12 +15,3 @@ package protocol UserStore: Sendable {
         events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
     ) async throws -> Bool
 }
-
-extension UserStore {
-    /// ``deleteUser(tenantID:userID:audit:events:)`` recording nothing in the audit log (tests, tools).
-    package func deleteUser(
-        tenantID: String, userID: String, events: @escaping @Sendable (Authenticator) -> [WebhookEvent]
-    ) async throws -> Bool {
-        try await deleteUser(tenantID: tenantID, userID: userID, audit: nil, events: events)
-    }
-}
