@@ -109,8 +109,9 @@ struct ServerAPI: Sendable {
 
     private func validate(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let validate = try decoder.decode(ValidateRequest.self, from: request)
-        return APIResponses.ok(
-            try await actions.validate(tenant: tenant, token: validate.token, userID: validate.userId, actionCode: validate.action))
+        let validation = try await actions.validate(
+            tenant: tenant, token: validate.token, userID: validate.userId, actionCode: validate.action)
+        return APIResponses.ok(Self.response(validation))
     }
 
     // MARK: Users
@@ -193,6 +194,14 @@ struct ServerAPI: Sendable {
             state: action.state, stateUpdatedAt: Timestamp.iso8601(milliseconds: action.stateUpdatedAt),
             createdAt: Timestamp.iso8601(milliseconds: action.createdAt), verificationMethod: action.verificationMethod,
             actionCode: action.actionCode, idempotencyKey: action.idempotencyKey, userId: action.userID, output: output)
+    }
+
+    static func response(_ validation: ActionService.Validation) -> ValidateResponse {
+        ValidateResponse(
+            isValid: validation.isValid, state: validation.action?.state,
+            stateUpdatedAt: validation.action.map { Timestamp.iso8601(milliseconds: $0.stateUpdatedAt) },
+            userId: validation.userID, actionCode: validation.actionCode, idempotencyKey: validation.idempotencyKey,
+            verificationMethod: validation.action?.verificationMethod, error: validation.failure)
     }
 
     static func response(_ user: User, _ authenticators: [Authenticator]) -> UserResponse {
