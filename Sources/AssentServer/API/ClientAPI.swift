@@ -129,11 +129,12 @@ struct ClientAPI: Sendable {
         let key = try DeviceKey(base64: update.publicKey)
         let header = request.headers[PowerAuthAuthorizationHeader.name]
         // The credential and the challenge are read together (one round trip on PostgreSQL).
-        let (_, answered) = try await limits.countingFailedVerifications(header: header) {
+        let answered = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
-                tenant: tenant, key: key, method: .push, request: update, kind: .push, proof: ApprovalProof(request))
+                tenant: tenant, key: key, method: .push, answer: ChallengeAnswer(update), kind: .push,
+                proof: ApprovalProof(request))
         }
-        return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
+        return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.challenge.state == .approved))
     }
 
     // MARK: Push challenges (initiating page)

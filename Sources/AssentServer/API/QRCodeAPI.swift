@@ -108,7 +108,7 @@ struct QRCodeAPI: Sendable {
         let header = request.headers[PowerAuthAuthorizationHeader.name]
         let answered = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
-                tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
+                tenant: tenant, authenticator: authenticator, key: key, answer: ChallengeAnswer(update), kind: .qrCode,
                 proof: ApprovalProof(request))
         }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
