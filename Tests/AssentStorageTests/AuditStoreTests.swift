@@ -50,9 +50,9 @@ import Testing
         try await audit.record(tenantID: "other", .tenantCreated, actor: "cli")
         try await Self.fill(audit, 2)
 
-        let (verification, head) = try await audit.verify(tenantID: "t1")
-        #expect(verification == .intact(6))
-        #expect(head == 6)
+        let check = try await audit.verify(tenantID: "t1")
+        #expect(check.verification == .intact(6))
+        #expect(check.head == 6)
         #expect(try await audit.verify(tenantID: "other").verification == .intact(1))
         #expect(try await audit.verify(tenantID: "nobody").verification == .intact(0))
 
@@ -198,9 +198,9 @@ import Testing
             }
             try await group.waitForAll()
         }
-        let (verification, head) = try await audit.verify(tenantID: "t1")
-        #expect(verification == .intact(40))
-        #expect(head == 40)
+        let check = try await audit.verify(tenantID: "t1")
+        #expect(check.verification == .intact(40))
+        #expect(check.head == 40)
         let subjects = Set(try await audit.entries(AuditQuery(tenantID: "t1", limit: 100)).map(\.subject))
         #expect(subjects.count == 40)
     }

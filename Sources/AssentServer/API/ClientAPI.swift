@@ -115,11 +115,12 @@ struct ClientAPI: Sendable {
         // A signature that verifies over no current message only withholds the public custom data: the challenge
         // itself is the wire protocol's to show to anyone who names the key.
         let signature = request.headers["X-Authsignal-Signature"]
-        return APIResponses.ok(try await push.pending(tenant: tenant, key: key) { authenticator in
+        let pending = try await push.pending(tenant: tenant, key: key) { authenticator in
             signature.map {
                 !$0.isEmpty && devices.verifiesChallengeFetch(tenant: tenant, authenticator: authenticator, key: key, signature: $0)
             } ?? false
-        })
+        }
+        return APIResponses.ok(Self.challengeResponse(pending))
     }
 
     private func updateChallenge(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -128,11 +129,12 @@ struct ClientAPI: Sendable {
         let key = try DeviceKey(base64: update.publicKey)
         let header = request.headers[PowerAuthAuthorizationHeader.name]
         // The credential and the challenge are read together (one round trip on PostgreSQL).
-        let (_, answered) = try await limits.countingFailedVerifications(header: header) {
+        let answered = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
-                tenant: tenant, key: key, method: .push, request: update, kind: .push, proof: ApprovalProof(request))
+                tenant: tenant, key: key, method: .push, answer: ChallengeAnswer(update), kind: .push,
+                proof: ApprovalProof(request))
         }
-        return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))
+        return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.challenge.state == .approved))
     }
 
     // MARK: Push challenges (initiating page)
@@ -141,13 +143,16 @@ struct ClientAPI: Sendable {
         let (tenant, claims) = try await credentials.bearer(request)
         let start = try decoder.decode(StartPushChallengeRequest.self, from: request)
         try limits.user(.startUser, tenant, claims)
-        let (challenge, results) = try await push.start(
+        let started = try await push.start(
             tenant: tenant, claims: claims, action: start.action, targetID: start.userAuthenticatorId)
+        let challenge = started.challenge
         return APIResponses.ok(
             StartPushChallengeResponse(
                 challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
                 verificationCode: challenge.verificationCode,
-                deliveryResults: results))
+                deliveryResults: started.deliveries.map {
+                    DeliveryResult(userAuthenticatorId: $0.authenticatorID, errorCode: $0.errorCode)
+                }))
     }
 
     private func verifyPush(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -156,6 +161,25 @@ struct ClientAPI: Sendable {
         let progress = try await push.verify(tenant: tenant, claims: claims, challengeID: verify.challengeId)
         return APIResponses.ok(
             VerifyPushResponse(isVerified: progress.isVerified, isConsumed: progress.isConsumed, accessToken: progress.accessToken))
+    }
+
+    /// A device's view of its pending challenge: the verification code itself stays on the initiating page, the
+    /// device learns only whether one is needed.
+    static func challengeResponse(_ pending: PushChallengeService.Pending) -> PushChallengeResponse {
+        var response = PushChallengeResponse(userAuthenticatorId: pending.authenticatorID)
+        guard let challenge = pending.challenge else { return response }
+        response.challengeId = challenge.id
+        response.userId = challenge.userID
+        response.actionCode = challenge.actionCode
+        response.idempotencyKey = challenge.idempotencyKey
+        response.deviceId = challenge.deviceID
+        response.userAgent = challenge.userAgent
+        response.ipAddress = challenge.ipAddress
+        response.expiresAt = challenge.expiresAt / 1000
+        response.verificationCodeRequired = challenge.verificationCode != nil
+        response.custom = pending.publicCustom
+        response.user = pending.publicUserCustom.map { ChallengeUser(custom: $0) }
+        return response
     }
 
     static func credentialResponse(_ a: Authenticator) -> CredentialResponse {

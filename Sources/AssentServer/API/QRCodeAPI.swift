@@ -68,12 +68,13 @@ struct QRCodeAPI: Sendable {
         } else {
             try limits.tenant(.anonymousQRStartTenant, tenant)
         }
-        let (challenge, deviceCode) = try await qr.start(
+        let started = try await qr.start(
             tenant: tenant, claims: claims, action: start.action, initiator: Self.initiator(request))
+        let challenge = started.challenge
         return APIResponses.ok(
             StartQRChallengeResponse(
                 challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
-                deviceCode: deviceCode, qrPayload: QRPayload(tenantID: tenant.id, challengeID: challenge.id).text))
+                deviceCode: started.deviceCode, qrPayload: QRPayload(tenantID: tenant.id, challengeID: challenge.id).text))
     }
 
     private func verify(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -93,7 +94,10 @@ struct QRCodeAPI: Sendable {
         let key = try DeviceKey(base64: claim.publicKey)
         try limits.key(.claimKey, tenant, key)
         let authenticator = try await devices.credential(tenant: tenant, method: .device, key: key)
-        return APIResponses.ok(try await qr.claim(tenant: tenant, authenticator: authenticator, key: key, request: claim))
+        let claimed = try await qr.claim(
+            tenant: tenant, authenticator: authenticator, key: key,
+            claim: QRChallengeService.Claim(challengeID: claim.challengeId, signature: claim.signature))
+        return APIResponses.ok(ClaimChallengeResponse(claimed))
     }
 
     private func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -104,7 +108,7 @@ struct QRCodeAPI: Sendable {
         let header = request.headers[PowerAuthAuthorizationHeader.name]
         let answered = try await limits.countingFailedVerifications(header: header) {
             try await decisions.answer(
-                tenant: tenant, authenticator: authenticator, key: key, request: update, kind: .qrCode,
+                tenant: tenant, authenticator: authenticator, key: key, answer: ChallengeAnswer(update), kind: .qrCode,
                 proof: ApprovalProof(request))
         }
         return APIResponses.ok(UpdateChallengeResponse(isVerified: answered.state == .approved))

@@ -108,8 +108,8 @@ final class QRWebSocketHandler: WebSocketHandler {
                 try limits.tenant(.anonymousQRStartTenant, session.tenant)
             }
             let initiator = QRCodeAPI.initiator(socket.request)
-            let (challenge, _) = try await qr.start(
-                tenant: session.tenant, claims: session.claims, action: start.action, initiator: initiator)
+            let challenge = try await qr.start(
+                tenant: session.tenant, claims: session.claims, action: start.action, initiator: initiator).challenge
             watch(challenge, tenant: session.tenant, socket: socket)
             send(socket, ["type": "CHALLENGE_CREATED", "data": [
                 "challengeId": challenge.id, "challengeType": "QR_CODE",

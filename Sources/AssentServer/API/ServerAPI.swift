@@ -109,8 +109,9 @@ struct ServerAPI: Sendable {
 
     private func validate(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let validate = try decoder.decode(ValidateRequest.self, from: request)
-        return APIResponses.ok(
-            try await actions.validate(tenant: tenant, token: validate.token, userID: validate.userId, actionCode: validate.action))
+        let validation = try await actions.validate(
+            tenant: tenant, token: validate.token, userID: validate.userId, actionCode: validate.action)
+        return APIResponses.ok(Self.response(validation))
     }
 
     // MARK: Users
@@ -120,19 +121,18 @@ struct ServerAPI: Sendable {
     static let userKnownHeader = UserResponse.knownHeader
 
     private func getUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
-        let (user, authenticators, known) = try await users.lookUp(
-            tenant: tenant, userID: try PathParameter.userID(parameters))
-        var response = APIResponses.ok(Self.response(user, authenticators))
+        let profile = try await users.lookUp(tenant: tenant, userID: try PathParameter.userID(parameters))
+        var response = APIResponses.ok(Self.response(profile.user, profile.authenticators))
         // The body stays Authsignal's (an unknown user reads as not enrolled); this header lets a tool say more.
-        response.headers.replace(Self.userKnownHeader, known ? "true" : "false")
+        response.headers.replace(Self.userKnownHeader, profile.isKnown ? "true" : "false")
         return response
     }
 
     private func updateUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         let changes = try decoder.decode(UpdateUserRequest.self, from: request)
-        let (user, authenticators) = try await users.update(tenant: tenant, userID: userID, changes: changes)
-        return APIResponses.ok(Self.response(user, authenticators))
+        let profile = try await users.update(tenant: tenant, userID: userID, edit: Self.edit(changes))
+        return APIResponses.ok(Self.response(profile.user, profile.authenticators))
     }
 
     private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
@@ -193,6 +193,28 @@ struct ServerAPI: Sendable {
             state: action.state, stateUpdatedAt: Timestamp.iso8601(milliseconds: action.stateUpdatedAt),
             createdAt: Timestamp.iso8601(milliseconds: action.createdAt), verificationMethod: action.verificationMethod,
             actionCode: action.actionCode, idempotencyKey: action.idempotencyKey, userId: action.userID, output: output)
+    }
+
+    static func response(_ validation: ActionService.Validation) -> ValidateResponse {
+        ValidateResponse(
+            isValid: validation.isValid, state: validation.action?.state,
+            stateUpdatedAt: validation.action.map { Timestamp.iso8601(milliseconds: $0.stateUpdatedAt) },
+            userId: validation.userID, actionCode: validation.actionCode, idempotencyKey: validation.idempotencyKey,
+            verificationMethod: validation.action?.verificationMethod, error: validation.failure)
+    }
+
+    /// The decoded `PATCH /v1/users/{userId}` as the domain's edit (absent stays, null clears).
+    static func edit(_ request: UpdateUserRequest) -> UserEdit {
+        var edit = UserEdit()
+        edit.email = request.email
+        edit.emailVerified = request.emailVerified
+        edit.phoneNumber = request.phoneNumber
+        edit.phoneNumberVerified = request.phoneNumberVerified
+        edit.username = request.username
+        edit.displayName = request.displayName
+        edit.locale = request.locale
+        edit.custom = request.custom
+        return edit
     }
 
     static func response(_ user: User, _ authenticators: [Authenticator]) -> UserResponse {

@@ -103,11 +103,12 @@ struct ConsoleAuditPage: Sendable {
         entries = Array(entries.prefix(Self.pageSize))
         var verification = ""
         if request.queryItem("verify") == "1" {
-            let (result, head) = try await audit.verify(tenantID: current.tenant.id)
+            let check = try await audit.verify(tenantID: current.tenant.id)
+            let result = check.verification
             verification = result.isIntact
                 ? ConsoleFormHTML.notice(
                     "The chain verifies: \(result.entries) entries, each where and as it was written"
-                        + (head.map { " (head \($0))" } ?? "") + ".", isError: false)
+                        + (check.head.map { " (head \($0))" } ?? "") + ".", isError: false)
                 : ConsoleFormHTML.notice(
                     "The chain is broken at entry \(result.firstBadSequence ?? 0): \(result.problem)", isError: true)
         }

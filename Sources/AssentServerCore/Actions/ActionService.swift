@@ -14,6 +14,47 @@ package struct ActionService: Sendable {
         package var authenticators: [Authenticator]
     }
 
+    /// What checking a token found (``validate(tenant:token:userID:actionCode:)``): whether it proves its action, the
+    /// action it names, and why not when it does not.
+    package struct Validation: Sendable {
+        /// True when the action succeeded and no token of it was validated before.
+        package var isValid: Bool
+        /// The user the token names (nil when it is not a token of the tenant).
+        package var userID: String?
+        /// The action code the token names.
+        package var actionCode: String?
+        /// The idempotency key the token names.
+        package var idempotencyKey: String?
+        /// The action as read, when it still exists.
+        package var action: Action?
+        /// Why the token is not valid, when it is not.
+        package var failure: String?
+
+        /// A token that proves nothing because of `failure`, naming no action.
+        init(failure: String) {
+            isValid = false
+            self.failure = failure
+        }
+
+        /// A token of the tenant whose action is gone.
+        init(claims: TokenClaims, failure: String) {
+            isValid = false
+            userID = claims.sub
+            actionCode = claims.act
+            idempotencyKey = claims.idk
+            self.failure = failure
+        }
+
+        /// A token of the tenant whose action was read; not (yet) valid.
+        init(action: Action) {
+            isValid = false
+            userID = action.userID
+            actionCode = action.actionCode
+            idempotencyKey = action.idempotencyKey
+            self.action = action
+        }
+    }
+
     private let store: any ActionStore
     private let tokens: TokenIssuer
     private let clock: WallClock
@@ -91,12 +132,12 @@ package struct ActionService: Sendable {
     /// Checks a token. It is valid when it is the tenant's, unexpired, names the given user and action (when given),
     /// its action succeeded (or was allowed), and no token of that action was validated before: a success proves
     /// one action once.
-    package func validate(tenant: Tenant, token: String, userID: String?, actionCode: String?) async throws -> ValidateResponse {
+    package func validate(tenant: Tenant, token: String, userID: String?, actionCode: String?) async throws -> Validation {
         let claims: TokenClaims
         do {
             claims = try tokens.verify(token, tenant: tenant)
         } catch let error as AssentError {
-            return ValidateResponse(isValid: false, error: error.reason)
+            return Validation(failure: error.reason)
         }
         // Read and marked in one unit: marked only when every check below would pass and the action succeeded.
         let eligible = claims.typ == .access && (userID == nil || userID == claims.sub)
@@ -105,35 +146,31 @@ package struct ActionService: Sendable {
             tenantID: tenant.id, idempotencyKey: claims.idk, userID: claims.sub, actionCode: claims.act,
             mark: eligible, at: clock.nowMilliseconds())
         guard let action = validation.action, action.userID == claims.sub, action.actionCode == claims.act else {
-            return ValidateResponse(isValid: false, userId: claims.sub, actionCode: claims.act,
-                                    idempotencyKey: claims.idk, error: "The action no longer exists.")
+            return Validation(claims: claims, failure: "The action no longer exists.")
         }
-        var response = ValidateResponse(
-            isValid: false, state: action.state, stateUpdatedAt: Timestamp.iso8601(milliseconds: action.stateUpdatedAt),
-            userId: action.userID, actionCode: action.actionCode, idempotencyKey: action.idempotencyKey,
-            verificationMethod: action.verificationMethod)
+        var result = Validation(action: action)
         if let userID, userID != action.userID {
-            response.error = "The token belongs to another user."
-            return response
+            result.failure = "The token belongs to another user."
+            return result
         }
         if let actionCode, actionCode != action.actionCode {
-            response.error = "The token belongs to another action."
-            return response
+            result.failure = "The token belongs to another action."
+            return result
         }
         guard claims.typ == .access else {
-            response.error = "Only the access token a completed challenge gives can be validated; this is a track token."
-            return response
+            result.failure = "Only the access token a completed challenge gives can be validated; this is a track token."
+            return result
         }
         switch action.state {
         case .challengeSucceeded, .reviewSucceeded:
             if validation.marked {
-                response.isValid = true
+                result.isValid = true
             } else {
-                response.error = "The action was already validated."
+                result.failure = "The action was already validated."
             }
         default:
-            response.error = "The action has not succeeded."
+            result.failure = "The action has not succeeded."
         }
-        return response
+        return result
     }
 }

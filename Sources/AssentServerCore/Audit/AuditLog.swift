@@ -49,11 +49,19 @@ package struct AuditLog: Sendable {
         try await store.auditEntries(query)
     }
 
+    /// A tenant's chain as ``verify(tenantID:)`` found it.
+    package struct ChainCheck: Sendable {
+        /// Whether the chain is intact, and where it breaks when not.
+        package var verification: AuditVerification
+        /// The last entry's sequence (nil: no entries), for a later check to compare.
+        package var head: Int64?
+    }
+
     /// Checks the tenant's whole chain, and reports its head (the last sequence) so that a later check can tell
     /// whether entries were cut from the end.
-    package func verify(tenantID: String) async throws -> (verification: AuditVerification, head: Int64?) {
+    package func verify(tenantID: String) async throws -> ChainCheck {
         let chain = try await store.auditChain(tenantID: tenantID)
-        return (AuditChain.verify(chain, tenantID: tenantID, key: key), chain.last?.sequence)
+        return ChainCheck(verification: AuditChain.verify(chain, tenantID: tenantID, key: key), head: chain.last?.sequence)
     }
 
     /// Drops the tenant's entries older than `days` days behind a checkpoint; how many were dropped.

@@ -25,6 +25,14 @@ package struct ChallengeDecisions: Sendable {
     /// The authentication history every outcome is recorded in (nil: none kept).
     let history: SignInHistory?
 
+    /// An answered challenge with the credential that answered it.
+    package struct Answered: Sendable {
+        /// The credential.
+        package var authenticator: Authenticator
+        /// The challenge as answered.
+        package var challenge: Challenge
+    }
+
     /// Records `authenticator`'s approval or denial of a challenge. `signature` covers the challenge id (Authsignal's
     /// message, compatible credentials only) or Assent's bound decision message, which names the purpose (`approve`
     /// or `deny`), the credential, the challenge and the verification code. `boundSignature` covers the bound message;
@@ -32,49 +40,51 @@ package struct ChallengeDecisions: Sendable {
     /// it and flips `approved` is refused before anything changes. A challenge is answered once; an approval needs the
     /// right verification code.
     package func answer(
-        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
+        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, answer: ChallengeAnswer,
         kind: Challenge.Kind, proof: ApprovalProof
     ) async throws -> Challenge {
-        try await answer(
-            tenant: tenant, authenticator: authenticator, key: key, request: request, kind: kind, proof: proof,
-            found: try await store.challenge(tenantID: tenant.id, id: request.challengeId))
+        try await decide(
+            answer, tenant: tenant, authenticator: authenticator, key: key, kind: kind, proof: proof,
+            found: try await store.challenge(tenantID: tenant.id, id: answer.challengeID))
     }
 
-    /// ``answer(tenant:authenticator:key:request:kind:proof:)`` by the credential of `method` that `key` names, read
+    /// ``answer(tenant:authenticator:key:answer:kind:proof:)`` by the credential of `method` that `key` names, read
     /// together with the challenge (one round trip on PostgreSQL; `invalid_credential` when the key names no live
     /// credential); returns the credential with the answered challenge.
     package func answer(
-        tenant: Tenant, key: DeviceKey, method: VerificationMethod, request: UpdateChallengeRequest,
+        tenant: Tenant, key: DeviceKey, method: VerificationMethod, answer: ChallengeAnswer,
         kind: Challenge.Kind, proof: ApprovalProof
-    ) async throws -> (Authenticator, Challenge) {
+    ) async throws -> Answered {
         let read = try await store.credentialAndChallenge(
-            tenantID: tenant.id, method: method, publicKey: key.der, challengeID: request.challengeId)
+            tenantID: tenant.id, method: method, publicKey: key.der, challengeID: answer.challengeID)
         let authenticator = try DeviceCredentialService.live(read.authenticator, at: clock.nowMilliseconds())
-        return (authenticator, try await answer(
-            tenant: tenant, authenticator: authenticator, key: key, request: request, kind: kind, proof: proof,
-            found: read.challenge))
+        return Answered(
+            authenticator: authenticator,
+            challenge: try await decide(
+                answer, tenant: tenant, authenticator: authenticator, key: key, kind: kind, proof: proof,
+                found: read.challenge))
     }
 
     /// The answer, once the challenge was read (`found`, nil when there is none).
-    private func answer(
-        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: UpdateChallengeRequest,
+    private func decide(
+        _ answer: ChallengeAnswer, tenant: Tenant, authenticator: Authenticator, key: DeviceKey,
         kind: Challenge.Kind, proof: ApprovalProof, found: Challenge?
     ) async throws -> Challenge {
-        let code = request.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
-        let fraud = request.reportFraud == true
+        let code = answer.verificationCode.flatMap { $0.isEmpty ? nil : $0 }
+        let fraud = answer.reportsFraud
         if fraud {
-            guard !request.approved, kind == .push else {
+            guard !answer.approved, kind == .push else {
                 throw AssentError(.invalidRequest, "reportFraud goes only with the denial of a push challenge.")
             }
         }
         let decision = SignedMessage.decision(
-            credentialId: authenticator.id, challengeId: request.challengeId, approved: request.approved,
+            credentialId: authenticator.id, challengeId: answer.challengeID, approved: answer.approved,
             verificationCode: code, reportFraud: fraud)
         guard key.verifies(
-            request.signature, as: authenticator.signatureScheme,
-            compatible: SignedMessage.challenge(request.challengeId), bound: decision)
+            answer.signature, as: authenticator.signatureScheme,
+            compatible: SignedMessage.challenge(answer.challengeID), bound: decision)
         else { throw AssentError(.invalidSignature, "The signature does not verify over this answer.") }
-        if let bound = request.boundSignature {
+        if let bound = answer.boundSignature {
             guard key.verifies(bound, message: decision) else {
                 throw AssentError(.invalidSignature, "The bound signature does not verify over this decision.")
             }
@@ -92,7 +102,7 @@ package struct ChallengeDecisions: Sendable {
         else { throw AssentError(.forbidden, "This credential may not answer this challenge.") }
         // The PowerAuth factors an approval proves, when the tenant asks for them (only then are they verified).
         var factor: String?
-        if request.approved, tenant.settings.approvalFactor(for: challenge) != nil, case .signed(let header) = proof.signature {
+        if answer.approved, tenant.settings.approvalFactor(for: challenge) != nil, case .signed(let header) = proof.signature {
             factor = header.signatureType.rawValue
         }
         guard challenge.isOpen(at: now) else {
@@ -106,14 +116,14 @@ package struct ChallengeDecisions: Sendable {
         do {
             counter = try attestation.check(
                 tenant: tenant, authenticator: authenticator, actionCode: challenge.actionCode, decision: decision,
-                assertion: request.appAttestAssertion)
+                assertion: answer.appAttestAssertion)
         } catch let error as AssentError {
             await history?.refused(
                 challenge, tenant: tenant, userID: authenticator.userID, reason: error.code.wire,
                 credentialID: authenticator.id, factor: factor)
             throw error
         }
-        if request.approved {
+        if answer.approved {
             // Before anything changes: a refused factor leaves the challenge open.
             do {
                 try await activations.requireApprovalFactor(
@@ -125,7 +135,7 @@ package struct ChallengeDecisions: Sendable {
                 throw error
             }
         }
-        if request.approved, let expected = challenge.verificationCode {
+        if answer.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
                 if let (declined, pushGuard) = try? await record(
@@ -146,12 +156,12 @@ package struct ChallengeDecisions: Sendable {
             return answered
         }
         let (answered, pushGuard) = try await record(
-            challenge, tenant: tenant, approved: request.approved, authenticator, now, reason: nil, factor: factor,
+            challenge, tenant: tenant, approved: answer.approved, authenticator, now, reason: nil, factor: factor,
             appAttestCounter: counter)
         events.publish(answered)
         // Counted once the answer stands (a refused answer counts nothing).
         try await guards.recordAnswer(
-            tenant: tenant, challenge: answered, approved: request.approved, fraud: false, authenticator: authenticator,
+            tenant: tenant, challenge: answered, approved: answer.approved, fraud: false, authenticator: authenticator,
             read: pushGuard)
         return answered
     }

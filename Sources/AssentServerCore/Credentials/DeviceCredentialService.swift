@@ -138,15 +138,24 @@ package struct DeviceCredentialService: Sendable {
         }
     }
 
+    /// A message for a device to sign (``signingMessage(tenant:authenticator:purpose:)``).
+    package struct SigningMessage: Sendable {
+        /// The nonce's id, for an update nonce (the device sends it back with its signature); nil for a get-challenge
+        /// message.
+        package var id: String?
+        /// The message to sign.
+        package var message: String
+    }
+
     /// The message `authenticator` signs for `purpose`: a fresh update nonce, or the current get-challenge message.
     /// Nothing is stored (``NonceIssuer``), so however often anyone asks, no device's message is evicted.
-    package func signingMessage(tenant: Tenant, authenticator: Authenticator, purpose: Nonce.Purpose) -> (id: String?, message: String) {
+    package func signingMessage(tenant: Tenant, authenticator: Authenticator, purpose: Nonce.Purpose) -> SigningMessage {
         switch purpose {
         case .updateCredential:
             let nonce = nonces.updateNonce(tenantID: tenant.id, authenticatorID: authenticator.id)
-            return (nonce.id, nonce.message)
+            return SigningMessage(id: nonce.id, message: nonce.message)
         case .getChallenge:
-            return (nil, nonces.challengeMessage(tenantID: tenant.id, authenticatorID: authenticator.id))
+            return SigningMessage(id: nil, message: nonces.challengeMessage(tenantID: tenant.id, authenticatorID: authenticator.id))
         }
     }
 

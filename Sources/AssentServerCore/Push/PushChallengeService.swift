@@ -24,11 +24,31 @@ package struct PushChallengeService: Sendable {
     /// Counts challenges started.
     let metrics: DomainMetrics?
 
+    /// A started challenge with what was arranged for each targeted authenticator.
+    package struct Started: Sendable {
+        /// The new challenge.
+        package var challenge: Challenge
+        /// One outcome per targeted authenticator.
+        package var deliveries: [PushDeliveryOutcome]
+    }
+
+    /// What a push credential finds when it asks for its challenge (``pending(tenant:key:signed:)``).
+    package struct Pending: Sendable {
+        /// The credential asking.
+        package var authenticatorID: String
+        /// The newest challenge it may answer, or nil when none is pending.
+        package var challenge: Challenge?
+        /// The challenge's custom data the tenant marked public (only when the request was signed).
+        package var publicCustom: [String: JSONValue]?
+        /// The user's custom data the tenant marked public (only when the request was signed).
+        package var publicUserCustom: [String: JSONValue]?
+    }
+
     /// Opens a push challenge for the token's action, for all the user's live push credentials or one of them, and
-    /// returns it with one delivery result per targeted authenticator (no `errorCode`: queued or sent).
+    /// returns it with one delivery outcome per targeted authenticator (no `errorCode`: queued or sent).
     package func start(
         tenant: Tenant, claims: TokenClaims, action: String?, targetID: String?
-    ) async throws -> (Challenge, [DeliveryResult]) {
+    ) async throws -> Started {
         if let action, action != claims.act {
             throw AssentError(.invalidRequest, "action must be the tracked action (\(claims.act)).")
         }
@@ -79,7 +99,7 @@ package struct PushChallengeService: Sendable {
         }
         metrics?.challenge(.push, .started, tenantID: challenge.tenantID)
         if !plan.deliveries.isEmpty { wake() }
-        guard let url = plan.webhookURL else { return (challenge, plan.results) }
+        guard let url = plan.webhookURL else { return Started(challenge: challenge, deliveries: plan.results) }
         let (failure, status) = await webhook.send(challenge, tenant: tenant, url: url)
         let at = clock.nowMilliseconds()
         let entry = ChallengeTimelineEntry(
@@ -87,11 +107,13 @@ package struct PushChallengeService: Sendable {
             at: at, provider: "webhook", attempt: 1, status: status, detail: failure)
         guard let failure else {
             try await deliveries.appendTimeline([entry])
-            return (challenge, plan.results)
+            return Started(challenge: challenge, deliveries: plan.results)
         }
         if tenant.settings.push?.webhookBestEffort == true {
             try await deliveries.appendTimeline([entry])
-            return (challenge, plan.results.map { DeliveryResult(userAuthenticatorId: $0.userAuthenticatorId, errorCode: "webhook_failed") })
+            return Started(
+                challenge: challenge,
+                deliveries: plan.results.map { PushDeliveryOutcome(authenticatorID: $0.authenticatorID, errorCode: "webhook_failed") })
         }
         try await deliveries.abandonChallenge(tenantID: tenant.id, id: challenge.id, at: at, entry: entry)
         throw AssentError(.pushDeliveryFailed, "The tenant's push webhook did not accept push.created (\(failure)); the challenge was not started.")
@@ -114,29 +136,16 @@ package struct PushChallengeService: Sendable {
     /// custom data comes along.
     package func pending(
         tenant: Tenant, key: DeviceKey, signed: (Authenticator) -> Bool
-    ) async throws -> PushChallengeResponse {
+    ) async throws -> Pending {
         let now = clock.nowMilliseconds()
         let read = try await store.pushCredentialAndPendingChallenge(tenantID: tenant.id, publicKey: key.der, now: now)
         let authenticator = try DeviceCredentialService.live(read.authenticator, at: now)
-        var response = PushChallengeResponse(userAuthenticatorId: authenticator.id)
-        guard let challenge = read.challenge else { return response }
-        response.challengeId = challenge.id
-        response.userId = challenge.userID
-        response.actionCode = challenge.actionCode
-        response.idempotencyKey = challenge.idempotencyKey
-        response.deviceId = challenge.deviceID
-        response.userAgent = challenge.userAgent
-        response.ipAddress = challenge.ipAddress
-        response.expiresAt = challenge.expiresAt / 1000
-        response.verificationCodeRequired = challenge.verificationCode != nil
-        if signed(authenticator) {
-            response.custom = tenant.settings.publicCustom(challenge.custom)
-            let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
-            if let custom = tenant.settings.publicUserCustom(user?.custom) {
-                response.user = ChallengeUser(custom: custom)
-            }
-        }
-        return response
+        var pending = Pending(authenticatorID: authenticator.id, challenge: read.challenge)
+        guard let challenge = read.challenge, signed(authenticator) else { return pending }
+        pending.publicCustom = tenant.settings.publicCustom(challenge.custom)
+        let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
+        pending.publicUserCustom = tenant.settings.publicUserCustom(user?.custom)
+        return pending
     }
 
     /// The challenge's state for the page that started it; an approved challenge comes with an access token.

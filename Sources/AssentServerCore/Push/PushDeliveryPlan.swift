@@ -1,13 +1,12 @@
 import Foundation
-import AssentWire
 
 /// What starting a push challenge arranges for each targeted authenticator, decided from the tenant's push settings
 /// before anything is stored: a queued APNs/FCM delivery, a skip with a reason, or — for the `webhook` provider — one
 /// synchronous `push.created` call for the whole challenge.
 ///
-/// `deliveryResults` answer what is known when the start answers: no `errorCode` means queued (APNs/FCM, sent
-/// moments later off the request path) or sent (webhook); an `errorCode` means this device gets no notification —
-/// `no_push_provider` (the tenant's provider is `none`: devices only pull), `push_token_missing`,
+/// `results` (``PushDeliveryOutcome``) answer what is known when the start answers: no `errorCode` means queued
+/// (APNs/FCM, sent moments later off the request path) or sent (webhook); an `errorCode` means this device gets no
+/// notification — `no_push_provider` (the tenant's provider is `none`: devices only pull), `push_token_missing`,
 /// `provider_not_configured`, or the stale-token code the authenticator already carries (`push_token_unregistered`,
 /// `push_token_invalid`) — and can still pull the challenge. So a page never says "we sent a request" when nothing
 /// was sent.
@@ -17,7 +16,7 @@ struct PushDeliveryPlan {
     /// Timeline entries to store with the challenge.
     var timeline: [ChallengeTimelineEntry] = []
     /// One result per target.
-    var results: [DeliveryResult] = []
+    var results: [PushDeliveryOutcome] = []
     /// Where to send `push.created`, for the webhook provider.
     var webhookURL: String?
 
@@ -29,7 +28,7 @@ struct PushDeliveryPlan {
         for target in targets {
             guard let provider = push.provider(forPlatform: target.devicePlatform) else {
                 let pullOnly = push.provider == .none ? "no_push_provider" : nil
-                results.append(DeliveryResult(userAuthenticatorId: target.id, errorCode: pullOnly))
+                results.append(PushDeliveryOutcome(authenticatorID: target.id, errorCode: pullOnly))
                 continue
             }
             var skip: String?
@@ -46,13 +45,13 @@ struct PushDeliveryPlan {
             if let skip {
                 entry.event = "push.skipped"
                 entry.detail = skip
-                results.append(DeliveryResult(userAuthenticatorId: target.id, errorCode: skip))
+                results.append(PushDeliveryOutcome(authenticatorID: target.id, errorCode: skip))
             } else {
                 deliveries.append(
                     PushDelivery(
                         id: UUID().uuidString.lowercased(), tenantID: tenant.id, challengeID: challenge.id,
                         authenticatorID: target.id, provider: provider, createdAt: now, expiresAt: challenge.expiresAt))
-                results.append(DeliveryResult(userAuthenticatorId: target.id))
+                results.append(PushDeliveryOutcome(authenticatorID: target.id))
             }
             timeline.append(entry)
         }

@@ -26,6 +26,42 @@ package struct QRChallengeService: Sendable {
         }
     }
 
+    /// An opened challenge with its poll secret, which only the page that opened it holds.
+    package struct Started: Sendable {
+        /// The new challenge.
+        package var challenge: Challenge
+        /// The poll secret; the challenge keeps only its hash.
+        package var deviceCode: String
+    }
+
+    /// A device's claim of a challenge: the challenge id from the QR code and the device's signature over it (or
+    /// over Assent's bound claim message).
+    package struct Claim: Sendable {
+        /// The challenge.
+        package var challengeID: String
+        /// The signature.
+        package var signature: String
+
+        /// The claim of `challengeID`, signed with `signature`.
+        package init(challengeID: String, signature: String) {
+            self.challengeID = challengeID
+            self.signature = signature
+        }
+    }
+
+    /// What the claiming device learns about who is asking, before the user decides.
+    package struct Claimed: Sendable {
+        /// The challenge, now claimed (with its initiating page's address and browser, action and key).
+        package var challenge: Challenge
+        /// The challenge's custom data the tenant marked public.
+        package var publicCustom: [String: JSONValue]?
+        /// The user's custom data the tenant marked public.
+        package var publicUserCustom: [String: JSONValue]?
+        /// Where the initiating request came from, as the backend tracked it with the action; nil when none was
+        /// tracked, and always for an anonymous challenge (there is no location database).
+        package var location: String?
+    }
+
     /// Opens a challenge. With `claims` it belongs to the tracked action (its custom data and context are used);
     /// without, it is anonymous: `action` names it (one of the tenant's ``TenantSettings/anonymousActionCodes``) and
     /// the claiming device's user becomes its user.
@@ -36,7 +72,7 @@ package struct QRChallengeService: Sendable {
     /// anonymously, and approvals follow ``TenantSettings/anonymousApprovalFactor`` whatever code it names.
     package func start(
         tenant: Tenant, claims: TokenClaims?, action: String?, initiator: Initiator
-    ) async throws -> (challenge: Challenge, deviceCode: String) {
+    ) async throws -> Started {
         let now = clock.nowMilliseconds()
         let timeout = Int64(min(max(tenant.settings.challengeTimeoutSeconds, 10), 600))
         var challenge = Challenge(
@@ -76,7 +112,7 @@ package struct QRChallengeService: Sendable {
         challenge.deviceCodeHash = SHA256.hash(Array(deviceCode.utf8))
         _ = try await store.insertChallenge(challenge, maxOpenForUser: nil)
         metrics?.challenge(.qrCode, .started, tenantID: challenge.tenantID)
-        return (challenge, deviceCode)
+        return Started(challenge: challenge, deviceCode: deviceCode)
     }
 
     /// `'a', 'b'` or `no action codes`.
@@ -90,14 +126,14 @@ package struct QRChallengeService: Sendable {
     /// (`403 attestation_required`) and the challenge stays pending.
     /// Returns what the device should show before the user decides.
     package func claim(
-        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, request: ClaimChallengeRequest
-    ) async throws -> ClaimChallengeResponse {
+        tenant: Tenant, authenticator: Authenticator, key: DeviceKey, claim: Claim
+    ) async throws -> Claimed {
         guard key.verifies(
-            request.signature, as: authenticator.signatureScheme,
-            compatible: SignedMessage.challenge(request.challengeId),
-            bound: SignedMessage.claim(credentialId: authenticator.id, challengeId: request.challengeId))
+            claim.signature, as: authenticator.signatureScheme,
+            compatible: SignedMessage.challenge(claim.challengeID),
+            bound: SignedMessage.claim(credentialId: authenticator.id, challengeId: claim.challengeID))
         else { throw AssentError(.invalidSignature, "The signature does not verify over this claim.") }
-        guard let challenge = try await store.challenge(tenantID: tenant.id, id: request.challengeId),
+        guard let challenge = try await store.challenge(tenantID: tenant.id, id: claim.challengeID),
               challenge.kind == .qrCode
         else { throw AssentError(.notFound, "No such challenge.") }
         let now = clock.nowMilliseconds()
@@ -124,20 +160,14 @@ package struct QRChallengeService: Sendable {
         else { throw AssentError(.challengeClosed, "The challenge has expired or was already claimed.") }
         events.publish(claimed)
         let user = try await store.user(tenantID: tenant.id, userID: authenticator.userID)
-        let userCustom = tenant.settings.publicUserCustom(user?.custom)
         // The location the backend tracked with the action; an anonymous challenge has none (no location database).
         var location: String?
         if anonymous == nil, let key = claimed.idempotencyKey {
             location = try await store.action(tenantID: tenant.id, idempotencyKey: key)?.location
         }
-        // ipAddress and userAgent are always sent, as the QR document marks them required: an empty string when the
-        // page (or the tracked action) gave none, so the SDK can type them as plain strings.
-        return ClaimChallengeResponse(
-            success: true, ipAddress: claimed.ipAddress ?? "", userAgent: claimed.userAgent ?? "",
-            actionCode: claimed.actionCode,
-            idempotencyKey: claimed.idempotencyKey,
-            custom: tenant.settings.publicCustom(claimed.custom),
-            user: userCustom.map { ChallengeUser(custom: $0) }, location: location)
+        return Claimed(
+            challenge: claimed, publicCustom: tenant.settings.publicCustom(claimed.custom),
+            publicUserCustom: tenant.settings.publicUserCustom(user?.custom), location: location)
     }
 
     /// The QR challenge with this id when it is still open (pending or claimed, unexpired).

@@ -27,37 +27,35 @@ package struct UserService: Sendable {
         self.audit = audit
     }
 
-    /// The user and authenticators. An unknown user is an empty, not-enrolled user (as the official SDKs expect).
-    package func user(tenant: Tenant, userID: String) async throws -> (User, [Authenticator]) {
-        let (user, authenticators, _) = try await lookUp(tenant: tenant, userID: userID)
-        return (user, authenticators)
+    /// A user with its authenticators, as the server API answers it.
+    package struct Profile: Sendable {
+        /// The user (a fresh, empty one when the tenant does not know it).
+        package var user: User
+        /// The user's authenticators.
+        package var authenticators: [Authenticator]
+        /// Whether the tenant knows the user at all (tracked, updated or enrolled).
+        package var isKnown: Bool
     }
 
-    /// The user as ``user(tenant:userID:)`` answers it, and whether the tenant knows the user at all (tracked,
-    /// updated or enrolled): the wire answers an unknown user as a fresh one, which a tool may want to tell apart.
-    package func lookUp(tenant: Tenant, userID: String) async throws -> (User, [Authenticator], known: Bool) {
+    /// The user and authenticators. An unknown user is an empty, not-enrolled user (as the official SDKs expect);
+    /// `isKnown` tells it apart, for a tool that wants to.
+    package func lookUp(tenant: Tenant, userID: String) async throws -> Profile {
         let stored = try await store.user(tenantID: tenant.id, userID: userID)
         let authenticators = try await store.authenticators(tenantID: tenant.id, userID: userID)
         let user = stored ?? User(tenantID: tenant.id, userID: userID, now: clock.nowMilliseconds())
-        return (user, authenticators, stored != nil || !authenticators.isEmpty)
+        return Profile(user: user, authenticators: authenticators, isKnown: stored != nil || !authenticators.isEmpty)
     }
 
-    /// Applies `changes` (a field that is absent stays as it is; `.some(nil)` clears it), creating the user when unknown.
-    package func update(tenant: Tenant, userID: String, changes: UpdateUserRequest) async throws -> (User, [Authenticator]) {
+    /// Makes `edit` (a field that is absent stays as it is; `.some(nil)` clears it), creating the user when unknown.
+    package func update(tenant: Tenant, userID: String, edit: UserEdit) async throws -> Profile {
         let now = clock.nowMilliseconds()
         var user = try await store.user(tenantID: tenant.id, userID: userID)
             ?? User(tenantID: tenant.id, userID: userID, now: now)
-        if let email = changes.email { user.email = email }
-        if let verified = changes.emailVerified { user.emailVerified = verified }
-        if let phone = changes.phoneNumber { user.phoneNumber = phone }
-        if let verified = changes.phoneNumberVerified { user.phoneNumberVerified = verified }
-        if let username = changes.username { user.username = username }
-        if let displayName = changes.displayName { user.displayName = displayName }
-        if let locale = changes.locale { user.locale = locale }
-        if let custom = changes.custom { user.custom = custom }
+        edit.apply(to: &user)
         user.updatedAt = now
         try await store.saveUser(user)
-        return (user, try await store.authenticators(tenantID: tenant.id, userID: userID))
+        return Profile(
+            user: user, authenticators: try await store.authenticators(tenantID: tenant.id, userID: userID), isKnown: true)
     }
 
     /// Deletes the user with its authenticators and actions, recording `user.deleted`. Deleting an unknown user

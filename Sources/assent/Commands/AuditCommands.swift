@@ -75,19 +75,20 @@ enum AuditCommands {
         options: [TenantDatabase.option, TenantDatabase.tenantOption]
     ) { invocation in
         let tenantID = try invocation.options.required("--tenant")
-        let (verification, head) = try await TenantDatabase.withStore(invocation) { store, keys in
+        let check = try await TenantDatabase.withStore(invocation) { store, keys in
             try await AuditLog(store: store, keys: keys, clock: .system).verify(tenantID: tenantID)
         }
+        let verification = check.verification
         if let bad = verification.firstBadSequence {
             throw CLIError.failure(
                 "the audit chain of tenant \(tenantID) is broken at sequence \(bad): \(verification.problem)",
                 errorCode: "audit_chain_broken")
         }
         try invocation.output.result(
-            VerifyJSON(tenantId: tenantID, intact: true, entries: verification.entries, headSequence: head,
+            VerifyJSON(tenantId: tenantID, intact: true, entries: verification.entries, headSequence: check.head,
                        firstBadSequence: nil, problem: nil)
         ) {
-            guard let head else { return "Tenant \(tenantID) has no audit entries." }
+            guard let head = check.head else { return "Tenant \(tenantID) has no audit entries." }
             return "The audit chain of tenant \(tenantID) is intact: \(verification.entries) entries, head sequence \(head)."
         }
     }
