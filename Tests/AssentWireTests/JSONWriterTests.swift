@@ -74,6 +74,16 @@ import Testing
         try Self.sameAsFoundation(VaultUnlockResponse.self)
         try Self.sameAsFoundation(AttestationChallengeResponse.self)
         try Self.sameAsFoundation(VerifySignatureResponse.self)
+        try Self.sameAsFoundation(DeleteUserResponse.self)
+        try Self.sameAsFoundation(DeleteUserResponse.self, "DeleteUserResponse-unknown")
+        try Self.sameAsFoundation(ResetUserPushResponse.self)
+        try Self.sameAsFoundation(DeleteAuthenticatorResponse.self)
+        try Self.sameAsFoundation(PushSettingsResponse.self)
+        try Self.sameAsFoundation(PushSettingsResponse.self, "PushSettingsResponse-fcm")
+        try Self.sameAsFoundation(HealthResponse.self)
+        try Self.sameAsFoundation(HealthUnavailableResponse.self)
+        try Self.sameAsFoundation(LivenessResponse.self)
+        try Self.sameAsFoundation(ReadinessResponse.self)
     }
 
     /// Reads the request fixture `name` through the type's table, then expects the table to write it back as
