@@ -84,6 +84,11 @@ import Testing
         try Self.sameAsFoundation(HealthUnavailableResponse.self)
         try Self.sameAsFoundation(LivenessResponse.self)
         try Self.sameAsFoundation(ReadinessResponse.self)
+        try Self.sameAsFoundation(QRCodeSocket.ChallengeCreated.self, "QRCodeSocket-ChallengeCreated")
+        try Self.sameAsFoundation(QRCodeSocket.StateChange.self, "QRCodeSocket-StateChange")
+        try Self.sameAsFoundation(QRCodeSocket.StateChange.self, "QRCodeSocket-StateChange-claimed")
+        try Self.sameAsFoundation(QRCodeSocket.Failure.self, "QRCodeSocket-Failure")
+        try Self.sameAsFoundation(QRCodeSocket.Failure.self, "QRCodeSocket-Failure-invalid")
     }
 
     /// Reads the request fixture `name` through the type's table, then expects the table to write it back as
@@ -113,6 +118,7 @@ import Testing
         try Self.readsAndWritesBack(VerifyQRRequest.self)
         try Self.readsAndWritesBack(VerifySignatureRequest.self)
         try Self.readsAndWritesBack(VerifySignatureRequest.self, "VerifySignatureRequest-get")
+        try Self.readsAndWritesBack(QRCodeSocket.CreateChallenge.self, "QRCodeSocket-CreateChallenge")
     }
 
     /// The server API's requests, every field set (null where null means "clear"), and the types without a fixture.
