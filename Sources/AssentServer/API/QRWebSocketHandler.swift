@@ -88,7 +88,8 @@ final class QRWebSocketHandler: WebSocketHandler {
         do {
             message = try QRWebSocketMessage.createChallenge(Array(text.utf8))
         } catch {
-            send(socket, QRCodeSocket.Failure(errorCode: AssentError.Code.invalidRequest.wire, errorDescription: error.reason))
+            send(socket, QRCodeSocket.Failure(
+                errorCode: AssentError.Code.invalidRequest.wire, errorDescription: error.reason))
             return
         }
         guard let session = sessions.withLock({ sessions -> Session? in
@@ -136,7 +137,8 @@ final class QRWebSocketHandler: WebSocketHandler {
             case .approved:
                 Task {
                     let token = try? await qr.accessToken(changed, tenant: tenant)
-                    self.send(socket, QRCodeSocket.StateChange(challengeId: changed.id, state: "approved", accessToken: token))
+                    self.send(socket, QRCodeSocket.StateChange(
+                        challengeId: changed.id, state: "approved", accessToken: token))
                 }
             case .denied:
                 self.send(socket, QRCodeSocket.StateChange(challengeId: changed.id, state: "rejected"))

@@ -15,7 +15,9 @@ public struct PushSettingsResponse: Codable, Sendable, Hashable, WireSchema {
         public var environment: String?
 
         /// Creates the APNs part.
-        public init(configured: Bool, keyId: String? = nil, teamId: String? = nil, topic: String? = nil, environment: String? = nil) {
+        public init(
+            configured: Bool, keyId: String? = nil, teamId: String? = nil, topic: String? = nil, environment: String? = nil
+        ) {
             self.configured = configured
             self.keyId = keyId
             self.teamId = teamId
@@ -79,7 +81,8 @@ public struct PushSettingsResponse: Codable, Sendable, Hashable, WireSchema {
 
     /// The fields and their descriptions.
     package static let wireFields = WireFields<Self>(
-        "The tenant's push provider; credentials are never shown, only whether they are configured.", name: "PushSettings", [
+        "The tenant's push provider; credentials are never shown, only whether they are configured.",
+        name: "PushSettings", [
             .field("provider", \.provider, "webhook, apns, fcm, ..."),
             .optional("webhookUrl", \.webhookUrl, "Where push.created goes."),
             .field("webhookBestEffort", \.webhookBestEffort, nil),
