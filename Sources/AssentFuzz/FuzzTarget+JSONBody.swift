@@ -1,6 +1,5 @@
 import AssentServer
 import AssentWire
-import Foundation
 
 extension FuzzTarget {
     /// A request body as the server reads it: the bytes through ``WireRequestDecoding`` (the server's) into every
@@ -11,8 +10,8 @@ extension FuzzTarget {
         for type in requestTypes {
             _ = try? decoder.decode(type, object: bytes)
         }
-        if let message = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] {
-            _ = try? QRWebSocketMessage.startRequest(message["data"], decoder: decoder)
+        if let message = try? QRWebSocketMessage.createChallenge(bytes) {
+            _ = try? QRWebSocketMessage.startRequest(message.data, decoder: decoder)
         }
     }
 

@@ -1,8 +1,8 @@
 import AssentWire
 import Foundation
 
-/// The JSON Schema pieces of the document: the wire types' components (from their ``WireSchema`` tables) and the few
-/// answers the server writes without a wire type of their own.
+/// The JSON Schema pieces of the document: the wire types' components (from their ``WireSchema`` tables) and the
+/// tenant settings' object.
 enum OpenAPISchemas {
     /// The types operations name as a body or an answer; the types they refer to are added by ``components()``.
     static let roots: [any WireNamed.Type] = [
@@ -20,6 +20,8 @@ enum OpenAPISchemas {
         StartPushChallengeRequest.self,
         StartPushChallengeResponse.self, VerifyPushRequest.self, VerifyPushResponse.self, StartQRChallengeRequest.self,
         StartQRChallengeResponse.self, VerifyQRRequest.self, VerifyQRResponse.self, UserExportResponse.self,
+        DeleteUserResponse.self, ResetUserPushResponse.self, DeleteAuthenticatorResponse.self, PushSettingsResponse.self,
+        HealthResponse.self, HealthUnavailableResponse.self,
     ]
 
     /// Every component schema: the wire types' and ``serverOnly``.
@@ -38,69 +40,19 @@ enum OpenAPISchemas {
 
     static func ref(_ type: any WireNamed.Type) -> [String: Any] { ref(type.wireName) }
 
-    static func string(_ description: String? = nil) -> [String: Any] {
-        var schema: [String: Any] = ["type": "string"]
-        if let description { schema["description"] = description }
-        return schema
+    /// The schema of `type` written in place (an answer of one operation only, such as a probe's).
+    static func inline(_ type: any WireNamed.Type) -> [String: Any] {
+        type.wireComponent.foundation as? [String: Any] ?? [:]
     }
 
-    static func boolean(_ description: String? = nil) -> [String: Any] {
-        var schema: [String: Any] = ["type": "boolean"]
-        if let description { schema["description"] = description }
-        return schema
-    }
-
-    static func object(_ description: String, _ properties: [String: Any], required: [String] = []) -> [String: Any] {
-        var schema: [String: Any] = ["type": "object", "description": description, "properties": properties]
-        if !required.isEmpty { schema["required"] = required }
-        return schema
-    }
-
-    /// Answers the server writes as plain objects (no wire type yet): their schemas are declared here only.
+    /// The schema no wire type's table gives: every tenant setting, one object whose members are the settings table's
+    /// (`docs/tenant-settings.md`, held to the table by a test).
     nonisolated(unsafe) static let serverOnly: [String: Any] = [
         "TenantSettings": [
             "type": "object", "additionalProperties": true,
             "description": "Every tenant setting (docs/tenant-settings.md), nulls explicit; a PATCH sends the ones it "
                 + "changes.",
         ] as [String: Any],
-        "DeleteUserResponse": object(
-            "The user and everything of theirs is gone.",
-            ["userId": string(), "deleted": boolean("False when there was no such user.")], required: ["userId", "deleted"]),
-        "ResetUserPushResponse": object(
-            "The user's push throttle and fraud lock are lifted.",
-            ["userId": string(), "reset": boolean()], required: ["userId", "reset"]),
-        "DeleteAuthenticatorResponse": object(
-            "The authenticator is removed.",
-            ["userAuthenticatorId": string(), "deleted": boolean()], required: ["userAuthenticatorId", "deleted"]),
-        "PushSettings": object(
-            "The tenant's push provider; credentials are never shown, only whether they are configured.",
-            [
-                "provider": string("webhook, apns, fcm, ..."),
-                "webhookUrl": string("Where push.created goes."),
-                "webhookBestEffort": boolean(),
-                "apns": object(
-                    "APNs without the key.",
-                    ["configured": boolean(), "keyId": string(), "teamId": string(), "topic": string(),
-                     "environment": string("sandbox or production.")],
-                    required: ["configured"]),
-                "fcm": object(
-                    "FCM without the service account's key.",
-                    ["configured": boolean(), "projectId": string(), "clientEmail": string()], required: ["configured"]),
-            ],
-            required: ["provider", "webhookBestEffort", "apns", "fcm"]),
-        "Health": object(
-            "The server and its database answer.",
-            ["status": string(), "database": string(), "databaseKind": string("sqlite or postgresql."),
-             "databaseLatencyMs": ["type": "number"]],
-            required: ["status", "database", "databaseKind"]),
-        "HealthUnavailable": [
-            "description": "The database does not answer: the error envelope with the health fields.",
-            "allOf": [
-                ref(ErrorResponse.self),
-                object("Health fields.", ["status": string(), "database": string(), "databaseKind": string()],
-                       required: ["status", "database", "databaseKind"]),
-            ],
-        ],
     ]
 }
 

@@ -1,6 +1,7 @@
 @testable import AssentHTTPClient
 @testable import AssentServerCore
 import AssentLog
+import AssentWire
 import Foundation
 import Testing
 

@@ -74,6 +74,21 @@ import Testing
         try Self.sameAsFoundation(VaultUnlockResponse.self)
         try Self.sameAsFoundation(AttestationChallengeResponse.self)
         try Self.sameAsFoundation(VerifySignatureResponse.self)
+        try Self.sameAsFoundation(DeleteUserResponse.self)
+        try Self.sameAsFoundation(DeleteUserResponse.self, "DeleteUserResponse-unknown")
+        try Self.sameAsFoundation(ResetUserPushResponse.self)
+        try Self.sameAsFoundation(DeleteAuthenticatorResponse.self)
+        try Self.sameAsFoundation(PushSettingsResponse.self)
+        try Self.sameAsFoundation(PushSettingsResponse.self, "PushSettingsResponse-fcm")
+        try Self.sameAsFoundation(HealthResponse.self)
+        try Self.sameAsFoundation(HealthUnavailableResponse.self)
+        try Self.sameAsFoundation(LivenessResponse.self)
+        try Self.sameAsFoundation(ReadinessResponse.self)
+        try Self.sameAsFoundation(QRCodeSocket.ChallengeCreated.self, "QRCodeSocket-ChallengeCreated")
+        try Self.sameAsFoundation(QRCodeSocket.StateChange.self, "QRCodeSocket-StateChange")
+        try Self.sameAsFoundation(QRCodeSocket.StateChange.self, "QRCodeSocket-StateChange-claimed")
+        try Self.sameAsFoundation(QRCodeSocket.Failure.self, "QRCodeSocket-Failure")
+        try Self.sameAsFoundation(QRCodeSocket.Failure.self, "QRCodeSocket-Failure-invalid")
     }
 
     /// Reads the request fixture `name` through the type's table, then expects the table to write it back as
@@ -103,6 +118,7 @@ import Testing
         try Self.readsAndWritesBack(VerifyQRRequest.self)
         try Self.readsAndWritesBack(VerifySignatureRequest.self)
         try Self.readsAndWritesBack(VerifySignatureRequest.self, "VerifySignatureRequest-get")
+        try Self.readsAndWritesBack(QRCodeSocket.CreateChallenge.self, "QRCodeSocket-CreateChallenge")
     }
 
     /// The server API's requests, every field set (null where null means "clear"), and the types without a fixture.

@@ -61,3 +61,38 @@ import Testing
             errorDescription: "The credential is not known; it may have been removed. Enrol again."))
     }
 }
+
+/// The answers the server API wrote by hand before they had tables: deleting a user or an authenticator, lifting a
+/// push lock, the push settings.
+@Suite struct ServerAPIAnswerWireTests {
+    @Test func `DeleteUserResponse says whether there was a user`() throws {
+        #expect(try Golden.roundTrip(DeleteUserResponse.self) == DeleteUserResponse(userId: "alice", deleted: true))
+        let unknown = try Golden.roundTrip(DeleteUserResponse.self, "DeleteUserResponse-unknown")
+        #expect(unknown.userId == "nobody" && !unknown.deleted)
+    }
+
+    @Test func `ResetUserPushResponse and DeleteAuthenticatorResponse always say true`() throws {
+        #expect(try Golden.roundTrip(ResetUserPushResponse.self) == ResetUserPushResponse(userId: "alice"))
+        #expect(try Golden.roundTrip(DeleteAuthenticatorResponse.self)
+            == DeleteAuthenticatorResponse(userAuthenticatorId: "3f2a9c1e-7b4d-4e8a-9c0f-1a2b3c4d5e6f"))
+    }
+
+    @Test func `PushSettingsResponse shows which credentials are configured, never a key`() throws {
+        let apns = try Golden.roundTrip(PushSettingsResponse.self)
+        #expect(apns.provider == "apns" && !apns.webhookBestEffort && apns.webhookUrl?.hasPrefix("https://") == true)
+        #expect(apns.apns.configured && apns.apns.topic == "com.example.bank" && apns.apns.environment == "production")
+        #expect(apns.fcm == PushSettingsResponse.FCM(configured: false))
+        let fcm = try Golden.roundTrip(PushSettingsResponse.self, "PushSettingsResponse-fcm")
+        #expect(fcm.webhookUrl == nil && fcm.webhookBestEffort && !fcm.apns.configured && fcm.fcm.projectId == "example-bank")
+    }
+
+    @Test func `PushSettingsResponse's parts are described in place, not as components of their own`() throws {
+        guard case .object(let schema) = PushSettingsResponse.wireComponent, case .object(let properties)? = schema["properties"],
+              case .object(let apns)? = properties["apns"]
+        else { Issue.record("no object schema"); return }
+        #expect(PushSettingsResponse.wireName == "PushSettings")
+        #expect(apns["$ref"] == nil && apns["description"] == .string("APNs without the key."))
+        #expect(apns["required"] == .array([.string("configured")]))
+        #expect(PushSettingsResponse.wireReferences.isEmpty)
+    }
+}

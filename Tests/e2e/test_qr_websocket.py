@@ -87,6 +87,49 @@ def test_bad_messages_get_an_error_message(tenant, server):
         ws.close()
 
 
+SEND = 'Send {"type":"CREATE_CHALLENGE","data":{...}}.'
+
+
+def error_text(description, code="invalid_request"):
+    """The ERROR message byte for byte as the web SDK has always been sent it: sorted keys, no spaces."""
+    return json.dumps({"data": {"errorCode": code, "errorDescription": description}, "type": "ERROR"},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_each_bad_message_gets_the_error_answer_and_starts_nothing(tenant, server):
+    start = {"challengeType": "QR_CODE", "actionCode": "signIn"}
+    cases = [
+        ("not json", SEND),
+        ("[1,2]", SEND),
+        ('"CREATE_CHALLENGE"', SEND),
+        ('{"type":"CREATE_CHALLENGE","type":"CREATE_CHALLENGE"}', SEND),  # a key twice: the strict reader refuses it
+        (json.dumps({"data": start}), SEND),
+        (json.dumps({"type": "PING", "data": start}), SEND),
+        (json.dumps({"type": "CREATE_CHALLENGE", "data": 5}), "data must be a JSON object."),
+        (json.dumps({"type": "CREATE_CHALLENGE", "data": ["signIn"]}), "data must be a JSON object."),
+        (json.dumps({"type": "CREATE_CHALLENGE", "data": {**start, "challengeType": "PUSH"}}), "challengeType must be QR_CODE."),
+        (json.dumps({"type": "CREATE_CHALLENGE", "data": {**start, "actionCode": 7}}), "action must be a string."),
+        (json.dumps({"type": "CREATE_CHALLENGE", "data": {**start, "actionCode": "a" * 101}}), "action must be at most 100 bytes."),
+        (json.dumps({"type": "CREATE_CHALLENGE", "data": {**start, "custom": {"note": "x" * 5000}}}),
+         "custom must be at most 4096 bytes of JSON."),
+    ]
+    ws = connect(server, "authsignal-ws", f"x.authsignal.tenant.{tenant.id}")
+    try:
+        before = server.snapshot()
+        for message, description in cases:
+            ws.send(message)
+            assert ws.recv() == error_text(description), message
+        assert server.snapshot() == before, "a refused message started nothing"
+        # The socket still works: a good message after them all starts a challenge, written as it always was.
+        ws.send(json.dumps({"type": "CREATE_CHALLENGE", "data": start}))
+        created = ws.recv()
+        assert json.loads(created)["type"] == "CHALLENGE_CREATED"
+        assert created == json.dumps(json.loads(created), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert "\\/" not in created and "assent://qr?" in created, "slashes are not escaped"
+    finally:
+        ws.close()
+
+
 def test_handshakes_without_a_valid_tenant_or_token_are_refused(tenant, server):
     for protocols in [["authsignal-ws", "x.authsignal.tenant.nope"], ["authsignal-ws", "x.authsignal.token.a.b.c"],
                       ["authsignal-ws"], [f"x.authsignal.tenant.{tenant.id}"]]:

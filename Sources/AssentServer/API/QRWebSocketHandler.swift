@@ -9,8 +9,10 @@ import AssentSync
 /// `authsignal-ws` and `x.authsignal.token.<track token>` (a known user) or `x.authsignal.tenant.<tenant id>`
 /// (anonymous); it sends `CREATE_CHALLENGE` and receives `CHALLENGE_CREATED`, then a `STATE_CHANGE` the moment a device
 /// claims, approves or declines — pushed from the event bus, no polling. A new `CREATE_CHALLENGE` on the same socket
-/// replaces the challenge it watches (the page's refresh before expiry). The message's data is read as the HTTP start's
-/// ``StartQRChallengeRequest`` by the same decoder, so both ways in keep one set of rules and answer the same errors.
+/// replaces the challenge it watches (the page's refresh before expiry). The messages are ``QRCodeSocket``'s, read and
+/// written by their tables; the message's data is read as the HTTP start's ``StartQRChallengeRequest`` by the same
+/// decoder, so both ways in keep one set of rules and answer the same errors. A message that is no `CREATE_CHALLENGE`
+/// (or whose data is no object) is answered `ERROR` and counts toward nothing.
 final class QRWebSocketHandler: WebSocketHandler {
     private struct Session {
         var tenant: Tenant
@@ -82,11 +84,12 @@ final class QRWebSocketHandler: WebSocketHandler {
     }
 
     func didReceive(text: String, from socket: WebSocket) async {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-              object["type"] as? String == "CREATE_CHALLENGE"
-        else {
-            send(socket, ["type": "ERROR", "data": ["errorCode": "invalid_request",
-                                                    "errorDescription": "Send {\"type\":\"CREATE_CHALLENGE\",\"data\":{...}}."]])
+        let message: QRCodeSocket.CreateChallenge
+        do {
+            message = try QRWebSocketMessage.createChallenge(Array(text.utf8))
+        } catch {
+            send(socket, QRCodeSocket.Failure(
+                errorCode: AssentError.Code.invalidRequest.wire, errorDescription: error.reason))
             return
         }
         guard let session = sessions.withLock({ sessions -> Session? in
@@ -99,7 +102,7 @@ final class QRWebSocketHandler: WebSocketHandler {
             return
         }
         do {
-            let start = try QRWebSocketMessage.startRequest(object["data"], decoder: decoder)
+            let start = try QRWebSocketMessage.startRequest(message.data, decoder: decoder)
             // The same limits as the HTTP start: a socket is no way around them.
             if let claims = session.claims {
                 try limits.user(.startUser, session.tenant, claims)
@@ -111,18 +114,16 @@ final class QRWebSocketHandler: WebSocketHandler {
             let challenge = try await qr.start(
                 tenant: session.tenant, claims: session.claims, action: start.action, initiator: initiator).challenge
             watch(challenge, tenant: session.tenant, socket: socket)
-            send(socket, ["type": "CHALLENGE_CREATED", "data": [
-                "challengeId": challenge.id, "challengeType": "QR_CODE",
-                "expiresAt": Timestamp.iso8601(milliseconds: challenge.expiresAt), "state": "unclaimed",
-                "qrPayload": QRPayload(tenantID: session.tenant.id, challengeID: challenge.id).text,
-            ]])
+            send(socket, QRCodeSocket.ChallengeCreated(
+                challengeId: challenge.id, expiresAt: Timestamp.iso8601(milliseconds: challenge.expiresAt),
+                qrPayload: QRPayload(tenantID: session.tenant.id, challengeID: challenge.id).text))
         } catch let error as AssentError {
-            var data: [String: Any] = ["errorCode": error.code.wire, "errorDescription": error.reason]
-            if let seconds = error.retryAfterSeconds { data["retryAfter"] = seconds }
-            send(socket, ["type": "ERROR", "data": data])
+            send(socket, QRCodeSocket.Failure(
+                errorCode: error.code.wire, errorDescription: error.reason, retryAfter: error.retryAfterSeconds))
         } catch {
             logger.log(.error, "websocket challenge failed", ["error": .string(String(describing: error))])
-            send(socket, ["type": "ERROR", "data": ["errorCode": "internal_error", "errorDescription": "Something went wrong inside Assent."]])
+            send(socket, QRCodeSocket.Failure(
+                errorCode: AssentError.Code.internalError.wire, errorDescription: "Something went wrong inside Assent."))
         }
     }
 
@@ -132,15 +133,15 @@ final class QRWebSocketHandler: WebSocketHandler {
             guard let self else { return }
             switch changed.state {
             case .claimed:
-                self.send(socket, ["type": "STATE_CHANGE", "data": ["challengeId": changed.id, "state": "claimed"]])
+                self.send(socket, QRCodeSocket.StateChange(challengeId: changed.id, state: "claimed"))
             case .approved:
                 Task {
-                    var data: [String: Any] = ["challengeId": changed.id, "state": "approved"]
-                    if let token = try? await qr.accessToken(changed, tenant: tenant) { data["accessToken"] = token }
-                    self.send(socket, ["type": "STATE_CHANGE", "data": data])
+                    let token = try? await qr.accessToken(changed, tenant: tenant)
+                    self.send(socket, QRCodeSocket.StateChange(
+                        challengeId: changed.id, state: "approved", accessToken: token))
                 }
             case .denied:
-                self.send(socket, ["type": "STATE_CHANGE", "data": ["challengeId": changed.id, "state": "rejected"]])
+                self.send(socket, QRCodeSocket.StateChange(challengeId: changed.id, state: "rejected"))
             case .pending:
                 break
             }
@@ -159,8 +160,8 @@ final class QRWebSocketHandler: WebSocketHandler {
         }
     }
 
-    private func send(_ socket: WebSocket, _ message: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        socket.send(text: String(decoding: data, as: UTF8.self))
+    /// Writes `message` (sorted keys, slashes unescaped: what the web SDK has always been sent).
+    private func send(_ socket: WebSocket, _ message: some WireEncodable) {
+        socket.send(text: String(decoding: JSONWriter.encode(message), as: UTF8.self))
     }
 }

@@ -138,13 +138,13 @@ struct ServerAPI: Sendable {
     private func deleteUser(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         let deleted = try await users.delete(tenant: tenant, userID: userID, actor: Self.actor)
-        return APIResponses.ok(["userId": JSONValue.string(userID), "deleted": .bool(deleted)])
+        return APIResponses.ok(DeleteUserResponse(userId: userID, deleted: deleted))
     }
 
     private func resetUserPush(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
         let userID = try PathParameter.userID(parameters)
         try await guards.reset(tenantID: tenant.id, userID: userID)
-        return APIResponses.ok(["userId": JSONValue.string(userID), "reset": .bool(true)])
+        return APIResponses.ok(ResetUserPushResponse(userId: userID))
     }
 
     private func getAuthenticators(_ request: HTTPRequest, _ parameters: RouteParameters, _ tenant: Tenant) async throws -> HTTPResponse {
@@ -165,7 +165,7 @@ struct ServerAPI: Sendable {
         let userID = try PathParameter.userID(parameters)
         let id = try PathParameter.identifier(parameters, "userAuthenticatorId")
         try await users.deleteAuthenticator(tenant: tenant, userID: userID, id: id, actor: Self.actor)
-        return APIResponses.ok(["userAuthenticatorId": JSONValue.string(id), "deleted": .bool(true)])
+        return APIResponses.ok(DeleteAuthenticatorResponse(userAuthenticatorId: id))
     }
 
     // MARK: Mapping

@@ -4,7 +4,6 @@ import AssentLog
 import AssentServerCore
 import AssentWire
 import Dispatch
-import Foundation
 
 /// Operator endpoints: `GET /healthz`, `GET /healthz/live`, `GET /healthz/ready`, `GET /metrics` (Prometheus text
 /// format: the HTTP series and the domain series of ``DomainMetrics``) and `GET /openapi.json` (public).
@@ -40,21 +39,17 @@ struct SystemAPI: Sendable {
             do {
                 try await database.check()
                 let latency = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-                return Self.json(200, [
-                    "status": "ok", "database": "ok", "databaseKind": database.databaseKind,
-                    "databaseLatencyMs": (latency * 1000).rounded() / 1000,
-                ])
+                return Self.json(200, HealthResponse(
+                    databaseKind: database.databaseKind, databaseLatencyMs: (latency * 1000).rounded() / 1000))
             } catch {
                 logger.log(.error, "health check failed", ["requestId": .string(request.requestID), "error": .string(String(describing: error))])
-                return Self.json(503, [
-                    "status": "unavailable", "database": "error", "databaseKind": database.databaseKind,
-                    "error": AssentError.Code.unavailable.wire, "errorCode": AssentError.Code.unavailable.wire,
-                    "errorDescription": "The database does not answer.",
-                ])
+                return Self.json(503, HealthUnavailableResponse(
+                    databaseKind: database.databaseKind, errorCode: AssentError.Code.unavailable.wire,
+                    errorDescription: "The database does not answer."))
             }
         }
         router.add(.healthLive) { _, _ in
-            Self.json(200, ["status": "ok"])
+            Self.json(200, LivenessResponse())
         }
         router.add(.healthReady) { [database, logger] request, _ in
             let reason: String
@@ -62,7 +57,7 @@ struct SystemAPI: Sendable {
                 try await database.check()
                 let missing = try await database.missingSchemaSteps()
                 if missing.isEmpty {
-                    return Self.json(200, ["status": "ready", "databaseKind": database.databaseKind])
+                    return Self.json(200, ReadinessResponse(databaseKind: database.databaseKind))
                 }
                 reason = "The database lacks schema steps \(missing.map(String.init).joined(separator: ", ")); restart to migrate it."
             } catch {
@@ -113,8 +108,7 @@ struct SystemAPI: Sendable {
         return ConstantTime.equals(SHA256.hash(Array(authorization.dropFirst(7).utf8)), expected)
     }
 
-    private static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return .json(status, Array(data))
+    private static func json(_ status: Int, _ answer: some WireEncodable) -> HTTPResponse {
+        .json(status, JSONWriter.encode(answer))
     }
 }

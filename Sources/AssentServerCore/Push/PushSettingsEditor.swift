@@ -1,4 +1,5 @@
 import AssentCrypto
+package import AssentWire
 import Foundation
 
 /// Edits a tenant's ``PushSettings`` (from the admin CLI, the server API or the console): checks every value, parses
@@ -131,53 +132,15 @@ package struct PushSettingsEditor: Sendable {
     }
 
     /// The settings as they may be shown: which credentials are configured and their public parts, never a key.
-    package static func view(_ settings: TenantSettings) -> View {
+    package static func view(_ settings: TenantSettings) -> PushSettingsResponse {
         let push = settings.push ?? PushSettings()
-        return View(
+        return PushSettingsResponse(
             provider: push.provider.rawValue, webhookUrl: push.webhookURL ?? settings.webhookURL,
             webhookBestEffort: push.webhookBestEffort,
             apns: push.apns.map {
-                View.APNs(configured: true, keyId: $0.keyID, teamId: $0.teamID, topic: $0.topic, environment: $0.environment)
-            } ?? View.APNs(configured: false),
-            fcm: push.fcm.map { View.FCM(configured: true, projectId: $0.projectID, clientEmail: $0.clientEmail) }
-                ?? View.FCM(configured: false))
-    }
-
-    /// What ``view(_:)`` shows.
-    package struct View: Codable, Sendable, Hashable {
-        /// APNs without the key.
-        package struct APNs: Codable, Sendable, Hashable {
-            /// Whether a key is stored.
-            package var configured: Bool
-            /// The key id.
-            package var keyId: String?
-            /// The team id.
-            package var teamId: String?
-            /// The bundle id.
-            package var topic: String?
-            /// `sandbox` or `production`.
-            package var environment: String?
-        }
-
-        /// FCM without the service account's key.
-        package struct FCM: Codable, Sendable, Hashable {
-            /// Whether a service account is stored.
-            package var configured: Bool
-            /// The Firebase project.
-            package var projectId: String?
-            /// The service account.
-            package var clientEmail: String?
-        }
-
-        /// The provider.
-        package var provider: String
-        /// Where `push.created` goes.
-        package var webhookUrl: String?
-        /// Whether a failed `push.created` only gets recorded.
-        package var webhookBestEffort: Bool
-        /// APNs.
-        package var apns: APNs
-        /// FCM.
-        package var fcm: FCM
+                .init(configured: true, keyId: $0.keyID, teamId: $0.teamID, topic: $0.topic, environment: $0.environment)
+            } ?? .init(configured: false),
+            fcm: push.fcm.map { .init(configured: true, projectId: $0.projectID, clientEmail: $0.clientEmail) }
+                ?? .init(configured: false))
     }
 }

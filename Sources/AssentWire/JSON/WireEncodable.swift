@@ -29,6 +29,10 @@ extension Int: WireEncodable {
     package func write(to writer: inout JSONWriter) { writer.value(self) }
 }
 
+extension Double: WireEncodable {
+    package func write(to writer: inout JSONWriter) { writer.value(self) }
+}
+
 extension JSONValue: WireEncodable {
     package func write(to writer: inout JSONWriter) { writer.value(self) }
 }

@@ -44,6 +44,14 @@ package struct WireField<Root>: Sendable {
              write: write)
     }
 
+    /// `field` of the value at `path`, written as a field of `Root` (the fields a table extending `Base` carries).
+    static func inherited<Base>(_ field: WireField<Base>, through path: any KeyPath<Root, Base> & Sendable) -> Self {
+        let write = field.write
+        return Self(name: field.name, type: field.type, isRequired: field.isRequired, isNullable: field.isNullable,
+                    description: field.description, read: { _, _ in },
+                    write: { value, writer in write(value[keyPath: path], &writer) })
+    }
+
     private init(
         name: String, type: WireType, isRequired: Bool, isNullable: Bool, description: String?,
         read: @escaping @Sendable (inout Root, any WireObject) throws(WireDecodingError) -> Void,

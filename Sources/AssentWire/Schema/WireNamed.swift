@@ -7,9 +7,13 @@ package protocol WireNamed: Sendable {
     static var wireComponent: JSONValue { get }
     /// The named types the component refers to, each to be listed as a component too.
     static var wireReferences: [any WireNamed.Type] { get }
+    /// Whether the schema is written in place wherever a field holds the type, instead of as a component of its own
+    /// (a part of one answer only, such as the APNs part of ``PushSettingsResponse``).
+    static var wireInline: Bool { get }
 }
 
 extension WireNamed {
     package static var wireName: String { String(describing: Self.self) }
     package static var wireReferences: [any WireNamed.Type] { [] }
+    package static var wireInline: Bool { false }
 }

@@ -24,20 +24,47 @@ package struct WireFields<Root>: Sendable {
     let readers: [@Sendable (inout Root, any WireObject) throws(WireDecodingError) -> Void]
     /// The value a request is read into field by field (nil for a response type, which is never read).
     let blank: (@Sendable () -> Root)?
+    /// Whether the schema is written where a field holds the type, instead of as a component (``WireNamed/wireInline``).
+    package let isInline: Bool
+    /// The type whose fields the answer carries besides its own (one object, the schema `allOf` both), with the line
+    /// on the answer's own part; nil for most types.
+    let base: (type: any WireNamed.Type, description: String)?
 
-    /// The table of a response type.
-    package init(_ description: String, name: String? = nil, _ fields: [WireField<Root>]) {
-        self.init(description, name: name, blank: nil, fields)
+    /// The table of a response type; `inline` writes its schema in place where a field holds it.
+    package init(_ description: String, name: String? = nil, inline: Bool = false, _ fields: [WireField<Root>]) {
+        self.init(description, name: name, inline: inline, blank: nil, base: nil, fields, writing: fields)
     }
 
     /// The table of a request type, read into `blank()` (any value: every required field overwrites its part).
     package init(_ description: String, name: String? = nil, blank: (@Sendable () -> Root)?, _ fields: [WireField<Root>]) {
+        self.init(description, name: name, inline: false, blank: blank, base: nil, fields, writing: fields)
+    }
+
+    /// The table of a response that is `Base` with fields of its own (an error envelope with more to say): it writes
+    /// `Base`'s fields from the value at `base` and its own `fields` in one object, and its schema is `Base`'s and an
+    /// object of its own fields, described as `ownDescription`.
+    package init<Base: WireSchema>(
+        _ description: String, name: String? = nil, extending base: any KeyPath<Root, Base> & Sendable,
+        _ ownDescription: String, _ fields: [WireField<Root>]
+    ) {
+        let inherited = Base.wireFields.fields.map { WireField<Root>.inherited($0, through: base) }
+        self.init(
+            description, name: name, inline: false, blank: nil, base: (Base.self, ownDescription), fields,
+            writing: inherited + fields)
+    }
+
+    private init(
+        _ description: String, name: String?, inline: Bool, blank: (@Sendable () -> Root)?,
+        base: (type: any WireNamed.Type, description: String)?, _ fields: [WireField<Root>], writing: [WireField<Root>]
+    ) {
         self.description = description
         self.name = name
         self.fields = fields
-        self.writers = fields.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.write)
+        self.writers = writing.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map(\.write)
         self.readers = fields.map(\.read)
         self.blank = blank
+        self.isInline = inline
+        self.base = base
     }
 }
 
@@ -54,7 +81,10 @@ extension WireSchema {
 
     package static var wireName: String { wireFields.name ?? String(describing: Self.self) }
 
-    /// An object with the table's fields as properties.
+    package static var wireInline: Bool { wireFields.isInline }
+
+    /// An object with the table's fields as properties; for a table extending another type, that type's schema and
+    /// this object, both (`allOf`).
     package static var wireComponent: JSONValue {
         let table = wireFields
         var properties: [String: JSONValue] = [:]
@@ -62,14 +92,22 @@ extension WireSchema {
             properties[field.name] = field.type.jsonSchema(description: field.description, nullable: field.isNullable)
         }
         var schema: [String: JSONValue] = [
-            "type": .string("object"), "description": .string(table.description), "properties": .object(properties),
+            "type": .string("object"), "description": .string(table.base?.description ?? table.description),
+            "properties": .object(properties),
         ]
         let required = table.fields.filter(\.isRequired).map { JSONValue.string($0.name) }
         if !required.isEmpty { schema["required"] = .array(required) }
-        return .object(schema)
+        guard let base = table.base else { return .object(schema) }
+        return .object([
+            "description": .string(table.description),
+            "allOf": .array([WireType.named(base.type).jsonSchema(), .object(schema)]),
+        ])
     }
 
-    package static var wireReferences: [any WireNamed.Type] { wireFields.fields.flatMap(\.type.references) }
+    package static var wireReferences: [any WireNamed.Type] {
+        let table = wireFields
+        return (table.base.map { WireType.named($0.type).references } ?? []) + table.fields.flatMap(\.type.references)
+    }
 }
 
 extension WireDecodable where Self: WireSchema {

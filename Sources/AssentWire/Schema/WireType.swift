@@ -8,6 +8,8 @@ package indirect enum WireType: Sendable {
     case boolean
     /// A whole number, within `range` when given.
     case integer(ClosedRange<Int>? = nil)
+    /// Any number (a measurement such as a latency in milliseconds).
+    case number
     /// Any JSON value.
     case any
     /// A JSON object whose members all hold `value` (free-form custom data: `.map(.any)`).
@@ -24,10 +26,10 @@ extension WireType {
     /// The named types this type refers to.
     var references: [any WireNamed.Type] {
         switch self {
-        case .string, .boolean, .integer, .any: []
+        case .string, .boolean, .integer, .number, .any: []
         case .map(let value): value.references
         case .array(let element, _): element.references
-        case .named(let type): [type]
+        case .named(let type): type.wireInline ? type.wireReferences : [type]
         case .anyOf(let types): types.flatMap(\.references)
         }
     }
@@ -50,6 +52,8 @@ extension WireType {
                 schema["minimum"] = .number(Double(range.lowerBound))
                 schema["maximum"] = .number(Double(range.upperBound))
             }
+        case .number:
+            schema = ["type": .string("number")]
         case .any:
             schema = [:]
         case .map(.any):
@@ -59,6 +63,9 @@ extension WireType {
         case .array(let element, let maxItems):
             schema = ["type": .string("array"), "items": element.jsonSchema()]
             if let maxItems { schema["maxItems"] = .number(Double(maxItems)) }
+        case .named(let type) where type.wireInline:
+            guard case .object(let component) = type.wireComponent else { preconditionFailure("\(type) is no object") }
+            schema = component
         case .named(let type):
             schema = ["$ref": .string("#/components/schemas/" + type.wireName)]
         case .anyOf(let types):

@@ -1,5 +1,5 @@
-/// A value a field may hold whose ``WireType`` follows from its Swift type: strings, booleans, integers, custom data,
-/// arrays and maps of these, named types.
+/// A value a field may hold whose ``WireType`` follows from its Swift type: strings, booleans, integers, numbers,
+/// custom data, arrays and maps of these, named types.
 package protocol WireValue: WireEncodable {
     /// What the value is on the wire.
     static var wireType: WireType { get }
@@ -15,6 +15,10 @@ extension Bool: WireValue {
 
 extension Int: WireValue {
     package static var wireType: WireType { .integer() }
+}
+
+extension Double: WireValue {
+    package static var wireType: WireType { .number }
 }
 
 extension Int64: WireValue {

@@ -1,4 +1,5 @@
 import AssentServerCore
+import AssentWire
 import Foundation
 
 /// `assent admin tenant push`: shows and changes how a tenant's push challenges are delivered. Credentials are read
@@ -79,7 +80,7 @@ enum PushCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func describe(_ view: PushSettingsEditor.View) -> String {
+    private static func describe(_ view: PushSettingsResponse) -> String {
         var lines = ["provider:            \(view.provider)"]
         lines.append("webhook URL:         \(view.webhookUrl ?? "none")\(view.webhookBestEffort ? " (best effort)" : "")")
         if view.apns.configured {
