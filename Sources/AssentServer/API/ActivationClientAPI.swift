@@ -29,7 +29,8 @@ struct ActivationClientAPI: Sendable {
     private func create(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.enrolling(request)
         let create = try decoder.decode(CreateActivationRequest.self, from: request)
-        let created = try await activations.create(tenant: tenant, claims: claims, request: create)
+        let created = try await activations.create(
+            tenant: tenant, claims: claims, enrolment: ActivationService.Enrolment(create))
         return APIResponses.ok(
             CreateActivationResponse(
                 activationId: created.activationID, serverPublicKey: Base64.encode(created.serverPublicKey),

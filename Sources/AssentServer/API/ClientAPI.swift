@@ -58,7 +58,8 @@ struct ClientAPI: Sendable {
     private func addCredential(_ request: HTTPRequest, _ method: VerificationMethod) async throws -> HTTPResponse {
         let (tenant, claims) = try await credentials.enrolling(request)
         let add = try decoder.decode(AddCredentialRequest.self, from: request)
-        let authenticator = try await devices.add(tenant: tenant, claims: claims, method: method, request: add)
+        let authenticator = try await devices.add(
+            tenant: tenant, claims: claims, method: method, enrolment: DeviceCredentialService.Enrolment(add))
         return APIResponses.ok(
             AddCredentialResponse(
                 userAuthenticatorId: authenticator.id, userId: authenticator.userID,

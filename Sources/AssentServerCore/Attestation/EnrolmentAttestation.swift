@@ -1,6 +1,6 @@
 package import AssentAttestation
 import AssentCrypto
-package import AssentWire
+import AssentWire
 
 /// Applies a tenant's attestation policy to an enrolment (``AttestationPolicy``): `off` ignores what comes, `record`
 /// verifies what comes and accepts none, `require` refuses none (`403 attestation_required`). A statement that does
@@ -48,7 +48,7 @@ package struct EnrolmentAttestation: Sendable {
     /// The verdict of `statement` (see ``verdict(tenant:userID:publicKey:key:statement:)``), counted in the metrics
     /// by format and outcome.
     package func check(
-        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: AttestationStatement?
+        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: Statement?
     ) async throws -> Attested? {
         let format: DomainMetrics.AttestationFormat = switch statement?.format {
         case nil: .none
@@ -75,7 +75,7 @@ package struct EnrolmentAttestation: Sendable {
     /// no Android attestation can name) only `apple-appattest` is accepted: another format is `attestation_invalid`
     /// (`format`).
     private func verdict(
-        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: AttestationStatement?
+        tenant: Tenant, userID: String, publicKey: String, key: DeviceKey?, statement: Statement?
     ) async throws -> Attested? {
         let settings = tenant.settings
         switch settings.attestationPolicy {
@@ -102,7 +102,7 @@ package struct EnrolmentAttestation: Sendable {
         do throws(AttestationError) {
             switch statement.format {
             case AppAttestVerifier.format:
-                guard let keyId = statement.keyId.flatMap(Base64.decode),
+                guard let keyId = statement.keyID.flatMap(Base64.decode),
                       let object = statement.attestationObject.flatMap(Base64.decode) else {
                     throw AttestationError(.malformed, "keyId and attestationObject must be base64")
                 }
@@ -117,7 +117,7 @@ package struct EnrolmentAttestation: Sendable {
                     use: use, appAttestKeyID: verdict.keyId, appAttestPublicKey: verdict.publicKey)
             default:
                 var chain: [[UInt8]] = []
-                for text in statement.certificateChain ?? [] {
+                for text in statement.certificateChain {
                     guard let der = Base64.decode(text) else {
                         throw AttestationError(.malformed, "a certificate of the chain is not base64")
                     }

@@ -138,13 +138,13 @@ package struct ChallengeDecisions: Sendable {
         if answer.approved, let expected = challenge.verificationCode {
             guard let code, ConstantTime.equals(Array(code.utf8), Array(expected.utf8)) else {
                 // One guess only: a wrong code declines the challenge, so the code cannot be found by trying.
-                if let (declined, pushGuard) = try? await record(
+                if let declined = try? await record(
                     challenge, tenant: tenant, approved: false, authenticator, now, reason: "verification_code_mismatch",
                     factor: nil, appAttestCounter: counter) {
-                    events.publish(declined)
+                    events.publish(declined.challenge)
                     try await guards.recordAnswer(
-                        tenant: tenant, challenge: declined, approved: false, fraud: false, authenticator: authenticator,
-                        read: pushGuard)
+                        tenant: tenant, challenge: declined.challenge, approved: false, fraud: false,
+                        authenticator: authenticator, read: declined.pushGuard)
                 }
                 throw AssentError(
                     .invalidRequest, "verificationCode does not match the code shown on the initiating page; the challenge was declined.")
@@ -155,15 +155,23 @@ package struct ChallengeDecisions: Sendable {
             events.publish(answered)
             return answered
         }
-        let (answered, pushGuard) = try await record(
+        let recorded = try await record(
             challenge, tenant: tenant, approved: answer.approved, authenticator, now, reason: nil, factor: factor,
             appAttestCounter: counter)
-        events.publish(answered)
+        events.publish(recorded.challenge)
         // Counted once the answer stands (a refused answer counts nothing).
         try await guards.recordAnswer(
-            tenant: tenant, challenge: answered, approved: answer.approved, fraud: false, authenticator: authenticator,
-            read: pushGuard)
-        return answered
+            tenant: tenant, challenge: recorded.challenge, approved: answer.approved, fraud: false,
+            authenticator: authenticator, read: recorded.pushGuard)
+        return recorded.challenge
+    }
+
+    /// A recorded answer (``record(_:tenant:approved:_:_:reason:factor:appAttestCounter:)``).
+    private struct Recorded: Sendable {
+        /// The challenge as answered.
+        var challenge: Challenge
+        /// Its user's push guard, read after the answer; nil for a QR challenge.
+        var pushGuard: PushGuardRead?
     }
 
     /// Records the answer; for a push challenge the store also reads its user's push guard after the answer (in the
@@ -172,7 +180,7 @@ package struct ChallengeDecisions: Sendable {
     private func record(
         _ challenge: Challenge, tenant: Tenant, approved: Bool, _ authenticator: Authenticator, _ now: Int64,
         reason: String?, factor: String?, appAttestCounter: Int64?
-    ) async throws -> (Challenge, PushGuardRead?) {
+    ) async throws -> Recorded {
         let recording = history?.recording(
             challenge, tenant: tenant, userID: authenticator.userID, outcome: approved ? .approved : .declined,
             reason: reason, credentialID: authenticator.id, factor: factor, now: now)
@@ -185,7 +193,7 @@ package struct ChallengeDecisions: Sendable {
             guard let answered = outcome.challenge
             else { throw AssentError(.challengeClosed, "The challenge has expired or was already answered.") }
             metrics?.challenge(answered.kind, approved ? .approved : .denied, tenantID: answered.tenantID)
-            return (answered, outcome.pushGuard)
+            return Recorded(challenge: answered, pushGuard: outcome.pushGuard)
         } catch let error as StoreError where error.code == .constraintViolation {
             throw AssentError(.conflict, "The action is no longer waiting for a challenge; the backend changed its state.")
         } catch is AppAttestCounterUsed {

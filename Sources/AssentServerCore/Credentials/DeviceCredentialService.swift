@@ -13,35 +13,79 @@ package struct DeviceCredentialService: Sendable {
     let audit: AuditLog
     let attestation: EnrolmentAttestation
 
-    /// Enrols (or re-enrols) the key in `request` for the token's user. The token needs scope `add:authenticators`.
-    /// The credential speaks the scheme the request names (absent: compatible), or `bound` whatever it names when the
-    /// tenant requires bound signatures; a re-enrolment never lowers it. A device attestation is checked by the
+    /// A device's enrolment of a key (``add(tenant:claims:method:enrolment:)``), as the HTTP layer parsed it.
+    package struct Enrolment: Sendable, Hashable {
+        /// The key as the device sent it: base64 of its X.509 SubjectPublicKeyInfo DER (an attestation's binding hash
+        /// covers this text).
+        package var publicKey: String
+        /// The device's name for itself.
+        package var deviceName: String?
+        /// The device's platform as it names it (`ios`, `android`, ...).
+        package var devicePlatform: String?
+        /// The push token (APNs or FCM), kept for push credentials only.
+        package var pushToken: String?
+        /// Every use of the key needs user presence (iOS-style, enforced by the device).
+        package var userPresenceRequired: Bool
+        /// The key needs user authentication (Android-style).
+        package var userAuthenticationRequired: Bool
+        /// Seconds the key stays usable after one authentication (Android).
+        package var authenticationTimeout: Int?
+        /// `BIOMETRIC`, `DEVICE_CREDENTIAL` or `BIOMETRIC_OR_DEVICE_CREDENTIAL` (Android).
+        package var authorizationType: String?
+        /// The messages the credential will sign, when the device names them.
+        package var signatureScheme: SignatureScheme?
+        /// A device attestation of the key.
+        package var attestation: EnrolmentAttestation.Statement?
+
+        /// An enrolment of `publicKey` (as sent).
+        package init(
+            publicKey: String, deviceName: String? = nil, devicePlatform: String? = nil, pushToken: String? = nil,
+            userPresenceRequired: Bool = false, userAuthenticationRequired: Bool = false,
+            authenticationTimeout: Int? = nil, authorizationType: String? = nil, signatureScheme: SignatureScheme? = nil,
+            attestation: EnrolmentAttestation.Statement? = nil
+        ) {
+            self.publicKey = publicKey
+            self.deviceName = deviceName
+            self.devicePlatform = devicePlatform
+            self.pushToken = pushToken
+            self.userPresenceRequired = userPresenceRequired
+            self.userAuthenticationRequired = userAuthenticationRequired
+            self.authenticationTimeout = authenticationTimeout
+            self.authorizationType = authorizationType
+            self.signatureScheme = signatureScheme
+            self.attestation = attestation
+        }
+    }
+
+    /// Enrols (or re-enrols) the key of `enrolment` for the token's user. The token needs scope `add:authenticators`.
+    /// The credential speaks the scheme the enrolment names (absent: compatible), or `bound` whatever it names when
+    /// the tenant requires bound signatures; a re-enrolment never lowers it. A device attestation is checked by the
     /// tenant's policy (``EnrolmentAttestation``) and its verdict stored with the credential, its challenge spent in
     /// the enrolment's transaction; any refusal stores nothing.
     package func add(
-        tenant: Tenant, claims: TokenClaims, method: VerificationMethod, request: AddCredentialRequest
+        tenant: Tenant, claims: TokenClaims, method: VerificationMethod, enrolment: Enrolment
     ) async throws -> Authenticator {
         guard claims.hasScope("add:authenticators") else {
             throw AssentError(.forbidden, "The token lacks the add:authenticators scope.")
         }
-        let key = try DeviceKey(base64: request.publicKey)
+        let key = try DeviceKey(base64: enrolment.publicKey)
         let attested = try await attestation.check(
-            tenant: tenant, userID: claims.sub, publicKey: request.publicKey, key: key, statement: request.attestation)
+            tenant: tenant, userID: claims.sub, publicKey: enrolment.publicKey, key: key, statement: enrolment.attestation)
         let now = clock.nowMilliseconds()
         var candidate = Authenticator(
             id: UUID().uuidString.lowercased(), tenantID: tenant.id, userID: claims.sub, verificationMethod: method,
             createdAt: now)
         candidate.publicKey = key.der
         candidate.verifiedAt = now
-        candidate.deviceName = request.deviceName
-        candidate.devicePlatform = request.devicePlatform.map(Self.platform)
-        candidate.pushToken = method == .push ? request.pushToken : nil
-        candidate.userPresenceRequired = request.userPresenceRequired ?? false
-        candidate.userAuthenticationRequired = request.userAuthenticationRequired ?? false
-        candidate.authenticationTimeout = request.timeout
-        candidate.authorizationType = request.authorizationType
+        candidate.deviceName = enrolment.deviceName
+        candidate.devicePlatform = enrolment.devicePlatform.map(Self.platform)
+        candidate.pushToken = method == .push ? enrolment.pushToken : nil
+        candidate.userPresenceRequired = enrolment.userPresenceRequired
+        candidate.userAuthenticationRequired = enrolment.userAuthenticationRequired
+        candidate.authenticationTimeout = enrolment.authenticationTimeout
+        candidate.authorizationType = enrolment.authorizationType
         candidate.signatureScheme = tenant.settings.requireBoundSignature
-            ? .bound : request.signatureScheme ?? .compatible
+            ? .bound : enrolment.signatureScheme ?? .compatible
         if let attested {
             candidate.attestation = attested.verdict
             candidate.appAttestKeyID = attested.appAttestKeyID

@@ -1,4 +1,4 @@
-/// What creating an activation gives the device (``ActivationService/create(tenant:claims:request:)``): the new
+/// What creating an activation gives the device (``ActivationService/create(tenant:claims:enrolment:)``): the new
 /// activation's id and status, the server's half of the key agreement, the initial counter data, the master key's
 /// signature over the activation message, the fingerprint to compare, and the tenant's PowerAuth application
 /// credentials. The HTTP layer encodes the bytes for the wire.

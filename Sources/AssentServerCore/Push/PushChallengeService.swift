@@ -100,12 +100,12 @@ package struct PushChallengeService: Sendable {
         metrics?.challenge(.push, .started, tenantID: challenge.tenantID)
         if !plan.deliveries.isEmpty { wake() }
         guard let url = plan.webhookURL else { return Started(challenge: challenge, deliveries: plan.results) }
-        let (failure, status) = await webhook.send(challenge, tenant: tenant, url: url)
+        let sent = await webhook.send(challenge, tenant: tenant, url: url)
         let at = clock.nowMilliseconds()
         let entry = ChallengeTimelineEntry(
-            event: failure == nil ? "webhook.delivered" : "webhook.failed", tenantID: tenant.id, challengeID: challenge.id,
-            at: at, provider: "webhook", attempt: 1, status: status, detail: failure)
-        guard let failure else {
+            event: sent.failure == nil ? "webhook.delivered" : "webhook.failed", tenantID: tenant.id,
+            challengeID: challenge.id, at: at, provider: "webhook", attempt: 1, status: sent.status, detail: sent.failure)
+        guard let failure = sent.failure else {
             try await deliveries.appendTimeline([entry])
             return Started(challenge: challenge, deliveries: plan.results)
         }

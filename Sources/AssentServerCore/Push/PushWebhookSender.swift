@@ -15,9 +15,17 @@ package struct PushWebhookSender: Sendable {
     let timeout: Double
     let logger: Logger
 
-    /// What the call came to: nil when accepted, else `delivery_failed`, and the status when the endpoint answered.
-    func send(_ challenge: Challenge, tenant: Tenant, url: String) async -> (failure: String?, status: Int?) {
-        let (_, body) = events.pushCreated(challenge, tenant: tenant)
+    /// What posting `push.created` came to.
+    struct Outcome: Sendable {
+        /// Nil when the endpoint accepted it, else `delivery_failed`.
+        var failure: String?
+        /// The HTTP status, when the endpoint answered.
+        var status: Int?
+    }
+
+    /// Posts `push.created` for `challenge` to `url` and says what came of it.
+    func send(_ challenge: Challenge, tenant: Tenant, url: String) async -> Outcome {
+        let body = events.pushCreated(challenge, tenant: tenant).body
         let headers = [
             ("Content-Type", "application/json"),
             ("User-Agent", "Assent-Webhooks/1"),
@@ -26,7 +34,7 @@ package struct PushWebhookSender: Sendable {
         let detail: String
         let status: Int?
         switch await transport.post(url: url, headers: headers, body: Array(body.utf8), timeout: timeout) {
-        case .answered(let code) where (200..<300).contains(code): return (nil, code)
+        case .answered(let code) where (200..<300).contains(code): return Outcome(failure: nil, status: code)
         case .answered(let code): (detail, status) = ("HTTP \(code)", code)
         case .failed(let code, let reason): (detail, status) = ("\(code): \(reason)", nil)
         }
@@ -34,7 +42,7 @@ package struct PushWebhookSender: Sendable {
             "push webhook failed",
             ["tenantId": .string(tenant.id), "challengeId": .string(challenge.id), "host": .string(OutboundURLPolicy.loggableHost(of: url)),
              "error": .string(detail)])
-        return (OutboundURLPolicy.deliveryFailed, status)
+        return Outcome(failure: OutboundURLPolicy.deliveryFailed, status: status)
     }
 
     /// Posts through `transport`, signs with each tenant's `secret` and waits at most `timeout` seconds.

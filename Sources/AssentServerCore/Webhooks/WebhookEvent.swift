@@ -1,5 +1,6 @@
 /// An event waiting in (or delivered from) the webhook outbox. It is written in the same transaction as the change
-/// it reports, so an acknowledged change always has its event, even across a crash.
+/// it reports, so an acknowledged change always has its event, even across a crash. (The synchronous `push.created`
+/// is one too, but is posted at once and never queued: ``PushWebhookSender``.)
 package struct WebhookEvent: Sendable, Hashable {
     /// Identifier, also the envelope's `id`.
     package var id: String

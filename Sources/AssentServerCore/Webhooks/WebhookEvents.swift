@@ -33,8 +33,9 @@ package struct WebhookEvents: Sendable {
     }
 
     /// The synchronous `push.created` event of the wire reference §6 for a push challenge:
-    /// `{challengeId, userId, idempotencyKey, actionCode, userAgent?, ipAddress?}`. Returns the envelope's id and body.
-    func pushCreated(_ challenge: Challenge, tenant: Tenant) -> (id: String, body: String) {
+    /// `{challengeId, userId, idempotencyKey, actionCode, userAgent?, ipAddress?}`, sent at once rather than queued in
+    /// the outbox.
+    func pushCreated(_ challenge: Challenge, tenant: Tenant) -> WebhookEvent {
         let now = clock.nowMilliseconds()
         var data: [String: JSONValue] = ["challengeId": .string(challenge.id)]
         if let user = challenge.userID { data["userId"] = .string(user) }
@@ -43,7 +44,9 @@ package struct WebhookEvents: Sendable {
         if let agent = challenge.userAgent { data["userAgent"] = .string(agent) }
         if let ip = challenge.ipAddress { data["ipAddress"] = .string(ip) }
         let id = UUID().uuidString.lowercased()
-        return (id, envelope(id: id, type: "push.created", data: data, tenant: tenant, now: now) ?? "{}")
+        return WebhookEvent(
+            id: id, tenantID: tenant.id, type: "push.created",
+            body: envelope(id: id, type: "push.created", data: data, tenant: tenant, now: now) ?? "{}", createdAt: now)
     }
 
     /// `push.fraud_reported` for a push challenge a device answered "this wasn't me":
