@@ -113,6 +113,28 @@ import Testing
         }
     }
 
+    @Test func `the anonymous QR allowlist holds at most the codes its own route takes, sent as JSON or as text`() throws {
+        let most = AnonymousQRSettings.maxActionCodes
+        let codes = (0...most).map { "a\($0)" }
+        let setting = try #require(TenantSettings.setting(named: "anonymousActionCodes"))
+        // JSON (the server API) and text (the CLI, the console's form) keep the same limit.
+        let allowed = try TenantSettings().applying([("anonymousActionCodes", .array(codes.dropLast().map(JSONValue.string)))])
+        #expect(allowed.anonymousActionCodes.count == most)
+        let json = #expect(throws: AssentError.self) {
+            try TenantSettings().applying([("anonymousActionCodes", .array(codes.map(JSONValue.string)))])
+        }
+        #expect(json?.reason.contains("at most \(most) action codes") == true)
+        var settings = TenantSettings()
+        let text = #expect(throws: AssentError.self) {
+            try setting.readText(codes.joined(separator: ","), setting.label, &settings)
+        }
+        #expect(text?.reason.contains("at most \(most) action codes") == true)
+        #expect(settings == TenantSettings())
+        // The attested-approval list keeps its own, larger limit.
+        let attested = try TenantSettings().applying([("attestedApprovalActions", .array(codes.map(JSONValue.string)))])
+        #expect(attested.attestedApprovalActions.count == most + 1)
+    }
+
     @Test func `snake_case names are read as their camelCase settings and null clears an optional one`() throws {
         var start = TenantSettings()
         start.tokenLifetimeSeconds = 100

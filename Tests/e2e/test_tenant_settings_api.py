@@ -81,6 +81,8 @@ def test_a_patch_changes_what_it_names_and_the_server_acts_on_it(configured):
     ({"requiredApprovalFactor": "possession_everything"}, 400, "requiredApprovalFactor must be null or one of"),
     ({"push": {"provider": "none"}}, 400, "push is not a tenant setting"),
     ({"webhookURL": "http://127.0.0.1:9/hook"}, 400, "webhookURL"),
+    # The anonymous QR allowlist has one limit, whichever route or tool sets it (PATCH /v1/tenant/qr-code: 64 too).
+    ({"anonymousActionCodes": [f"a{i}" for i in range(65)]}, 400, "at most 64 action codes"),
     ([1, 2], 400, "JSON object"),
 ])
 def test_a_bad_change_is_refused_with_the_envelope_and_changes_nothing(configured, body, status, says):

@@ -213,24 +213,30 @@ extension TenantSetting.Kind where Value == [String] {
             })
     }
 
-    /// Action codes: comma-separated as text (`none` or empty for none), an array of strings in JSON.
-    package static var actionCodes: Self {
-        Self(
+    /// Action codes: comma-separated as text (`none` or empty for none), an array of strings in JSON; at most
+    /// `maximum` of them, however they are sent (the CLI's text, the server API's JSON, the console's form).
+    package static func actionCodes(maximum: Int) -> Self {
+        @Sendable func counted(_ codes: [String], _ name: String) throws -> [String] {
+            guard codes.count <= maximum else {
+                throw TenantSettingRules.wrongType(name, "at most \(maximum) action codes")
+            }
+            return codes
+        }
+        return Self(
             placeholder: "A1,A2|none", accepts: "comma-separated action codes, or empty for none",
             control: .text(numeric: false),
             schema: .object([
-                "type": .string("array"), "maxItems": .number(100),
+                "type": .string("array"), "maxItems": .number(Double(maximum)),
                 "items": .object(["type": .string("string"), "pattern": .string(TenantSettingRules.actionCodePattern)]),
             ]),
             text: { $0.joined(separator: ", ") }, json: { .array($0.map(JSONValue.string)) },
             readText: { text, name in
-                TenantSettingRules.trimmed(text).isEmpty ? [] : try TenantSettingRules.anonymousActions(text, name)
+                TenantSettingRules.trimmed(text).isEmpty ? [] : try counted(TenantSettingRules.anonymousActions(text, name), name)
             },
             readJSON: { value, name, checked in
                 let codes = try TenantSettingRules.strings(value, name)
                 guard checked else { return codes }
-                guard codes.count <= 100 else { throw TenantSettingRules.wrongType(name, "at most 100 action codes") }
-                return try codes.map { try TenantSettingRules.actionCode($0, name) }
+                return try counted(codes, name).map { try TenantSettingRules.actionCode($0, name) }
             })
     }
 }

@@ -18,6 +18,9 @@ package enum TenantSettingRules {
     package static let pushCredentialLifetime = 60...(10 * 365 * 86_400)
     /// Most open push challenges per user.
     package static let maxPendingPush = 1...100
+    /// Most action codes whose approvals must be attested. (The anonymous QR allowlist holds at most
+    /// `AnonymousQRSettings.maxActionCodes`, which its own route reads too.)
+    package static let maxAttestedApprovalActions = 100
     /// The first push throttle after failed pushes, seconds.
     package static let pushThrottle = 1...3600
     /// The push lock after a "this wasn't me", seconds (up to 30 days).

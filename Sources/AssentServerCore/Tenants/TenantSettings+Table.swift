@@ -57,7 +57,7 @@ extension TenantSettings {
             TenantSetting(
                 "anonymousActionCodes", flag: "--anonymous-actions", label: "Anonymous actions", group: .qrCodes,
                 effect: "The action codes a QR start with only the tenant ID may name; anyone who knows the ID can start one.",
-                setting: \.anonymousActionCodes, kind: .actionCodes),
+                setting: \.anonymousActionCodes, kind: .actionCodes(maximum: AnonymousQRSettings.maxActionCodes)),
             TenantSetting(
                 "anonymousApprovalFactor", flag: "--anonymous-approval-factor", label: "Anonymous approval factor",
                 group: .qrCodes,
@@ -114,7 +114,7 @@ extension TenantSettings {
                 "attestedApprovalActions", flag: "--attested-approval-actions", label: "Attested approval actions",
                 group: .attestation,
                 effect: "The action codes whose approvals must come from a credential with a verified attestation.",
-                setting: \.attestedApprovalActions, kind: .actionCodes),
+                setting: \.attestedApprovalActions, kind: .actionCodes(maximum: Rules.maxAttestedApprovalActions)),
             TenantSetting(
                 "webhookURL", flag: "--webhook-url", label: "Webhook URL", group: .webhooks,
                 effect: "Where authenticator events are posted, signed with the tenant's secret key; empty sends none.",
