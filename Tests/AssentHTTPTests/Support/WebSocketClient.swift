@@ -297,12 +297,3 @@ func raiseOpenFileLimit(to wanted: Int) -> Int {
     getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     return Int(limit.rlim_cur)
 }
-
-/// The resident set size of this process, from /proc/self/status.
-func residentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-    else { return 0 }
-    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return kilobytes * 1024
-}
