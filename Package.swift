@@ -86,9 +86,9 @@ targets += [
     .executableTarget(name: "assent", dependencies: [
         "AssentSync", "Assent", "AssentServerCore", "AssentStorage", "AssentWire", "AssentCrypto", "AssentAttestation",
     ]),
-    // Writes openapi/assent.json from the endpoint catalogue and the wire types' tables (`--check` for drift); a
-    // development tool, not a product.
-    .executableTarget(name: "assent-openapi", dependencies: ["AssentWire"]),
+    // Writes openapi/assent.json from the endpoint catalogue, the wire types' tables and the tenant settings table
+    // (`--check` for drift); a development tool, not a product.
+    .executableTarget(name: "assent-openapi", dependencies: ["AssentWire", "AssentServerCore"]),
     // libFuzzer targets for the parsers a stranger feeds (`make fuzz`); an ordinary build replays a corpus.
     .executableTarget(name: "AssentFuzz", dependencies: [
         "AssentServer", "AssentServerCore", "AssentHTTP", "AssentWire", "AssentCrypto", "AssentAttestation",

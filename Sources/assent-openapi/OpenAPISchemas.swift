@@ -1,3 +1,4 @@
+import AssentServerCore
 import AssentWire
 import Foundation
 
@@ -45,13 +46,15 @@ enum OpenAPISchemas {
         type.wireComponent.foundation as? [String: Any] ?? [:]
     }
 
-    /// The schema no wire type's table gives: every tenant setting, one object whose members are the settings table's
-    /// (`docs/tenant-settings.md`, held to the table by a test).
+    /// The schema no wire type's table gives: every tenant setting, one object whose members are the settings
+    /// table's, each with the JSON Schema and effect its entry declares (``TenantSettings/table``, the same the CLI,
+    /// the console and `docs/tenant-settings.md` follow).
     nonisolated(unsafe) static let serverOnly: [String: Any] = [
         "TenantSettings": [
-            "type": "object", "additionalProperties": true,
+            "type": "object", "additionalProperties": false,
             "description": "Every tenant setting (docs/tenant-settings.md), nulls explicit; a PATCH sends the ones it "
-                + "changes.",
+                + "changes (the server also reads snake_case names as their camelCase settings).",
+            "properties": Dictionary(uniqueKeysWithValues: TenantSettings.table.map { ($0.name, $0.schema.foundation) }),
         ] as [String: Any],
     ]
 }
