@@ -62,8 +62,13 @@ def free_port():
 def assent(*args):
     """Runs the assent CLI and returns its parsed --json output. Tenant URLs may lead to loopback (the fakes listen
     there), as with the servers' --allow-private-urls."""
-    out = subprocess.run([os.path.join(BIN, "assent"), *args, "--json"], check=True, capture_output=True,
-                         text=True, timeout=60, env=dict(os.environ, ASSENT_ALLOW_PRIVATE_URLS="1"))
+    command = [os.path.join(BIN, "assent"), *args, "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, ASSENT_ALLOW_PRIVATE_URLS="1"))
+    if out.returncode != 0:
+        # The whole stderr: a crash's backtrace is what its investigation needs, and pytest shortens the exception's.
+        raise AssertionError(f"{' '.join(command)} exited {out.returncode}\n--- stdout\n{out.stdout}\n"
+                             f"--- stderr\n{out.stderr}")
     return json.loads(out.stdout)
 
 
