@@ -1,7 +1,9 @@
 @testable import AssentServerCore
+import AssentWire
 
-// The store's changes without an audit entry, for store tests that exercise the change itself. Sources have no such
-// overloads: a service passes its audit entry (or, visibly, `audit: nil`), so none can skip its audit by accident.
+// The store's changes without an audit entry, and answers without an App Attest counter or a sign-in recording, for
+// store tests that exercise the change itself. Sources have no such overloads: a service passes its audit entry, its
+// counter and its recording (or, visibly, nil), so none can skip one by accident.
 
 extension TenantStore {
     /// Adds a tenant without an audit entry.
@@ -52,5 +54,66 @@ extension CredentialStore {
     ) async throws -> DeviceCredentialEnrolment {
         try await enrollDeviceCredential(
             candidate, enrolmentKey: enrolmentKey, attestation: nil, reenrol: reenrol, audit: { _ in nil }, events: events)
+    }
+}
+
+extension ChallengeStore {
+    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
+    /// advancing no App Attest counter and recording no sign-in.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
+    ) async throws -> ChallengeAnswerOutcome {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil,
+            recording: nil)
+    }
+
+    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
+    /// advancing no App Attest counter.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, recording: SignInRecording?
+    ) async throws -> ChallengeAnswerOutcome {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil,
+            recording: recording)
+    }
+
+    /// The fraud report's answer advancing no App Attest counter.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
+        recording: SignInRecording?
+    ) async throws -> Challenge? {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil,
+            recording: recording)
+    }
+
+    /// The fraud report's answer advancing no App Attest counter and recording no sign-in.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
+    ) async throws -> Challenge? {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil,
+            recording: nil)
+    }
+
+    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)`` reading no
+    /// push guard.
+    func answerChallenge(
+        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
+        verificationMethod: VerificationMethod, now: Int64
+    ) async throws -> Challenge? {
+        try await answerChallenge(
+            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
+            verificationMethod: verificationMethod, now: now, pushGuardOf: nil, appAttestCounter: nil, recording: nil
+        ).challenge
     }
 }

@@ -48,7 +48,7 @@ package protocol ChallengeStore: Sendable {
         verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, appAttestCounter: Int64?,
         recording: SignInRecording?
     ) async throws -> ChallengeAnswerOutcome
-    /// Records a device's answer as ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)``
+    /// Records a device's answer as ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
     /// does and, in the same transaction, applies `guardChange` to its user's push guard (holding the user's lock,
     /// as ``PushGuardStore/updatePushGuard(tenantID:userID:now:timeline:events:_:)`` does, with its timeline entries
     /// and events), appends `audit` and `recording`'s sign-in row and events: all of it or nothing — a device's
@@ -66,65 +66,4 @@ package protocol ChallengeStore: Sendable {
     func claimChallenge(
         tenantID: String, id: String, authenticator: Authenticator, anonymousAction: Action?, now: Int64
     ) async throws -> Challenge?
-}
-
-extension ChallengeStore {
-    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
-    /// advancing no App Attest counter and recording no sign-in.
-    package func answerChallenge(
-        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?
-    ) async throws -> ChallengeAnswerOutcome {
-        try await answerChallenge(
-            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil,
-            recording: nil)
-    }
-
-    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:appAttestCounter:recording:)``
-    /// advancing no App Attest counter.
-    package func answerChallenge(
-        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, pushGuardOf: String?, recording: SignInRecording?
-    ) async throws -> ChallengeAnswerOutcome {
-        try await answerChallenge(
-            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, pushGuardOf: pushGuardOf, appAttestCounter: nil,
-            recording: recording)
-    }
-
-    /// The fraud report's answer advancing no App Attest counter.
-    package func answerChallenge(
-        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?,
-        recording: SignInRecording?
-    ) async throws -> Challenge? {
-        try await answerChallenge(
-            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil,
-            recording: recording)
-    }
-
-    /// The fraud report's answer advancing no App Attest counter and recording no sign-in.
-    package func answerChallenge(
-        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64, changing guardChange: PushGuardChange, audit: AuditAppend?
-    ) async throws -> Challenge? {
-        try await answerChallenge(
-            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, changing: guardChange, audit: audit, appAttestCounter: nil,
-            recording: nil)
-    }
-
-    /// ``answerChallenge(tenantID:id:from:approved:authenticatorID:verificationMethod:now:pushGuardOf:)`` reading no
-    /// push guard.
-    package func answerChallenge(
-        tenantID: String, id: String, from: [Challenge.State], approved: Bool, authenticatorID: String,
-        verificationMethod: VerificationMethod, now: Int64
-    ) async throws -> Challenge? {
-        try await answerChallenge(
-            tenantID: tenantID, id: id, from: from, approved: approved, authenticatorID: authenticatorID,
-            verificationMethod: verificationMethod, now: now, pushGuardOf: nil, appAttestCounter: nil, recording: nil
-        ).challenge
-    }
 }
